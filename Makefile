@@ -1,0 +1,37 @@
+# Two commands do all the set-up on a fresh machine:
+#   make run    start rummykit (creates .venv and installs the package on first use)
+#   make test   lint, type-check and run every test
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/rummykit $(or $(ARGS),demo)
+
+lint: $(STAMP)
+	$(BIN)/ruff check rummykit tests bench
+	$(BIN)/ruff format --check rummykit tests bench
+	$(BIN)/mypy
+
+test: lint
+	$(BIN)/pytest
+
+$(VENV)/.bench: $(STAMP)
+	$(BIN)/pip install -q -e '.[dev,bench]'
+	touch $(VENV)/.bench
+
+bench: $(VENV)/.bench
+	$(BIN)/python bench/solver.py
+	$(BIN)/python bench/engine.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

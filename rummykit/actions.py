@@ -1,0 +1,176 @@
+"""Actions as small frozen values whose ``str`` is their notation; :func:`parse_action` inverts it.
+
+The full notation is documented in ``docs/notation.md``. Every action round-trips:
+``parse_action(str(action)) == action``.
+
+>>> parse_action("discard 10d")
+Discard(card=Card.parse('TD'))
+>>> str(parse_action("knock 9S: 3H 4H 5H | 7C 7D 7S | 9D TD JD"))
+'knock 9S: 3H 4H 5H | 7C 7D 7S | 9D TD JD'
+>>> str(parse_action("layoff 7H 2"))
+'layoff 7H 2'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TypeAlias
+
+from rummykit.cards import Card, CardError, parse_natural_cards
+from rummykit.melds import Meld, MeldError
+
+__all__ = [
+    "Action",
+    "ActionSyntaxError",
+    "BigGin",
+    "Discard",
+    "Done",
+    "Draw",
+    "Knock",
+    "LayOff",
+    "Pass",
+    "Take",
+    "parse_action",
+]
+
+
+class ActionSyntaxError(ValueError):
+    """Text that is not valid action notation; the message says what was expected."""
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Draw the top card of the stock."""
+
+    def __str__(self) -> str:
+        return "draw"
+
+
+@dataclass(frozen=True, slots=True)
+class Take:
+    """Take the top card of the discard pile (or the offered up-card)."""
+
+    def __str__(self) -> str:
+        return "take"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Decline the offered up-card."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Discard ``card`` face up, ending the turn."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"discard {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class Knock:
+    """Knock (or go gin) discarding ``card`` face down.
+
+    ``melds`` optionally names the knocker's arrangement; it must be one of least deadwood.
+    Without it the engine lays down its own best arrangement.
+    """
+
+    card: Card
+    melds: tuple[Meld, ...] | None = None
+
+    def __str__(self) -> str:
+        if self.melds is None:
+            return f"knock {self.card}"
+        return f"knock {self.card}: " + " | ".join(str(m) for m in self.melds)
+
+
+@dataclass(frozen=True, slots=True)
+class BigGin:
+    """Big gin: all eleven cards melded after the draw, the hand ends with no discard."""
+
+    def __str__(self) -> str:
+        return "biggin"
+
+
+@dataclass(frozen=True, slots=True)
+class LayOff:
+    """Lay ``card`` off onto meld number ``meld`` (1-based, in the order the melds were laid)."""
+
+    card: Card
+    meld: int
+
+    def __str__(self) -> str:
+        return f"layoff {self.card} {self.meld}"
+
+
+@dataclass(frozen=True, slots=True)
+class Done:
+    """Finish laying off (the defender after a knock)."""
+
+    def __str__(self) -> str:
+        return "done"
+
+
+Action: TypeAlias = Draw | Take | Pass | Discard | Knock | BigGin | LayOff | Done
+"""Any action of any game."""
+
+_BARE: dict[str, Action] = {
+    "draw": Draw(),
+    "take": Take(),
+    "pass": Pass(),
+    "biggin": BigGin(),
+    "done": Done(),
+}
+
+
+def _one_card(verb: str, args: list[str]) -> Card:
+    if len(args) != 1:
+        raise ActionSyntaxError(f"'{verb}' takes exactly one card, e.g. '{verb} KD'")
+    return parse_natural_cards(args[0])[0]
+
+
+def parse_action(text: str) -> Action:
+    """Parse one action from its notation; raises :class:`ActionSyntaxError` naming the problem."""
+    if not isinstance(text, str):
+        raise ActionSyntaxError(f"an action is a string, not {type(text).__name__}")
+    head, _, tail = text.strip().partition(":")
+    words = head.split()
+    if not words:
+        raise ActionSyntaxError("empty action")
+    verb, args = words[0].lower(), words[1:]
+    try:
+        if verb in _BARE:
+            if args or tail:
+                raise ActionSyntaxError(f"'{verb}' takes no arguments")
+            return _BARE[verb]
+        if tail and verb != "knock":
+            raise ActionSyntaxError(f"unexpected ':' in {text!r}")
+        if verb == "discard":
+            return Discard(_one_card(verb, args))
+        if verb == "knock":
+            card = _one_card(verb, args)
+            if not tail:
+                return Knock(card)
+            groups = [g for g in tail.split("|")]
+            if any(not g.strip() for g in groups):
+                raise ActionSyntaxError("empty meld in knock (write melds separated by '|')")
+            return Knock(card, tuple(Meld.parse(g) for g in groups))
+        if verb == "layoff":
+            if len(args) != 2:
+                raise ActionSyntaxError(
+                    "'layoff' takes a card and a meld number, e.g. 'layoff 7H 2'"
+                )
+            card = parse_natural_cards(args[0])[0]
+            if not args[1].isdigit() or int(args[1]) < 1:
+                raise ActionSyntaxError(f"meld number must be 1 or more, not {args[1]!r}")
+            return LayOff(card, int(args[1]))
+    except (CardError, MeldError) as exc:
+        raise ActionSyntaxError(f"{text.strip()!r}: {exc}") from None
+    raise ActionSyntaxError(
+        f"unknown action {words[0]!r} (expected draw, take, pass, discard, knock, biggin, layoff, done)"
+    )

@@ -1,0 +1,931 @@
+"""Gin Rummy for two players: options, one hand as a state machine, and a match to 100.
+
+>>> game = Gin()
+>>> state = game.new_hand(seed=7)
+>>> state.phase, state.to_act
+(<Phase.OFFER: 'offer'>, 1)
+>>> state.apply(Pass()); state.apply(Pass()); state.phase
+<Phase.DRAW: 'draw'>
+>>> [str(a) for a in state.legal_actions()]
+['draw']
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field, fields
+from enum import StrEnum
+from typing import Any
+
+from rummykit.actions import Action, BigGin, Discard, Done, Draw, Knock, LayOff, Pass, Take
+from rummykit.cards import STANDARD_PACK, Card, format_cards, parse_natural_cards
+from rummykit.games.base import IllegalActionError, Phase, derive_seed, new_rng
+from rummykit.melds import Meld, MeldError
+from rummykit.solver.deadwood import (
+    Arrangement,
+    best_arrangement,
+    best_layoffs,
+    discard_deadwoods,
+    min_deadwood,
+)
+
+__all__ = [
+    "Gin",
+    "GinDeal",
+    "GinHandResult",
+    "GinMatch",
+    "GinMatchResult",
+    "GinOptions",
+    "GinState",
+    "GinView",
+    "NextDealer",
+    "Outcome",
+]
+
+PLAYERS = 2
+HAND_SIZE = 10
+WALL = 2  # a hand is cancelled when an ordinary discard leaves this many cards in the stock
+
+
+class NextDealer(StrEnum):
+    """Who deals the next hand of a match."""
+
+    WINNER = "winner"
+    ALTERNATE = "alternate"
+
+
+class Outcome(StrEnum):
+    """How a Gin hand ended."""
+
+    KNOCK = "knock"
+    UNDERCUT = "undercut"
+    GIN = "gin"
+    BIG_GIN = "big_gin"
+    CANCELLED = "cancelled"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GinOptions:
+    """The rules of a Gin Rummy table. Every field is a named option of RULES.md section 2."""
+
+    knock_limit: int = 10
+    big_gin: bool = False
+    gin_bonus: int = 25
+    big_gin_bonus: int = 31
+    undercut_bonus: int = 25
+    target_score: int = 100
+    game_bonus: int = 100
+    box_bonus: int = 25
+    shutout_double: bool = True
+    next_dealer: NextDealer = NextDealer.WINNER
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.type in ("int", int) and (isinstance(value, bool) or not isinstance(value, int)):
+                raise ValueError(f"option {f.name} must be a whole number, not {value!r}")
+            if f.type in ("bool", bool) and not isinstance(value, bool):
+                raise ValueError(f"option {f.name} must be true or false, not {value!r}")
+        if not 0 <= self.knock_limit <= 100:
+            raise ValueError(
+                f"option knock_limit must be between 0 and 100, not {self.knock_limit}"
+            )
+        if self.target_score < 1:
+            raise ValueError(f"option target_score must be at least 1, not {self.target_score}")
+        for name in ("gin_bonus", "big_gin_bonus", "undercut_bonus", "game_bonus", "box_bonus"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"option {name} cannot be negative")
+        try:
+            object.__setattr__(self, "next_dealer", NextDealer(self.next_dealer))
+        except ValueError:
+            raise ValueError(
+                f"option next_dealer must be 'winner' or 'alternate', not {self.next_dealer!r}"
+            ) from None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The options as plain JSON data."""
+        data = asdict(self)
+        data["next_dealer"] = self.next_dealer.value
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GinOptions:
+        """Options from JSON data; an unknown name or a bad value raises ValueError."""
+        if not isinstance(data, Mapping):
+            raise ValueError("options must be an object of name: value")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown Gin option(s): {', '.join(unknown)}")
+        return cls(**dict(data))
+
+
+@dataclass(frozen=True, slots=True)
+class GinDeal:
+    """An explicit deal: both hands (seat order), the up-card, and the stock (top first)."""
+
+    hands: tuple[tuple[Card, ...], tuple[Card, ...]]
+    up: Card
+    stock: tuple[Card, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.hands) != PLAYERS:
+            raise ValueError(f"a Gin deal has {PLAYERS} hands, not {len(self.hands)}")
+        for seat, hand in enumerate(self.hands):
+            if len(hand) != HAND_SIZE:
+                raise ValueError(f"hand {seat} has {len(hand)} cards; Gin deals {HAND_SIZE}")
+        cards = [*self.hands[0], *self.hands[1], self.up, *self.stock]
+        seen: set[Card] = set()
+        for card in cards:
+            if not isinstance(card, Card):
+                raise ValueError(f"{card} is not a card of the 52-card pack")
+            if card in seen:
+                raise ValueError(f"{card} appears twice in the deal")
+            seen.add(card)
+        if len(seen) != len(STANDARD_PACK):
+            missing = [c for c in STANDARD_PACK if c not in seen]
+            raise ValueError(f"the deal is missing {format_cards(missing)}")
+
+    @classmethod
+    def shuffled(cls, rng: random.Random, dealer: int) -> GinDeal:
+        """Shuffle one pack with ``rng`` and deal one card at a time, the non-dealer first."""
+        pack = list(STANDARD_PACK)
+        rng.shuffle(pack)
+        first = 1 - dealer
+        hands: list[tuple[Card, ...]] = [(), ()]
+        hands[first] = tuple(pack[0 : 2 * HAND_SIZE : 2])
+        hands[dealer] = tuple(pack[1 : 2 * HAND_SIZE : 2])
+        return cls((hands[0], hands[1]), pack[2 * HAND_SIZE], tuple(pack[2 * HAND_SIZE + 1 :]))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The deal as JSON data (card notation strings)."""
+        return {
+            "hands": [[str(c) for c in h] for h in self.hands],
+            "up": str(self.up),
+            "stock": [str(c) for c in self.stock],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GinDeal:
+        """A deal from JSON data; bad cards or a deal that is not exactly one pack raise ValueError."""
+        if not isinstance(data, Mapping) or set(data) != {"hands", "up", "stock"}:
+            raise ValueError("a deal is an object with exactly 'hands', 'up' and 'stock'")
+        hands = data["hands"]
+        if not isinstance(hands, list) or len(hands) != PLAYERS:
+            raise ValueError(f"deal.hands must be a list of {PLAYERS} hands")
+        for h in (*hands, data["stock"]):
+            if not isinstance(h, list) or not all(isinstance(c, str) for c in h):
+                raise ValueError("deal hands and stock must be lists of card strings")
+        if not isinstance(data["up"], str):
+            raise ValueError("deal.up must be a card string")
+        parsed = tuple(parse_natural_cards(h) for h in hands)
+        return cls(
+            (parsed[0], parsed[1]),
+            parse_natural_cards(data["up"])[0],
+            parse_natural_cards(data["stock"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class GinHandResult:
+    """How a hand ended and every number its score screen shows."""
+
+    outcome: Outcome
+    winner: int | None
+    """The seat that scored, or None for a cancelled hand."""
+    points: int
+    """What the winner scored for this hand (bonus included)."""
+    bonus: int
+    """The gin, big gin or undercut bonus within ``points``."""
+    knocker: int | None
+    deadwood: tuple[int, int]
+    """Each seat's deadwood (the defender's after lay-offs); zeros for a cancelled hand."""
+    melds: tuple[tuple[Meld, ...], tuple[Meld, ...]]
+    """Each seat's melds as laid (the knocker's before lay-offs)."""
+    unmatched: tuple[tuple[Card, ...], tuple[Card, ...]]
+    """Each seat's deadwood cards."""
+    layoffs: tuple[tuple[Card, int], ...]
+    """The defender's lay-offs: (card, meld number, 1-based)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The result as JSON data."""
+        return {
+            "outcome": self.outcome.value,
+            "winner": self.winner,
+            "points": self.points,
+            "bonus": self.bonus,
+            "knocker": self.knocker,
+            "deadwood": list(self.deadwood),
+            "melds": [[str(m) for m in ms] for ms in self.melds],
+            "unmatched": [[str(c) for c in cs] for cs in self.unmatched],
+            "layoffs": [[str(c), n] for c, n in self.layoffs],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class GinView:
+    """What one seat may know of a hand: never the other hand's hidden cards or the stock order."""
+
+    seat: int
+    dealer: int
+    phase: Phase
+    to_act: int | None
+    hand: tuple[Card, ...]
+    """This seat's cards, sorted by suit then rank."""
+    hand_sizes: tuple[int, int]
+    stock_size: int
+    discard_pile: tuple[Card, ...]
+    """The face-up discard pile, bottom first (the last card is the top)."""
+    known_cards: tuple[tuple[Card, ...], tuple[Card, ...]]
+    """Per seat, the cards it took from the discard pile and still holds (public knowledge)."""
+    taken_from_discard: Card | None
+    """The card this seat took from the discard pile this turn (it may not be discarded)."""
+    offer: bool
+    """True while the first up-card is being offered."""
+    legal_actions: tuple[Action, ...]
+    knocker: int | None
+    knock_melds: tuple[Meld, ...]
+    """After a knock: the knocker's melds with any lay-offs added."""
+    knock_deadwood: tuple[Card, ...]
+    """After a knock: the knocker's deadwood cards (shown face up)."""
+    layoffs: tuple[tuple[Card, int], ...]
+    result: GinHandResult | None
+    history: tuple[tuple[int, str], ...]
+    """Every action so far as (seat, notation); a knocker's face-down card is hidden."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The view as JSON data, for the server and for tests."""
+        return {
+            "seat": self.seat,
+            "dealer": self.dealer,
+            "phase": self.phase.value,
+            "to_act": self.to_act,
+            "hand": [str(c) for c in self.hand],
+            "hand_sizes": list(self.hand_sizes),
+            "stock_size": self.stock_size,
+            "discard_pile": [str(c) for c in self.discard_pile],
+            "known_cards": [[str(c) for c in cs] for cs in self.known_cards],
+            "taken_from_discard": None
+            if self.taken_from_discard is None
+            else str(self.taken_from_discard),
+            "offer": self.offer,
+            "legal_actions": [str(a) for a in self.legal_actions],
+            "knocker": self.knocker,
+            "knock_melds": [str(m) for m in self.knock_melds],
+            "knock_deadwood": [str(c) for c in self.knock_deadwood],
+            "layoffs": [[str(c), n] for c, n in self.layoffs],
+            "result": None if self.result is None else self.result.to_dict(),
+            "history": [list(h) for h in self.history],
+        }
+
+
+class Gin:
+    """The game of Gin Rummy under a set of options (immutable); it creates hands and matches."""
+
+    name = "gin"
+
+    def __init__(self, options: GinOptions | None = None) -> None:
+        self.options = options if options is not None else GinOptions()
+
+    def __repr__(self) -> str:
+        return f"Gin({self.options!r})"
+
+    def new_hand(
+        self, *, seed: int | None = None, deal: GinDeal | None = None, dealer: int = 0
+    ) -> GinState:
+        """A new hand dealt from ``seed`` (or at random) or from an explicit ``deal``."""
+        return GinState(self, seed=seed, deal=deal, dealer=dealer)
+
+    def new_match(self, *, seed: int | None = None, dealer: int = 0) -> GinMatch:
+        """A new match to ``target_score``; its first hand is dealt at once."""
+        return GinMatch(self, seed=seed, dealer=dealer)
+
+
+def _check_seat(dealer: int) -> int:
+    if dealer not in (0, 1):
+        raise ValueError(f"Gin has seats 0 and 1, not {dealer!r}")
+    return dealer
+
+
+class GinState:
+    """One hand of Gin Rummy: deal, first-turn offer, draw/discard turns, knock, lay-offs, score.
+
+    Use :meth:`legal_actions`, :meth:`verify`, :meth:`can` and :meth:`apply` (or the named
+    methods :meth:`draw`, :meth:`take`, :meth:`pass_`, :meth:`discard`, :meth:`knock`,
+    :meth:`lay_off`, :meth:`done`). A refused action raises :class:`IllegalActionError` and changes
+    nothing.
+    """
+
+    def __init__(
+        self,
+        game: Gin,
+        *,
+        seed: int | None = None,
+        deal: GinDeal | None = None,
+        dealer: int = 0,
+    ) -> None:
+        self.game = game
+        self.options = game.options
+        self.dealer = _check_seat(dealer)
+        self.seed = seed
+        if deal is None:
+            deal = GinDeal.shuffled(new_rng(seed), self.dealer)
+        elif seed is not None:
+            raise ValueError("give a seed or a deal, not both")
+        self.deal = deal
+        self.hands: list[list[Card]] = [list(deal.hands[0]), list(deal.hands[1])]
+        self.stock: list[Card] = list(reversed(deal.stock))  # the top is the last element
+        self.discard_pile: list[Card] = [deal.up]
+        self.phase = Phase.OFFER
+        self.to_act: int | None = 1 - self.dealer
+        self.offer_passes = 0
+        self.stock_only = False  # after both players pass the up-card
+        self.taken: Card | None = None  # the card taken from the discard pile this turn
+        self.known: list[list[Card]] = [[], []]
+        self.history: list[tuple[int, Action]] = []
+        self.knocker: int | None = None
+        self.knock_card: Card | None = None
+        self.knock_arrangement: Arrangement | None = None
+        self.knock_melds: list[Meld] = []
+        self.layoffs: list[tuple[Card, int]] = []
+        self.result: GinHandResult | None = None
+        self._deadwoods: dict[Card, int] | None = None  # per discard, for the 11-card hand
+
+    def __repr__(self) -> str:
+        return (
+            f"<GinState phase={self.phase.value} to_act={self.to_act} "
+            f"hands={[format_cards(h) for h in self.hands]} up={self.top_discard}>"
+        )
+
+    # ----------------------------------------------------------------------------- queries
+
+    @property
+    def is_over(self) -> bool:
+        """True once the hand is scored (or cancelled)."""
+        return self.phase is Phase.HAND_OVER
+
+    @property
+    def top_discard(self) -> Card | None:
+        """The top card of the discard pile, if any."""
+        return self.discard_pile[-1] if self.discard_pile else None
+
+    def _discard_deadwoods(self) -> dict[Card, int]:
+        if self._deadwoods is None:
+            assert self.to_act is not None
+            self._deadwoods = discard_deadwoods(self.hands[self.to_act])
+        return self._deadwoods
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action for the seat to act (empty once the hand is over)."""
+        phase = self.phase
+        if phase is Phase.DISCARD:
+            assert self.to_act is not None
+            hand = self.hands[self.to_act]
+            taken = self.taken
+            actions: list[Action] = [Discard(c) for c in hand if c is not taken]
+            limit = self.options.knock_limit
+            deadwoods = self._discard_deadwoods()
+            actions.extend(Knock(c) for c in hand if c is not taken and deadwoods[c] <= limit)
+            if self.options.big_gin and min_deadwood(hand) == 0:
+                actions.append(BigGin())
+            return actions
+        if phase is Phase.DRAW:
+            if self.stock_only or not self.discard_pile:
+                return [Draw()]
+            return [Draw(), Take()]
+        if phase is Phase.OFFER:
+            return [Take(), Pass()]
+        if phase is Phase.LAYOFF:
+            assert self.to_act is not None
+            out: list[Action] = [
+                LayOff(c, i + 1)
+                for c in self.hands[self.to_act]
+                for i, m in enumerate(self.knock_melds)
+                if m.accepts(c)
+            ]
+            out.append(Done())
+            return out
+        return []
+
+    def verify(self, action: Action, seat: int | None = None) -> None:
+        """Raise :class:`IllegalActionError` unless ``action`` (by ``seat``, if given) is legal."""
+        if self.phase is Phase.HAND_OVER:
+            raise IllegalActionError("the hand is over")
+        if seat is not None and seat != self.to_act:
+            raise IllegalActionError(f"it is not seat {seat}'s turn (seat {self.to_act} is to act)")
+        check = _VERIFY.get(type(action))
+        if check is None:
+            raise IllegalActionError(f"'{action}' is not an action of Gin Rummy")
+        check(self, action)
+
+    def can(self, action: Action, seat: int | None = None) -> bool:
+        """True if ``action`` is legal now."""
+        try:
+            self.verify(action, seat)
+        except IllegalActionError:
+            return False
+        return True
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Verify and perform ``action``, appending it to :attr:`history`."""
+        self.verify(action, seat)
+        actor = self.to_act
+        assert actor is not None
+        _PERFORM[type(action)](self, action)
+        self.history.append((actor, action))
+
+    # -------------------------------------------------------------------- named actions
+
+    def draw(self) -> None:
+        """Draw the top card of the stock."""
+        self.apply(Draw())
+
+    def take(self) -> None:
+        """Take the up-card or the top of the discard pile."""
+        self.apply(Take())
+
+    def pass_(self) -> None:
+        """Decline the first up-card."""
+        self.apply(Pass())
+
+    def discard(self, card: Card | str) -> None:
+        """Discard ``card`` face up."""
+        self.apply(Discard(_card(card)))
+
+    def knock(self, card: Card | str, melds: Sequence[Meld] | None = None) -> None:
+        """Knock discarding ``card`` face down, optionally naming the arrangement."""
+        self.apply(Knock(_card(card), None if melds is None else tuple(melds)))
+
+    def lay_off(self, card: Card | str, meld: int) -> None:
+        """Lay ``card`` off onto the knocker's meld number ``meld`` (1-based)."""
+        self.apply(LayOff(_card(card), meld))
+
+    def done(self) -> None:
+        """Finish laying off; the hand is scored."""
+        self.apply(Done())
+
+    # --------------------------------------------------------------------------- verify
+
+    def _verify_take(self, action: Take) -> None:
+        if self.phase is Phase.OFFER:
+            return
+        if self.phase is not Phase.DRAW:
+            raise IllegalActionError("you have already drawn this turn")
+        if self.stock_only:
+            raise IllegalActionError(
+                "both players passed the up-card: the first draw must come from the stock"
+            )
+        if not self.discard_pile:
+            raise IllegalActionError("the discard pile is empty")
+
+    def _verify_draw(self, action: Draw) -> None:
+        if self.phase is Phase.OFFER:
+            raise IllegalActionError("the up-card is on offer: take it or pass")
+        if self.phase is not Phase.DRAW:
+            raise IllegalActionError("you have already drawn this turn")
+
+    def _verify_pass(self, action: Pass) -> None:
+        if self.phase is not Phase.OFFER:
+            raise IllegalActionError("you can pass only when the first up-card is offered")
+
+    def _verify_discard_phase(self, card: Card, verb: str) -> list[Card]:
+        if self.phase is not Phase.DISCARD:
+            if self.phase is Phase.LAYOFF:
+                raise IllegalActionError(f"you cannot {verb} now: lay off cards or say done")
+            raise IllegalActionError(f"you must draw a card before you {verb}")
+        assert self.to_act is not None
+        hand = self.hands[self.to_act]
+        if card not in hand:
+            raise IllegalActionError(f"{card} is not in your hand")
+        if card is self.taken:
+            raise IllegalActionError(
+                f"{card} was just taken from the discard pile and cannot be thrown this turn"
+            )
+        return hand
+
+    def _verify_discard(self, action: Discard) -> None:
+        self._verify_discard_phase(action.card, "discard")
+
+    def _verify_knock(self, action: Knock) -> None:
+        hand = self._verify_discard_phase(action.card, "knock")
+        deadwood = self._discard_deadwoods()[action.card]
+        limit = self.options.knock_limit
+        if deadwood > limit:
+            raise IllegalActionError(
+                f"you cannot knock discarding {action.card}: your deadwood would be {deadwood}, "
+                f"more than {limit}"
+            )
+        if action.melds is not None:
+            rest = [c for c in hand if c is not action.card]
+            for meld in action.melds:
+                try:
+                    Meld.of(meld.cards)  # a hand-built Meld is re-validated here
+                except MeldError as exc:
+                    raise IllegalActionError(str(exc)) from None
+            used: list[Card] = [c for m in action.melds for c in m.cards]
+            if len(set(used)) != len(used):
+                raise IllegalActionError("the named melds share a card")
+            missing = [c for c in used if c not in rest]
+            if missing:
+                raise IllegalActionError(
+                    f"{format_cards(missing)} not in your hand after the discard"
+                )
+            named = sum(c.points for c in rest) - sum(c.points for c in used)
+            if named != deadwood:
+                raise IllegalActionError(
+                    f"those melds leave {named} deadwood; the best arrangement leaves {deadwood}"
+                )
+
+    def _verify_big_gin(self, action: BigGin) -> None:
+        if not self.options.big_gin:
+            raise IllegalActionError("big gin is not played at this table (option big_gin)")
+        if self.phase is not Phase.DISCARD:
+            raise IllegalActionError("big gin needs all eleven cards melded right after a draw")
+        assert self.to_act is not None
+        if min_deadwood(self.hands[self.to_act]) != 0:
+            raise IllegalActionError("big gin needs all eleven cards in melds")
+
+    def _verify_lay_off(self, action: LayOff) -> None:
+        if self.phase is not Phase.LAYOFF:
+            raise IllegalActionError("you can lay off only after the other player knocks")
+        assert self.to_act is not None
+        if action.card not in self.hands[self.to_act]:
+            raise IllegalActionError(f"{action.card} is not in your hand")
+        if not 1 <= action.meld <= len(self.knock_melds):
+            raise IllegalActionError(
+                f"there is no meld number {action.meld} (the knocker laid {len(self.knock_melds)})"
+            )
+        meld = self.knock_melds[action.meld - 1]
+        if not meld.accepts(action.card):
+            raise IllegalActionError(f"{action.card} does not fit meld {action.meld} ({meld})")
+
+    def _verify_done(self, action: Done) -> None:
+        if self.phase is not Phase.LAYOFF:
+            raise IllegalActionError("'done' ends laying off, which happens only after a knock")
+
+    # -------------------------------------------------------------------------- perform
+
+    def _start_turn(self, seat: int) -> None:
+        self.to_act = seat
+        self.phase = Phase.DRAW
+        self.taken = None
+        self._deadwoods = None
+
+    def _perform_take(self, action: Take) -> None:
+        seat = self.to_act
+        assert seat is not None
+        card = self.discard_pile.pop()
+        self.hands[seat].append(card)
+        self.known[seat].append(card)
+        self.taken = card
+        self.phase = Phase.DISCARD
+        self._deadwoods = None
+
+    def _perform_draw(self, action: Draw) -> None:
+        seat = self.to_act
+        assert seat is not None
+        self.hands[seat].append(self.stock.pop())
+        self.stock_only = False
+        self.taken = None
+        self.phase = Phase.DISCARD
+        self._deadwoods = None
+
+    def _perform_pass(self, action: Pass) -> None:
+        self.offer_passes += 1
+        if self.offer_passes == 1:
+            self.to_act = self.dealer
+        else:
+            self._start_turn(1 - self.dealer)
+            self.stock_only = True
+
+    def _remove(self, seat: int, card: Card) -> None:
+        self.hands[seat].remove(card)
+        if card in self.known[seat]:
+            self.known[seat].remove(card)
+
+    def _perform_discard(self, action: Discard) -> None:
+        seat = self.to_act
+        assert seat is not None
+        self._remove(seat, action.card)
+        self.discard_pile.append(action.card)
+        if len(self.stock) <= WALL:
+            self._finish_cancelled()
+        else:
+            self._start_turn(1 - seat)
+
+    def _perform_knock(self, action: Knock) -> None:
+        seat = self.to_act
+        assert seat is not None
+        self._remove(seat, action.card)
+        hand = self.hands[seat]
+        if action.melds is None:
+            arrangement = best_arrangement(hand)
+        else:
+            used = {c for m in action.melds for c in m.cards}
+            unmatched = tuple(sorted((c for c in hand if c not in used), key=lambda c: c.index))
+            arrangement = Arrangement(sum(c.points for c in unmatched), action.melds, unmatched)
+        self.knocker = seat
+        self.knock_card = action.card
+        self.knock_arrangement = arrangement
+        self.knock_melds = list(arrangement.melds)
+        self.taken = None
+        self._deadwoods = None
+        if arrangement.deadwood == 0:
+            self._finish_gin(Outcome.GIN, self.options.gin_bonus)
+        else:
+            self.to_act = 1 - seat
+            self.phase = Phase.LAYOFF
+
+    def _perform_big_gin(self, action: BigGin) -> None:
+        seat = self.to_act
+        assert seat is not None
+        self.knocker = seat
+        self.knock_arrangement = best_arrangement(self.hands[seat])
+        self.knock_melds = list(self.knock_arrangement.melds)
+        self._finish_gin(Outcome.BIG_GIN, self.options.big_gin_bonus)
+
+    def _perform_lay_off(self, action: LayOff) -> None:
+        seat = self.to_act
+        assert seat is not None
+        self._remove(seat, action.card)
+        index = action.meld - 1
+        extended = self.knock_melds[index].extended_by(action.card)
+        assert extended is not None
+        self.knock_melds[index] = extended
+        self.layoffs.append((action.card, action.meld))
+
+    def _perform_done(self, action: Done) -> None:
+        knocker = self.knocker
+        arrangement = self.knock_arrangement
+        assert knocker is not None and arrangement is not None
+        defender = 1 - knocker
+        own = best_arrangement(self.hands[defender])
+        kd, dd = arrangement.deadwood, own.deadwood
+        if dd <= kd:
+            outcome, winner = Outcome.UNDERCUT, defender
+            bonus = self.options.undercut_bonus
+            points = kd - dd + bonus
+        else:
+            outcome, winner, bonus, points = Outcome.KNOCK, knocker, 0, dd - kd
+        self._finish(outcome, winner, points, bonus, {knocker: arrangement, defender: own})
+
+    # --------------------------------------------------------------------------- finish
+
+    def _finish_gin(self, outcome: Outcome, bonus: int) -> None:
+        knocker = self.knocker
+        arrangement = self.knock_arrangement
+        assert knocker is not None and arrangement is not None
+        defender = 1 - knocker
+        own = best_arrangement(self.hands[defender])
+        points = bonus + own.deadwood
+        self._finish(outcome, knocker, points, bonus, {knocker: arrangement, defender: own})
+
+    def _finish_cancelled(self) -> None:
+        self.phase = Phase.HAND_OVER
+        self.to_act = None
+        self.result = GinHandResult(
+            Outcome.CANCELLED, None, 0, 0, None, (0, 0), ((), ()), ((), ()), ()
+        )
+
+    def _finish(
+        self,
+        outcome: Outcome,
+        winner: int,
+        points: int,
+        bonus: int,
+        arrangements: dict[int, Arrangement],
+    ) -> None:
+        a0, a1 = arrangements[0], arrangements[1]
+        self.phase = Phase.HAND_OVER
+        self.to_act = None
+        self.result = GinHandResult(
+            outcome,
+            winner,
+            points,
+            bonus,
+            self.knocker,
+            (a0.deadwood, a1.deadwood),
+            (a0.melds, a1.melds),
+            (a0.unmatched, a1.unmatched),
+            tuple(self.layoffs),
+        )
+
+    # ----------------------------------------------------------------------------- views
+
+    def best_layoffs(self) -> list[Action]:
+        """The defender's best lay-offs now (the page's one-tap choice), ending with ``done``."""
+        if self.phase is not Phase.LAYOFF:
+            raise IllegalActionError("there is nothing to lay off now")
+        assert self.to_act is not None
+        plan = best_layoffs(self.hands[self.to_act], self.knock_melds)
+        return [*(LayOff(c, i + 1) for c, i in plan.layoffs), Done()]
+
+    def view(self, seat: int) -> GinView:
+        """What ``seat`` may see now; the other hand is revealed only once the hand is scored."""
+        _check_seat(seat)
+        over = self.phase is Phase.HAND_OVER
+        knocked = self.knocker is not None
+        hidden_knock = self.knock_card
+        history = tuple(
+            (
+                s,
+                "knock"
+                if isinstance(a, Knock) and s != seat and a.card is hidden_knock
+                else str(a),
+            )
+            for s, a in self.history
+        )
+        knock_deadwood: tuple[Card, ...] = ()
+        if knocked and self.knock_arrangement is not None:
+            knock_deadwood = self.knock_arrangement.unmatched
+        return GinView(
+            seat=seat,
+            dealer=self.dealer,
+            phase=self.phase,
+            to_act=self.to_act,
+            hand=tuple(sorted(self.hands[seat], key=lambda c: c.index)),
+            hand_sizes=(len(self.hands[0]), len(self.hands[1])),
+            stock_size=len(self.stock),
+            discard_pile=tuple(self.discard_pile),
+            known_cards=(tuple(self.known[0]), tuple(self.known[1])),
+            taken_from_discard=self.taken if self.to_act == seat else None,
+            offer=self.phase is Phase.OFFER,
+            legal_actions=tuple(self.legal_actions()) if self.to_act == seat else (),
+            knocker=self.knocker,
+            knock_melds=tuple(self.knock_melds),
+            knock_deadwood=knock_deadwood,
+            layoffs=tuple(self.layoffs),
+            result=self.result if over else None,
+            history=history,
+        )
+
+
+def _card(card: Card | str) -> Card:
+    return card if isinstance(card, Card) else parse_natural_cards(card)[0]
+
+
+_VERIFY: dict[type, Any] = {
+    Draw: GinState._verify_draw,
+    Take: GinState._verify_take,
+    Pass: GinState._verify_pass,
+    Discard: GinState._verify_discard,
+    Knock: GinState._verify_knock,
+    BigGin: GinState._verify_big_gin,
+    LayOff: GinState._verify_lay_off,
+    Done: GinState._verify_done,
+}
+_PERFORM: dict[type, Any] = {
+    Draw: GinState._perform_draw,
+    Take: GinState._perform_take,
+    Pass: GinState._perform_pass,
+    Discard: GinState._perform_discard,
+    Knock: GinState._perform_knock,
+    BigGin: GinState._perform_big_gin,
+    LayOff: GinState._perform_lay_off,
+    Done: GinState._perform_done,
+}
+
+
+# ------------------------------------------------------------------------------------ match
+
+
+@dataclass(frozen=True, slots=True)
+class GinMatchResult:
+    """The end of a match: who won and the breakdown of both totals."""
+
+    winner: int
+    hand_points: tuple[int, int]
+    boxes: tuple[int, int]
+    """Hands won by each seat (cancelled hands are nobody's)."""
+    game_bonus: tuple[int, int]
+    box_bonus: tuple[int, int]
+    shutout: bool
+    """True if the loser scored no hand points and the winner's total was doubled."""
+    totals: tuple[int, int]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The result as JSON data."""
+        return {
+            "winner": self.winner,
+            "hand_points": list(self.hand_points),
+            "boxes": list(self.boxes),
+            "game_bonus": list(self.game_bonus),
+            "box_bonus": list(self.box_bonus),
+            "shutout": self.shutout,
+            "totals": list(self.totals),
+        }
+
+
+@dataclass
+class GinMatch:
+    """A match of hands to ``target_score``, with game, box and shutout bonuses at the end.
+
+    ``match.hand`` is the hand in play; once it is over, :meth:`next_hand` deals the next one (the
+    dealer follows option ``next_dealer``; a cancelled hand is dealt again by the same dealer).
+    """
+
+    game: Gin
+    seed: int | None = None
+    dealer: int = 0
+    hands: list[GinState] = field(default_factory=list)
+    result: GinMatchResult | None = None
+
+    def __post_init__(self) -> None:
+        _check_seat(self.dealer)
+        if self.seed is None:
+            self.seed = random.SystemRandom().randrange(1 << 62)
+        if not self.hands:
+            self.hands.append(
+                self.game.new_hand(seed=derive_seed(self.seed, 0), dealer=self.dealer)
+            )
+
+    @property
+    def hand(self) -> GinState:
+        """The current (last) hand."""
+        return self.hands[-1]
+
+    @property
+    def is_over(self) -> bool:
+        """True once a player has reached the target score."""
+        return self.result is not None
+
+    def scores(self) -> tuple[int, int]:
+        """Hand points won so far by each seat (before end-of-match bonuses)."""
+        totals = [0, 0]
+        for h in self.hands:
+            if h.result is not None and h.result.winner is not None:
+                totals[h.result.winner] += h.result.points
+        return totals[0], totals[1]
+
+    def boxes(self) -> tuple[int, int]:
+        """Hands won by each seat so far."""
+        won = [0, 0]
+        for h in self.hands:
+            if h.result is not None and h.result.winner is not None:
+                won[h.result.winner] += 1
+        return won[0], won[1]
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Apply ``action`` to the current hand; settles the match when a hand ends it."""
+        if self.result is not None:
+            raise IllegalActionError("the match is over")
+        self.hand.apply(action, seat)
+        if self.hand.is_over:
+            self._settle()
+
+    def next_dealer(self) -> int:
+        """Who deals the next hand."""
+        last = self.hand
+        assert last.result is not None
+        if last.result.winner is None:
+            return last.dealer
+        if self.game.options.next_dealer is NextDealer.WINNER:
+            return last.result.winner
+        return 1 - last.dealer
+
+    def next_hand(self, *, seed: int | None = None, deal: GinDeal | None = None) -> GinState:
+        """Deal the next hand (from the match seed unless a seed or deal is given)."""
+        if self.result is not None:
+            raise IllegalActionError("the match is over")
+        if not self.hand.is_over:
+            raise IllegalActionError("the current hand is not over")
+        if seed is None and deal is None:
+            assert self.seed is not None
+            seed = derive_seed(self.seed, len(self.hands))
+        hand = self.game.new_hand(seed=seed, deal=deal, dealer=self.next_dealer())
+        self.hands.append(hand)
+        return hand
+
+    def _settle(self) -> None:
+        options = self.game.options
+        points = self.scores()
+        if max(points) < options.target_score:
+            return
+        winner = 0 if points[0] >= options.target_score else 1
+        boxes = self.boxes()
+        game_bonus = [0, 0]
+        game_bonus[winner] = options.game_bonus
+        box_bonus = (boxes[0] * options.box_bonus, boxes[1] * options.box_bonus)
+        totals = [points[i] + game_bonus[i] + box_bonus[i] for i in (0, 1)]
+        shutout = options.shutout_double and points[1 - winner] == 0
+        if shutout:
+            totals[winner] *= 2
+        self.result = GinMatchResult(
+            winner,
+            points,
+            boxes,
+            (game_bonus[0], game_bonus[1]),
+            box_bonus,
+            shutout,
+            (totals[0], totals[1]),
+        )
+
+
+def gin_hand_from_cards(
+    hands: Iterable[str], up: str, stock: str, *, dealer: int = 0, options: GinOptions | None = None
+) -> GinState:
+    """A hand from card strings (handy in tests and examples)."""
+    h = tuple(parse_natural_cards(x) for x in hands)
+    deal = GinDeal((h[0], h[1]), parse_natural_cards(up)[0], parse_natural_cards(stock))
+    return Gin(options).new_hand(deal=deal, dealer=dealer)

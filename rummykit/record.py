@@ -1,0 +1,228 @@
+"""JSON game records: save a hand or a match, load one back replaying and validating every action.
+
+A hand record::
+
+    {"game": "gin", "options": {...}, "players": ["Ann", "Bob"], "dealer": 0, "seed": 7,
+     "actions": [[1, "pass"], [0, "take"], [0, "discard KD"], ...]}
+
+``"deal": {"hands": [[...], [...]], "up": "7H", "stock": [...]}`` (stock top first, exactly the
+rest of the pack) may replace ``"seed"``. A match record has ``"seed"`` and ``"hands"``: a list of
+``{"dealer": d, "seed": s | "deal": {...}, "actions": [...]}`` in order. The format is documented in
+``docs/records.md``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from rummykit.actions import ActionSyntaxError, parse_action
+from rummykit.games import find_game
+from rummykit.games.base import IllegalActionError
+from rummykit.games.gin import Gin, GinDeal, GinMatch, GinOptions, GinState
+
+__all__ = [
+    "RecordError",
+    "dump_record",
+    "hand_record",
+    "load_record",
+    "match_record",
+    "read_record",
+    "write_record",
+]
+
+Replayed = GinState | GinMatch
+
+
+class RecordError(ValueError):
+    """A malformed or illegal record; the message names the place (hand, action number) and why."""
+
+
+def _actions_data(state: GinState) -> list[list[Any]]:
+    return [[seat, str(action)] for seat, action in state.history]
+
+
+def _deal_data(state: GinState) -> dict[str, Any]:
+    if state.seed is not None:
+        return {"seed": state.seed}
+    return {"deal": state.deal.to_dict()}
+
+
+def hand_record(state: GinState, players: list[str] | None = None) -> dict[str, Any]:
+    """The record of one hand (finished or not)."""
+    return {
+        "game": state.game.name,
+        "options": state.options.to_dict(),
+        "players": players or ["player 1", "player 2"],
+        "dealer": state.dealer,
+        **_deal_data(state),
+        "actions": _actions_data(state),
+    }
+
+
+def match_record(match: GinMatch, players: list[str] | None = None) -> dict[str, Any]:
+    """The record of a match: every hand in order."""
+    return {
+        "game": match.game.name,
+        "options": match.game.options.to_dict(),
+        "players": players or ["player 1", "player 2"],
+        "seed": match.seed,
+        "hands": [
+            {"dealer": h.dealer, **_deal_data(h), "actions": _actions_data(h)} for h in match.hands
+        ],
+    }
+
+
+def dump_record(record: Mapping[str, Any]) -> str:
+    """A record as JSON text, one action per line for readable diffs."""
+    return json.dumps(record, indent=1, ensure_ascii=False) + "\n"
+
+
+def _game(data: Mapping[str, Any]) -> Gin:
+    name = data.get("game")
+    if not isinstance(name, str):
+        raise RecordError('the record must name its game, e.g. "game": "gin"')
+    try:
+        cls = find_game(name)
+        options = GinOptions.from_dict(data.get("options", {}))
+    except (ValueError, TypeError) as exc:
+        raise RecordError(str(exc)) from None
+    return cls(options)
+
+
+def _players(data: Mapping[str, Any]) -> None:
+    players = data.get("players", ["player 1", "player 2"])
+    if (
+        not isinstance(players, list)
+        or len(players) != 2
+        or not all(isinstance(p, str) for p in players)
+    ):
+        raise RecordError("players must be a list of 2 names")
+
+
+def _new_hand(game: Gin, data: Mapping[str, Any], dealer: int, where: str) -> GinState:
+    has_seed, has_deal = "seed" in data, "deal" in data
+    if has_seed == has_deal:
+        raise RecordError(f"{where}: give exactly one of 'seed' or 'deal'")
+    try:
+        if has_seed:
+            seed = data["seed"]
+            if isinstance(seed, bool) or not isinstance(seed, int):
+                raise RecordError(f"{where}: seed must be a whole number")
+            return game.new_hand(seed=seed, dealer=dealer)
+        return game.new_hand(deal=GinDeal.from_dict(data["deal"]), dealer=dealer)
+    except ValueError as exc:
+        if isinstance(exc, RecordError):
+            raise
+        raise RecordError(f"{where}: {exc}") from None
+
+
+def _replay(apply: Any, state: GinState, actions: Any, where: str) -> None:
+    if not isinstance(actions, list):
+        raise RecordError(f"{where}: actions must be a list of [seat, notation] pairs")
+    for number, item in enumerate(actions, 1):
+        if (
+            not isinstance(item, list)
+            or len(item) != 2
+            or isinstance(item[0], bool)
+            or not isinstance(item[0], int)
+            or not isinstance(item[1], str)
+        ):
+            raise RecordError(
+                f'{where}, action {number}: expected [seat, "notation"], got {item!r}'
+            )
+        seat, text = item
+        try:
+            action = parse_action(text)
+            apply(action, seat)
+        except (ActionSyntaxError, IllegalActionError) as exc:
+            raise RecordError(f"{where}, action {number} (seat {seat}, {text!r}): {exc}") from None
+
+
+def _dealer(value: Any, where: str) -> int:
+    if value not in (0, 1) or isinstance(value, bool):
+        raise RecordError(f"{where}: dealer must be 0 or 1")
+    return int(value)
+
+
+def load_record(data: Mapping[str, Any] | str) -> Replayed:
+    """Replay a hand or match record (a dict or JSON text), validating every action.
+
+    Returns the resulting :class:`GinState` (hand record) or :class:`GinMatch` (match record).
+    Raises :class:`RecordError` naming the hand and action number of the first problem.
+    """
+    if isinstance(data, str):
+        try:
+            data = json.loads(data)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"not valid JSON: {exc}") from None
+    if not isinstance(data, Mapping):
+        raise RecordError("a record is a JSON object")
+    game = _game(data)
+    _players(data)
+    if "hands" in data:
+        return _load_match(game, data)
+    known = {"game", "options", "players", "dealer", "seed", "deal", "actions"}
+    extra = sorted(set(data) - known)
+    if extra:
+        raise RecordError(f"unknown field(s) in a hand record: {', '.join(extra)}")
+    dealer = _dealer(data.get("dealer", 0), "record")
+    state = _new_hand(game, data, dealer, "record")
+    _replay(state.apply, state, data.get("actions", []), "record")
+    return state
+
+
+def _load_match(game: Gin, data: Mapping[str, Any]) -> GinMatch:
+    hands = data["hands"]
+    if not isinstance(hands, list) or not hands:
+        raise RecordError("hands must be a non-empty list")
+    seed = data.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise RecordError("seed must be a whole number")
+    match: GinMatch | None = None
+    for index, hand in enumerate(hands):
+        where = f"hand {index + 1}"
+        if not isinstance(hand, Mapping):
+            raise RecordError(f"{where}: a hand is an object")
+        extra = sorted(set(hand) - {"dealer", "seed", "deal", "actions"})
+        if extra:
+            raise RecordError(f"{where}: unknown field(s) {', '.join(extra)}")
+        if match is None:
+            dealer = _dealer(hand.get("dealer", 0), where)
+            first = _new_hand(game, hand, dealer, where)
+            match = GinMatch(game, seed=seed, dealer=dealer, hands=[first])
+        else:
+            if match.is_over:
+                raise RecordError(f"{where}: the match was already over")
+            if not match.hand.is_over:
+                raise RecordError(f"{where}: hand {index} did not finish")
+            dealer = match.next_dealer()
+            if "dealer" in hand and _dealer(hand["dealer"], where) != dealer:
+                raise RecordError(
+                    f"{where}: seat {dealer} deals this hand, not seat {hand['dealer']}"
+                )
+            match.hands.append(_new_hand(game, hand, dealer, where))
+        _replay(match.apply, match.hand, hand.get("actions", []), where)
+    assert match is not None
+    return match
+
+
+def read_record(path: str | Path) -> Replayed:
+    """Load and replay the record in the file at ``path``."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordError(f"cannot read {path}: {exc}") from None
+    return load_record(text)
+
+
+def write_record(path: str | Path, replayed: Replayed, players: list[str] | None = None) -> None:
+    """Save a hand or a match as a JSON record at ``path``."""
+    record = (
+        match_record(replayed, players)
+        if isinstance(replayed, GinMatch)
+        else hand_record(replayed, players)
+    )
+    Path(path).write_text(dump_record(record), encoding="utf-8")
