@@ -50,7 +50,7 @@ class Suit(StrEnum):
     SPADES = "S"
 
     @property
-    def index(self) -> int:
+    def order(self) -> int:
         """0 for clubs up to 3 for spades."""
         return _SUIT_INDEX[self]
 
@@ -136,9 +136,9 @@ class Card:
             object.__setattr__(card, "rank", r)
             object.__setattr__(card, "suit", s)
             object.__setattr__(card, "number", r.number)
-            object.__setattr__(card, "suit_index", s.index)
-            object.__setattr__(card, "index", s.index * 13 + r.number - 1)
-            object.__setattr__(card, "bit", 1 << (s.index * 13 + r.number - 1))
+            object.__setattr__(card, "suit_index", s.order)
+            object.__setattr__(card, "index", s.order * 13 + r.number - 1)
+            object.__setattr__(card, "bit", 1 << (s.order * 13 + r.number - 1))
             object.__setattr__(card, "points", min(r.number, 10))
             cls._cache[key] = card
         return card

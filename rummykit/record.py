@@ -75,9 +75,20 @@ def match_record(match: GinMatch, players: list[str] | None = None) -> dict[str,
     }
 
 
+def _dump(value: Any, indent: str) -> str:
+    inner = indent + "  "
+    if isinstance(value, Mapping) and value:
+        items = [f"{inner}{json.dumps(k)}: {_dump(v, inner)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + indent + "}"
+    if isinstance(value, list) and any(isinstance(v, (list, Mapping)) for v in value):
+        items = [inner + _dump(v, inner) for v in value]
+        return "[\n" + ",\n".join(items) + "\n" + indent + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
 def dump_record(record: Mapping[str, Any]) -> str:
-    """A record as JSON text, one action per line for readable diffs."""
-    return json.dumps(record, indent=1, ensure_ascii=False) + "\n"
+    """A record as JSON text: one action or hand per line, cards of a hand on one line."""
+    return _dump(record, "") + "\n"
 
 
 def _game(data: Mapping[str, Any]) -> Gin:

@@ -1,0 +1,184 @@
+"""Game records: golden records replayed move by move, round trips, malformed records refused."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rummykit.actions import parse_action
+from rummykit.games import Phase
+from rummykit.games.gin import Gin, GinMatch, GinState, Outcome
+from rummykit.record import (
+    RecordError,
+    dump_record,
+    hand_record,
+    load_record,
+    match_record,
+    read_record,
+    write_record,
+)
+
+RECORDS = Path(__file__).parent / "records"
+
+
+def golden(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((RECORDS / name).read_text(encoding="utf-8"))
+    return data
+
+
+def test_golden_hand_replayed_move_by_move() -> None:
+    data = golden("gin_hand.json")
+    empty = {**data, "actions": []}
+    state = load_record(empty)
+    assert isinstance(state, GinState)
+    # (phase after the action, seat to act after it, cards in seat 0's and seat 1's hands)
+    expected = [
+        (Phase.OFFER, 0, 10, 10),
+        (Phase.DRAW, 1, 10, 10),
+        (Phase.DISCARD, 1, 10, 11),
+        (Phase.DRAW, 0, 10, 10),
+        (Phase.DISCARD, 0, 11, 10),
+        (Phase.DRAW, 1, 10, 10),
+        (Phase.DISCARD, 1, 10, 11),
+        (Phase.DRAW, 0, 10, 10),
+        (Phase.DISCARD, 0, 11, 10),
+        (Phase.DRAW, 1, 10, 10),
+        (Phase.DISCARD, 1, 10, 11),
+        (Phase.LAYOFF, 0, 10, 10),
+        (Phase.LAYOFF, 0, 9, 10),
+        (Phase.HAND_OVER, None, 9, 10),
+    ]
+    assert len(data["actions"]) == len(expected)
+    for (seat, text), (phase, to_act, n0, n1) in zip(data["actions"], expected, strict=True):
+        state.apply(parse_action(text), seat)
+        assert (state.phase, state.to_act, len(state.hands[0]), len(state.hands[1])) == (
+            phase,
+            to_act,
+            n0,
+            n1,
+        ), text
+    assert [str(c) for c in state.discard_pile] == ["KD", "9S", "2H", "8S"]
+    r = state.result
+    assert r is not None
+    assert (r.outcome, r.winner, r.knocker, r.deadwood, r.points) == (
+        Outcome.KNOCK,
+        1,
+        1,
+        (11, 5),
+        6,
+    )
+    assert [str(c) for c in r.unmatched[0]] == ["AS", "KS"]
+    assert hand_record(state, data["players"]) == data
+
+
+def test_golden_match_replays_to_the_same_result() -> None:
+    data = golden("gin_match.json")
+    match = load_record(data)
+    assert isinstance(match, GinMatch) and match.result is not None
+    r = match.result
+    assert (r.winner, r.hand_points, r.boxes, r.totals, r.shutout) == (
+        0,
+        (108, 22),
+        (10, 3),
+        (458, 97),
+        False,
+    )
+    assert len(match.hands) == 13
+    assert match_record(match, data["players"]) == data
+    assert dump_record(data) == (RECORDS / "gin_match.json").read_text(encoding="utf-8")
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**40), st.integers(0, 1))
+def test_random_hand_records_round_trip(seed: int, dealer: int) -> None:
+    rng = random.Random(seed)
+    state = Gin().new_hand(seed=seed, dealer=dealer)
+    stop = rng.randrange(1, 80)
+    while not state.is_over and len(state.history) < stop:
+        state.apply(rng.choice(state.legal_actions()))
+    text = dump_record(hand_record(state))
+    again = load_record(text)
+    assert isinstance(again, GinState)
+    assert again.hands == state.hands and again.stock == state.stock
+    assert again.history == state.history and again.result == state.result
+    assert dump_record(hand_record(again)) == text
+
+
+def test_explicit_deal_round_trips_through_a_file(tmp_path: Path) -> None:
+    state = load_record(golden("gin_hand.json"))
+    path = tmp_path / "hand.json"
+    write_record(path, state, ["An", "Binh"])
+    assert read_record(path).result == state.result
+    match = load_record(golden("gin_match.json"))
+    write_record(path, match)
+    again = read_record(path)
+    assert isinstance(again, GinMatch) and again.result == match.result
+
+
+def corrupt(name: str, change: Any) -> dict[str, Any]:
+    data = copy.deepcopy(golden(name))
+    change(data)
+    return data
+
+
+@pytest.mark.parametrize(
+    ("data", "fragment"),
+    [
+        ("{not json", "not valid JSON"),
+        ("[]", "JSON object"),
+        (corrupt("gin_hand.json", lambda d: d.update(game="poker")), "unknown game"),
+        (corrupt("gin_hand.json", lambda d: d.pop("game")), "name its game"),
+        (corrupt("gin_hand.json", lambda d: d["options"].update(knock=3)), "unknown Gin option"),
+        (corrupt("gin_hand.json", lambda d: d.update(seed=3)), "exactly one of"),
+        (corrupt("gin_hand.json", lambda d: d["deal"]["stock"].pop()), "missing"),
+        (corrupt("gin_hand.json", lambda d: d["deal"].update(up="KS")), "twice"),
+        (corrupt("gin_hand.json", lambda d: d["actions"].insert(5, [0, "discard KD"])), "action 6"),
+        (
+            corrupt("gin_hand.json", lambda d: d["actions"].__setitem__(3, [0, "discard KS"])),
+            "action 4",
+        ),
+        (corrupt("gin_hand.json", lambda d: d["actions"].__setitem__(2, [1, "drw"])), "action 3"),
+        (corrupt("gin_hand.json", lambda d: d["actions"].__setitem__(2, "draw")), "action 3"),
+        (corrupt("gin_hand.json", lambda d: d["actions"].append([0, "draw"])), "action 15"),
+        (corrupt("gin_hand.json", lambda d: d.update(players=["A"])), "players"),
+        (corrupt("gin_hand.json", lambda d: d.update(dealer=2)), "dealer"),
+        (corrupt("gin_hand.json", lambda d: d.update(extra=1)), "unknown field"),
+        (
+            corrupt(
+                "gin_match.json", lambda d: d["hands"][1].update(dealer=1 - d["hands"][1]["dealer"])
+            ),
+            "hand 2",
+        ),
+        (corrupt("gin_match.json", lambda d: d["hands"].append(d["hands"][0])), "already over"),
+        (corrupt("gin_match.json", lambda d: d["hands"][0]["actions"].pop()), "did not finish"),
+        (corrupt("gin_match.json", lambda d: d.update(hands=[])), "non-empty"),
+    ],
+)
+def test_malformed_records_are_refused_with_the_place(data: Any, fragment: str) -> None:
+    with pytest.raises(RecordError, match=fragment):
+        load_record(data)
+
+
+def test_illegal_action_message_names_number_seat_and_reason() -> None:
+    data = corrupt("gin_hand.json", lambda d: d["actions"].__setitem__(3, [1, "discard 6S"]))
+    # Throwing back 6S (drawn from the stock) is legal; seat 0 then takes it, so the knock
+    # with 6S at action 12 is the first illegal action.
+    with pytest.raises(
+        RecordError, match=r"action 12 \(seat 1, 'knock 6S'\): 6S is not in your hand"
+    ):
+        load_record(data)
+    bad = corrupt("gin_hand.json", lambda d: d["actions"].__setitem__(1, [1, "pass"]))
+    with pytest.raises(RecordError, match=r"action 2 \(seat 1, 'pass'\): it is not seat 1's turn"):
+        load_record(bad)
+
+
+def test_missing_file_is_a_record_error(tmp_path: Path) -> None:
+    with pytest.raises(RecordError, match="cannot read"):
+        read_record(tmp_path / "nope.json")
