@@ -383,10 +383,10 @@ class GinState:
             assert self.to_act is not None
             hand = self.hands[self.to_act]
             taken = self.taken
-            actions: list[Action] = [Discard(c) for c in hand if c is not taken]
+            actions: list[Action] = [_DISCARD[c] for c in hand if c is not taken]
             limit = self.options.knock_limit
             deadwoods = self._discard_deadwoods()
-            actions.extend(Knock(c) for c in hand if c is not taken and deadwoods[c] <= limit)
+            actions.extend(_KNOCK[c] for c in hand if c is not taken and deadwoods[c] <= limit)
             if self.options.big_gin and min_deadwood(hand) == 0:
                 actions.append(BigGin())
             return actions
@@ -764,6 +764,10 @@ class GinState:
 def _card(card: Card | str) -> Card:
     return card if isinstance(card, Card) else parse_natural_cards(card)[0]
 
+
+# Actions are values: one shared instance per card keeps legal_actions() allocation-free.
+_DISCARD: dict[Card, Action] = {c: Discard(c) for c in STANDARD_PACK}
+_KNOCK: dict[Card, Action] = {c: Knock(c) for c in STANDARD_PACK}
 
 _VERIFY: dict[type, Any] = {
     Draw: GinState._verify_draw,
