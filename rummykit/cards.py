@@ -110,7 +110,7 @@ class Card:
     ace 1, two to ten face value, court cards 10).
     """
 
-    __slots__ = ("bit", "index", "number", "points", "rank", "suit", "suit_index")
+    __slots__ = ("bit", "index", "number", "points", "rank", "suit", "suit_index", "text")
 
     rank: Rank
     suit: Suit
@@ -119,6 +119,8 @@ class Card:
     index: int
     bit: int
     points: int
+    text: str
+    """The notation, e.g. ``7H`` (the same as ``str(card)``)."""
 
     _cache: ClassVar[dict[tuple[Rank, Suit], Card]] = {}
 
@@ -140,6 +142,7 @@ class Card:
             object.__setattr__(card, "index", s.order * 13 + r.number - 1)
             object.__setattr__(card, "bit", 1 << (s.order * 13 + r.number - 1))
             object.__setattr__(card, "points", min(r.number, 10))
+            object.__setattr__(card, "text", r.value + s.value)
             cls._cache[key] = card
         return card
 
@@ -156,10 +159,10 @@ class Card:
         return self
 
     def __str__(self) -> str:
-        return self.rank.value + self.suit.value
+        return self.text
 
     def __repr__(self) -> str:
-        return f"Card.parse('{self}')"
+        return f"Card.parse('{self.text}')"
 
     def __lt__(self, other: AnyCard) -> bool:
         return self.sort_key < other.sort_key

@@ -153,7 +153,7 @@ def _replay(apply: Any, state: GinState, actions: Any, where: str) -> None:
 
 
 def _dealer(value: Any, where: str) -> int:
-    if value not in (0, 1) or isinstance(value, bool):
+    if type(value) is not int or value not in (0, 1):
         raise RecordError(f"{where}: dealer must be 0 or 1")
     return int(value)
 
@@ -186,12 +186,15 @@ def load_record(data: Mapping[str, Any] | str) -> Replayed:
 
 
 def _load_match(game: Gin, data: Mapping[str, Any]) -> GinMatch:
+    extra = sorted(set(data) - {"game", "options", "players", "seed", "hands"})
+    if extra:
+        raise RecordError(f"unknown field(s) in a match record: {', '.join(extra)}")
     hands = data["hands"]
     if not isinstance(hands, list) or not hands:
         raise RecordError("hands must be a non-empty list")
     seed = data.get("seed")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise RecordError("seed must be a whole number")
+    if type(seed) is not int:
+        raise RecordError("a match record needs its seed (a whole number), which deals new hands")
     match: GinMatch | None = None
     for index, hand in enumerate(hands):
         where = f"hand {index + 1}"

@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 
 from rummykit.actions import (
     Action,
-    parse_action,
     BigGin,
     Discard,
     Done,
@@ -20,6 +19,7 @@ from rummykit.actions import (
     LayOff,
     Pass,
     Take,
+    parse_action,
 )
 from rummykit.cards import STANDARD_PACK, Card, parse_natural_cards
 from rummykit.games import IllegalActionError, Phase, find_game
@@ -442,6 +442,10 @@ def test_real_match_to_100_plays_out() -> None:
     assert r is not None
     assert r.hand_points[r.winner] >= 100 > r.hand_points[1 - r.winner]
     assert sum(r.boxes) == sum(1 for h in m.hands if h.result and h.result.winner is not None)
+    v = m.view(1)
+    assert v.scores == r.hand_points and v.result == r and v.hand_number == len(m.hands)
+    assert v.hand.hand == tuple(sorted(m.hand.hands[1], key=lambda c: c.index))
+    assert v.to_dict()["result"]["totals"] == list(r.totals)
 
 
 # ------------------------------------------------------------------------- random invariants

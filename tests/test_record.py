@@ -159,6 +159,10 @@ def corrupt(name: str, change: Any) -> dict[str, Any]:
         (corrupt("gin_match.json", lambda d: d["hands"].append(d["hands"][0])), "already over"),
         (corrupt("gin_match.json", lambda d: d["hands"][0]["actions"].pop()), "did not finish"),
         (corrupt("gin_match.json", lambda d: d.update(hands=[])), "non-empty"),
+        (corrupt("gin_match.json", lambda d: d.update(bogus=1)), "unknown field"),
+        (corrupt("gin_match.json", lambda d: d.pop("seed")), "needs its seed"),
+        (corrupt("gin_match.json", lambda d: d["hands"][0].update(dealer=0.0)), "dealer must be"),
+        (corrupt("gin_hand.json", lambda d: d.update(dealer=1.0)), "dealer must be"),
     ],
 )
 def test_malformed_records_are_refused_with_the_place(data: Any, fragment: str) -> None:

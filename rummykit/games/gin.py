@@ -36,6 +36,7 @@ __all__ = [
     "GinHandResult",
     "GinMatch",
     "GinMatchResult",
+    "GinMatchView",
     "GinOptions",
     "GinState",
     "GinView",
@@ -344,6 +345,7 @@ class GinState:
         self.taken: Card | None = None  # the card taken from the discard pile this turn
         self.known: list[list[Card]] = [[], []]
         self.history: list[tuple[int, Action]] = []
+        self._notation: list[tuple[int, str]] = []  # history as text, for views
         self.knocker: int | None = None
         self.knock_card: Card | None = None
         self.knock_arrangement: Arrangement | None = None
@@ -434,6 +436,7 @@ class GinState:
         assert actor is not None
         _PERFORM[type(action)](self, action)
         self.history.append((actor, action))
+        self._notation.append((actor, str(action)))
 
     # -------------------------------------------------------------------- named actions
 
@@ -726,16 +729,11 @@ class GinState:
         _check_seat(seat)
         over = self.phase is Phase.HAND_OVER
         knocked = self.knocker is not None
-        hidden_knock = self.knock_card
-        history = tuple(
-            (
-                s,
-                "knock"
-                if isinstance(a, Knock) and s != seat and a.card is hidden_knock
-                else str(a),
-            )
-            for s, a in self.history
-        )
+        history = tuple(self._notation)
+        if self.knock_card is not None and self.knocker != seat:
+            # The knocker's discard is face down: the defender sees only that a knock happened.
+            at = next(i for i, (_, a) in enumerate(self.history) if isinstance(a, Knock))
+            history = (*history[:at], (history[at][0], "knock"), *history[at + 1 :])
         knock_deadwood: tuple[Card, ...] = ()
         if knocked and self.knock_arrangement is not None:
             knock_deadwood = self.knock_arrangement.unmatched
@@ -821,6 +819,30 @@ class GinMatchResult:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class GinMatchView:
+    """One seat's view of a match: the hand in play and the running scores."""
+
+    hand: GinView
+    hand_number: int
+    """1 for the first hand (cancelled hands count)."""
+    scores: tuple[int, int]
+    boxes: tuple[int, int]
+    target_score: int
+    result: GinMatchResult | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The view as JSON data."""
+        return {
+            "hand": self.hand.to_dict(),
+            "hand_number": self.hand_number,
+            "scores": list(self.scores),
+            "boxes": list(self.boxes),
+            "target_score": self.target_score,
+            "result": None if self.result is None else self.result.to_dict(),
+        }
+
+
 @dataclass
 class GinMatch:
     """A match of hands to ``target_score``, with game, box and shutout bonuses at the end.
@@ -900,6 +922,17 @@ class GinMatch:
         hand = self.game.new_hand(seed=seed, deal=deal, dealer=self.next_dealer())
         self.hands.append(hand)
         return hand
+
+    def view(self, seat: int) -> GinMatchView:
+        """What ``seat`` may see of the match: the current hand's view and the scores so far."""
+        return GinMatchView(
+            hand=self.hand.view(seat),
+            hand_number=len(self.hands),
+            scores=self.scores(),
+            boxes=self.boxes(),
+            target_score=self.game.options.target_score,
+            result=self.result,
+        )
 
     def _settle(self) -> None:
         options = self.game.options

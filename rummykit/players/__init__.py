@@ -1,0 +1,60 @@
+"""Computer players, found by game and name: ``find_player("gin", "random", seed=7)``.
+
+Every player sees only a view (:class:`~rummykit.games.gin.GinView`), never the state. To add a
+player, write its class (constructed as ``Cls(seed)``) and add one line to :data:`REGISTRY`.
+
+>>> PLAYERS["gin"]
+('random',)
+>>> find_player("gin-rummy", "random", seed=3)
+RandomPlayer(seed=3)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rummykit.games import find_game
+from rummykit.players.base import NoActionError, Player, RandomPlayer, View
+
+__all__ = [
+    "PLAYERS",
+    "REGISTRY",
+    "NoActionError",
+    "Player",
+    "PlayerFactory",
+    "RandomPlayer",
+    "UnknownPlayerError",
+    "View",
+    "find_player",
+]
+
+PlayerFactory = Callable[[int | None], Player]
+"""Makes a player from a seed (None: seeded from the system)."""
+
+REGISTRY: dict[str, dict[str, PlayerFactory]] = {
+    "gin": {
+        "random": RandomPlayer,
+    },
+}
+"""Per game (canonical name), every player by name. One line a player."""
+
+PLAYERS: dict[str, tuple[str, ...]] = {game: tuple(names) for game, names in REGISTRY.items()}
+"""Per game, the names :func:`find_player` accepts."""
+
+
+class UnknownPlayerError(ValueError):
+    """A player name that the game does not have; the message lists the valid names."""
+
+
+def find_player(game: str, name: str, seed: int | None = None) -> Player:
+    """A new player called ``name`` for ``game`` (a name or alias), seeded with ``seed``.
+
+    Raises :class:`UnknownPlayerError` listing the valid names, or ValueError for an unknown game.
+    """
+    canonical = find_game(game).name
+    players = REGISTRY.get(canonical, {})
+    factory = players.get(name.strip().lower())
+    if factory is None:
+        valid = ", ".join(players) or "none"
+        raise UnknownPlayerError(f"unknown player {name!r} for {canonical} (valid: {valid})")
+    return factory(seed)

@@ -1,0 +1,72 @@
+"""The player protocol and the simplest player.
+
+A computer player decides from a :class:`~rummykit.games.gin.GinView` alone: the view is all a seat
+may know, so a player can never peek at the other hand or the stock order.
+
+>>> from rummykit.games import Gin
+>>> state = Gin().new_hand(seed=7)
+>>> player = RandomPlayer(seed=1)
+>>> action = player.choose(state.view(state.to_act))
+>>> action in state.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol, TypeAlias, runtime_checkable
+
+from rummykit.actions import Action
+from rummykit.games.gin import GinView
+
+__all__ = ["NoActionError", "Player", "RandomPlayer", "View"]
+
+View: TypeAlias = GinView
+"""What a player decides from: one seat's view of a hand (each game adds its view type here)."""
+
+
+class NoActionError(ValueError):
+    """A player was asked to act on a view that lists no legal action (not its turn)."""
+
+
+@runtime_checkable
+class Player(Protocol):
+    """A computer player: it sees only a view and answers with one of its legal actions."""
+
+    name: str
+    """A short name for tables and records, e.g. ``"random"``."""
+
+    def choose(self, view: View) -> Action:
+        """One action out of ``view.legal_actions``."""
+        ...
+
+    def suggest(self, view: View) -> tuple[Action, str]:
+        """The action this player would take and a short reason a person can read."""
+        ...
+
+
+class RandomPlayer:
+    """Picks uniformly among the legal actions with its own generator (deterministic per seed)."""
+
+    name: str
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.name = "random"
+        self.seed = seed
+        self._rng = random.Random(seed)
+
+    def __repr__(self) -> str:
+        return f"RandomPlayer(seed={self.seed!r})"
+
+    def choose(self, view: View) -> Action:
+        """A uniformly random action out of ``view.legal_actions``."""
+        actions = view.legal_actions
+        if not actions:
+            raise NoActionError(
+                f"seat {view.seat} has no legal action now (seat {view.to_act} acts)"
+            )
+        return actions[self._rng.randrange(len(actions))]
+
+    def suggest(self, view: View) -> tuple[Action, str]:
+        """A random legal action, and the reason: there is none."""
+        return self.choose(view), "picked at random among the legal actions"

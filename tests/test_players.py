@@ -1,0 +1,130 @@
+"""Computer players: the random player and the registry."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rummykit.actions import Action, Discard, Draw, Pass, Take
+from rummykit.games import Gin
+from rummykit.games.gin import GinView
+from rummykit.players import (
+    PLAYERS,
+    REGISTRY,
+    NoActionError,
+    Player,
+    RandomPlayer,
+    UnknownPlayerError,
+    find_player,
+)
+from rummykit.sim import play_hand
+
+
+class SpyPlayer:
+    """Wraps a player and records every argument it is given."""
+
+    def __init__(self, inner: Player) -> None:
+        self.name = "spy"
+        self.inner = inner
+        self.seen: list[object] = []
+
+    def choose(self, view: GinView) -> Action:
+        self.seen.append(view)
+        return self.inner.choose(view)
+
+    def suggest(self, view: GinView) -> tuple[Action, str]:
+        return self.inner.suggest(view)
+
+
+def _history(seed: int, p0: int, p1: int) -> list[str]:
+    state = play_hand(Gin(), [RandomPlayer(p0), RandomPlayer(p1)], seed, 0)
+    return [f"{seat} {action}" for seat, action in state.history]
+
+
+def test_random_player_is_deterministic_given_its_seed() -> None:
+    assert _history(11, 1, 2) == _history(11, 1, 2)
+    assert _history(11, 1, 2) != _history(11, 1, 3)
+
+
+def test_random_player_choices_depend_on_its_own_generator_only() -> None:
+    view = Gin().new_hand(seed=3, dealer=0).view(1)
+    a, b = RandomPlayer(9), RandomPlayer(9)
+    first = [a.choose(view) for _ in range(20)]
+    assert first == [b.choose(view) for _ in range(20)]
+    assert set(first) == {Take(), Pass()}  # both offer actions come up in 20 tries
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32), player_seed=st.integers(0, 2**32))
+def test_random_player_only_picks_legal_actions(seed: int, player_seed: int) -> None:
+    state = Gin().new_hand(seed=seed, dealer=seed % 2)
+    players = [RandomPlayer(player_seed), RandomPlayer(player_seed + 1)]
+    steps = 0
+    while not state.is_over and steps < 60:
+        seat = state.to_act
+        assert seat is not None
+        view = state.view(seat)
+        action = players[seat].choose(view)
+        assert action in view.legal_actions
+        assert state.can(action, seat)
+        state.apply(action, seat)
+        steps += 1
+    assert steps > 0
+
+
+def test_players_receive_only_views() -> None:
+    spies = [SpyPlayer(RandomPlayer(1)), SpyPlayer(RandomPlayer(2))]
+    state = play_hand(Gin(), spies, 5, 1)
+    assert state.is_over
+    for seat, spy in enumerate(spies):
+        assert spy.seen, "every seat acts at least once"
+        assert all(isinstance(v, GinView) and v.seat == seat for v in spy.seen)
+    assert len(spies[0].seen) + len(spies[1].seen) == len(state.history)
+
+
+def test_choice_comes_from_the_view_alone() -> None:
+    view = Gin().new_hand(seed=3, dealer=0).view(1)
+    only = Discard(view.hand[0])
+    narrowed = dataclasses.replace(view, legal_actions=(only,))
+    player = RandomPlayer(4)
+    assert all(player.choose(narrowed) == only for _ in range(5))
+    action, reason = player.suggest(narrowed)
+    assert action == only and reason
+
+
+def test_no_legal_action_is_an_error() -> None:
+    state = Gin().new_hand(seed=3, dealer=0)
+    waiting = state.view(0)  # the non-dealer (seat 1) acts first
+    assert waiting.legal_actions == ()
+    with pytest.raises(NoActionError, match="seat 0"):
+        RandomPlayer(1).choose(waiting)
+
+
+def test_registry_finds_players_by_game_and_name() -> None:
+    assert "random" in PLAYERS["gin"]
+    assert set(PLAYERS) == set(REGISTRY)
+    player = find_player("gin", "random", 7)
+    assert isinstance(player, RandomPlayer) and isinstance(player, Player)
+    assert player.name == "random"
+    alias = find_player("gin-rummy", " Random ", 7)
+    view = Gin().new_hand(seed=1).view(1)
+    assert [alias.choose(view) for _ in range(8)] == [player.choose(view) for _ in range(8)]
+
+
+def test_registry_rejects_unknown_names() -> None:
+    with pytest.raises(UnknownPlayerError, match="valid: random"):
+        find_player("gin", "grandmaster", 1)
+    with pytest.raises(ValueError, match="unknown game"):
+        find_player("poker", "random", 1)
+
+
+def test_draw_only_when_the_view_says_so() -> None:
+    state = Gin().new_hand(seed=3, dealer=0)
+    state.apply(Pass(), 1)
+    state.apply(Pass(), 0)
+    view = state.view(1)
+    assert view.legal_actions == (Draw(),)
+    assert RandomPlayer(0).choose(view) == Draw()
