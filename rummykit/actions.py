@@ -28,6 +28,7 @@ __all__ = [
     "Draw",
     "Knock",
     "LayOff",
+    "NewMeld",
     "Pass",
     "Take",
     "parse_action",
@@ -109,6 +110,19 @@ class LayOff:
 
 
 @dataclass(frozen=True, slots=True)
+class NewMeld:
+    """Lay down a new meld from the hand (Basic Rummy). The cards are kept in index order."""
+
+    cards: tuple[Card, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cards", tuple(sorted(self.cards, key=lambda c: c.index)))
+
+    def __str__(self) -> str:
+        return "meld " + " ".join(c.text for c in self.cards)
+
+
+@dataclass(frozen=True, slots=True)
 class Done:
     """Finish laying off (the defender after a knock)."""
 
@@ -116,7 +130,7 @@ class Done:
         return "done"
 
 
-Action: TypeAlias = Draw | Take | Pass | Discard | Knock | BigGin | LayOff | Done
+Action: TypeAlias = Draw | Take | Pass | Discard | Knock | BigGin | LayOff | Done | NewMeld
 """Any action of any game."""
 
 _BARE: dict[str, Action] = {
@@ -160,6 +174,13 @@ def parse_action(text: str) -> Action:
             if any(not g.strip() for g in groups):
                 raise ActionSyntaxError("empty meld in knock (write melds separated by '|')")
             return Knock(card, tuple(Meld.parse(g) for g in groups))
+        if verb == "meld":
+            if not args:
+                raise ActionSyntaxError("'meld' takes the cards of the meld, e.g. 'meld 7S 7D 7C'")
+            cards = parse_natural_cards(args)
+            if len(set(cards)) != len(cards):
+                raise ActionSyntaxError("a meld cannot hold the same card twice")
+            return NewMeld(cards)
         if verb == "layoff":
             if len(args) != 2:
                 raise ActionSyntaxError(
@@ -172,5 +193,5 @@ def parse_action(text: str) -> Action:
     except (CardError, MeldError) as exc:
         raise ActionSyntaxError(f"{text.strip()!r}: {exc}") from None
     raise ActionSyntaxError(
-        f"unknown action {words[0]!r} (expected draw, take, pass, discard, knock, biggin, layoff, done)"
+        f"unknown action {words[0]!r} (expected draw, take, pass, discard, meld, knock, biggin, layoff, done)"
     )

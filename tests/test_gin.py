@@ -106,8 +106,12 @@ def test_explicit_deal_must_be_exactly_one_pack() -> None:
         gin_hand_from_cards(
             [DEFENDER, KNOCKER], "3H", rest_of_pack(KNOCKER, DEFENDER, "KD") + " KD"
         )
-    with pytest.raises(ValueError, match="10"):
-        GinDeal.from_dict({"hands": [["AS"], ["2S"]], "up": "3S", "stock": []})
+    with pytest.raises(ValueError, match="this game deals 10"):
+        Gin().new_hand(deal=GinDeal.from_dict({"hands": [["AS"], ["2S"]], "up": "3S", "stock": []}))
+    with pytest.raises(ValueError, match="not in this game's pack"):
+        stock = [*rest_of_pack(KNOCKER, DEFENDER, "KD").split(), "X"]
+        data = {"hands": [DEFENDER.split(), KNOCKER.split()], "up": "KD", "stock": stock}
+        Gin().new_hand(deal=GinDeal.from_dict(data))
 
 
 def test_options_are_validated() -> None:

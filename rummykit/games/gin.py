@@ -16,11 +16,11 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
-from typing import Any
+from typing import Any, cast
 
 from rummykit.actions import Action, BigGin, Discard, Done, Draw, Knock, LayOff, Pass, Take
 from rummykit.cards import STANDARD_PACK, Card, format_cards, parse_natural_cards
-from rummykit.games.base import IllegalActionError, Phase, derive_seed, new_rng
+from rummykit.games.base import Deal, IllegalActionError, Phase, derive_seed, new_rng
 from rummykit.melds import Meld, MeldError
 from rummykit.solver.deadwood import (
     Arrangement,
@@ -122,70 +122,8 @@ class GinOptions:
         return cls(**dict(data))
 
 
-@dataclass(frozen=True, slots=True)
-class GinDeal:
-    """An explicit deal: both hands (seat order), the up-card, and the stock (top first)."""
-
-    hands: tuple[tuple[Card, ...], tuple[Card, ...]]
-    up: Card
-    stock: tuple[Card, ...]
-
-    def __post_init__(self) -> None:
-        if len(self.hands) != PLAYERS:
-            raise ValueError(f"a Gin deal has {PLAYERS} hands, not {len(self.hands)}")
-        for seat, hand in enumerate(self.hands):
-            if len(hand) != HAND_SIZE:
-                raise ValueError(f"hand {seat} has {len(hand)} cards; Gin deals {HAND_SIZE}")
-        cards = [*self.hands[0], *self.hands[1], self.up, *self.stock]
-        seen: set[Card] = set()
-        for card in cards:
-            if not isinstance(card, Card):
-                raise ValueError(f"{card} is not a card of the 52-card pack")
-            if card in seen:
-                raise ValueError(f"{card} appears twice in the deal")
-            seen.add(card)
-        if len(seen) != len(STANDARD_PACK):
-            missing = [c for c in STANDARD_PACK if c not in seen]
-            raise ValueError(f"the deal is missing {format_cards(missing)}")
-
-    @classmethod
-    def shuffled(cls, rng: random.Random, dealer: int) -> GinDeal:
-        """Shuffle one pack with ``rng`` and deal one card at a time, the non-dealer first."""
-        pack = list(STANDARD_PACK)
-        rng.shuffle(pack)
-        first = 1 - dealer
-        hands: list[tuple[Card, ...]] = [(), ()]
-        hands[first] = tuple(pack[0 : 2 * HAND_SIZE : 2])
-        hands[dealer] = tuple(pack[1 : 2 * HAND_SIZE : 2])
-        return cls((hands[0], hands[1]), pack[2 * HAND_SIZE], tuple(pack[2 * HAND_SIZE + 1 :]))
-
-    def to_dict(self) -> dict[str, Any]:
-        """The deal as JSON data (card notation strings)."""
-        return {
-            "hands": [[str(c) for c in h] for h in self.hands],
-            "up": str(self.up),
-            "stock": [str(c) for c in self.stock],
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> GinDeal:
-        """A deal from JSON data; bad cards or a deal that is not exactly one pack raise ValueError."""
-        if not isinstance(data, Mapping) or set(data) != {"hands", "up", "stock"}:
-            raise ValueError("a deal is an object with exactly 'hands', 'up' and 'stock'")
-        hands = data["hands"]
-        if not isinstance(hands, list) or len(hands) != PLAYERS:
-            raise ValueError(f"deal.hands must be a list of {PLAYERS} hands")
-        for h in (*hands, data["stock"]):
-            if not isinstance(h, list) or not all(isinstance(c, str) for c in h):
-                raise ValueError("deal hands and stock must be lists of card strings")
-        if not isinstance(data["up"], str):
-            raise ValueError("deal.up must be a card string")
-        parsed = tuple(parse_natural_cards(h) for h in hands)
-        return cls(
-            (parsed[0], parsed[1]),
-            parse_natural_cards(data["up"])[0],
-            parse_natural_cards(data["stock"]),
-        )
+GinDeal = Deal
+"""A Gin deal: two hands of ten, the up-card and the stock (top first); see :class:`Deal`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -331,13 +269,23 @@ class GinState:
         self.dealer = _check_seat(dealer)
         self.seed = seed
         if deal is None:
-            deal = GinDeal.shuffled(new_rng(seed), self.dealer)
+            deal = Deal.shuffled(
+                STANDARD_PACK,
+                new_rng(seed),
+                dealer=self.dealer,
+                players=PLAYERS,
+                hand_size=HAND_SIZE,
+            )
         elif seed is not None:
             raise ValueError("give a seed or a deal, not both")
+        else:
+            deal.check(STANDARD_PACK, PLAYERS, HAND_SIZE)
         self.deal = deal
-        self.hands: list[list[Card]] = [list(deal.hands[0]), list(deal.hands[1])]
-        self.stock: list[Card] = list(reversed(deal.stock))  # the top is the last element
-        self.discard_pile: list[Card] = [deal.up]
+        # The pack has natural cards only, so every card of a checked deal is a Card.
+        hands = cast("tuple[tuple[Card, ...], ...]", deal.hands)
+        self.hands: list[list[Card]] = [list(h) for h in hands]
+        self.stock: list[Card] = list(reversed(cast("tuple[Card, ...]", deal.stock)))
+        self.discard_pile: list[Card] = [cast(Card, deal.up)]
         self.phase = Phase.OFFER
         self.to_act: int | None = 1 - self.dealer
         self.offer_passes = 0
@@ -964,5 +912,5 @@ def gin_hand_from_cards(
 ) -> GinState:
     """A hand from card strings (handy in tests and examples)."""
     h = tuple(parse_natural_cards(x) for x in hands)
-    deal = GinDeal((h[0], h[1]), parse_natural_cards(up)[0], parse_natural_cards(stock))
+    deal = Deal(h, parse_natural_cards(up)[0], parse_natural_cards(stock))
     return Gin(options).new_hand(deal=deal, dealer=dealer)

@@ -1,0 +1,704 @@
+"""Basic Rummy for 2-6 players: options with two presets, one hand as a state machine, a match.
+
+Presets: ``rummy`` (Straight Rummy: one new meld a turn, the discard pile turned over once) and
+``rummy-classic`` (any number of melds a turn, the discard pile shuffled once).
+
+>>> game = Rummy.preset("rummy")
+>>> state = game.new_hand(players=4, seed=7)
+>>> state.phase, state.to_act, [len(h) for h in state.hands]
+(<Phase.DRAW: 'draw'>, 1, [7, 7, 7, 7])
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from enum import StrEnum
+from itertools import combinations
+from typing import Any, cast
+
+from rummykit.actions import Action, Discard, Draw, LayOff, NewMeld, Take
+from rummykit.cards import STANDARD_PACK, Card, format_cards, parse_natural_cards
+from rummykit.games.base import Deal, IllegalActionError, Phase, derive_seed, new_rng
+from rummykit.melds import Meld, MeldError, MeldKind
+
+__all__ = [
+    "PRESETS",
+    "Restock",
+    "Rummy",
+    "RummyHandResult",
+    "RummyMatch",
+    "RummyMatchResult",
+    "RummyOptions",
+    "RummyOutcome",
+    "RummyState",
+    "RummyView",
+    "TableMeld",
+    "hand_size",
+]
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+
+
+def hand_size(players: int) -> int:
+    """Cards dealt to each player: 10 for two, 7 for three or four, 6 for five or six."""
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError(f"Basic Rummy is for 2 to 6 players, not {players}")
+    return 10 if players == 2 else 7 if players <= 4 else 6
+
+
+class Restock(StrEnum):
+    """How the discard pile becomes a new stock when the stock runs out."""
+
+    TURN_OVER = "turn_over"
+    """Turned over without shuffling: the oldest discard is drawn first."""
+    SHUFFLE = "shuffle"
+    """Shuffled with the game's generator."""
+
+
+class RummyOutcome(StrEnum):
+    """How a hand of Basic Rummy ended."""
+
+    OUT = "out"
+    """A player got rid of every card."""
+    STALEMATE = "stalemate"
+    """The stock ran out with no restock left: nobody scores."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RummyOptions:
+    """The rules of a Basic Rummy table; every field is a named option of RULES.md section 1."""
+
+    melds_per_turn: int | None = 1
+    """New melds a player may lay down in one turn; None means unlimited."""
+    discard_to_go_out: bool = False
+    """True: the last card must be discarded (a meld or lay-off may not empty the hand)."""
+    restock: Restock = Restock.TURN_OVER
+    restock_limit: int = 1
+    """How many times in a hand the discard pile may become the stock."""
+    rummy_bonus: bool = False
+    """Double the score of a player who goes out in one turn without having melded before."""
+    target_score: int = 100
+    hands: int | None = None
+    """Play this many hands instead of playing to ``target_score``."""
+
+    def __post_init__(self) -> None:
+        def whole(name: str, value: object, low: int) -> None:
+            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                raise ValueError(f"option {name} must be a whole number of at least {low}")
+
+        if self.melds_per_turn is not None:
+            whole("melds_per_turn", self.melds_per_turn, 1)
+        whole("restock_limit", self.restock_limit, 0)
+        whole("target_score", self.target_score, 1)
+        if self.hands is not None:
+            whole("hands", self.hands, 1)
+        for name in ("discard_to_go_out", "rummy_bonus"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"option {name} must be true or false")
+        try:
+            object.__setattr__(self, "restock", Restock(self.restock))
+        except ValueError:
+            raise ValueError(
+                f"option restock must be 'turn_over' or 'shuffle', not {self.restock!r}"
+            ) from None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The options as JSON data (``"unlimited"`` for no meld limit)."""
+        return {
+            "melds_per_turn": "unlimited" if self.melds_per_turn is None else self.melds_per_turn,
+            "discard_to_go_out": self.discard_to_go_out,
+            "restock": self.restock.value,
+            "restock_limit": self.restock_limit,
+            "rummy_bonus": self.rummy_bonus,
+            "target_score": self.target_score,
+            "hands": self.hands,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], base: RummyOptions | None = None) -> RummyOptions:
+        """Options from JSON data on top of ``base`` (default: the ``rummy`` preset)."""
+        if not isinstance(data, Mapping):
+            raise ValueError("options must be an object of name: value")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown Rummy option(s): {', '.join(unknown)}")
+        values = dict(data)
+        if values.get("melds_per_turn") == "unlimited":
+            values["melds_per_turn"] = None
+        return replace(base if base is not None else cls(), **values)
+
+
+PRESETS: dict[str, RummyOptions] = {
+    "rummy": RummyOptions(),
+    "rummy-classic": RummyOptions(melds_per_turn=None, restock=Restock.SHUFFLE),
+}
+"""The two named presets: ``rummy`` (after pagat's Straight Rummy) and ``rummy-classic``."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableMeld:
+    """A meld on the table and the seat that laid it (melds belong to nobody once laid)."""
+
+    meld: Meld
+    owner: int
+
+    def __str__(self) -> str:
+        return str(self.meld)
+
+
+@dataclass(frozen=True, slots=True)
+class RummyHandResult:
+    """How a hand ended and every number of its score screen."""
+
+    outcome: RummyOutcome
+    winner: int | None
+    points: int
+    """What the winner scored (doubled by the rummy bonus if it applied)."""
+    rummy: bool
+    """True if the rummy bonus doubled the score."""
+    hand_values: tuple[int, ...]
+    """Per seat, the value of the cards left in hand."""
+    remaining: tuple[tuple[Card, ...], ...]
+    """Per seat, the cards left in hand."""
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """What this hand adds to each seat's total."""
+        return tuple(
+            self.points if seat == self.winner else 0 for seat in range(len(self.hand_values))
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The result as JSON data."""
+        return {
+            "outcome": self.outcome.value,
+            "winner": self.winner,
+            "points": self.points,
+            "rummy": self.rummy,
+            "hand_values": list(self.hand_values),
+            "remaining": [[str(c) for c in cs] for cs in self.remaining],
+            "scores": list(self.scores),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RummyView:
+    """What one seat may know of a hand: never another hand's cards or the stock order."""
+
+    seat: int
+    dealer: int
+    phase: Phase
+    to_act: int | None
+    hand: tuple[Card, ...]
+    """This seat's cards, sorted by suit then rank."""
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    discard_pile: tuple[Card, ...]
+    """The face-up discard pile, bottom first (the last card is the top)."""
+    table: tuple[TableMeld, ...]
+    """Melds on the table in the order laid (meld number = position + 1)."""
+    taken_from_discard: Card | None
+    """The card this seat took from the discard pile this turn (it may not be discarded)."""
+    melds_this_turn: int
+    restocks: int
+    legal_actions: tuple[Action, ...]
+    result: RummyHandResult | None
+    history: tuple[tuple[int, str], ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The view as JSON data."""
+        return {
+            "seat": self.seat,
+            "dealer": self.dealer,
+            "phase": self.phase.value,
+            "to_act": self.to_act,
+            "hand": [str(c) for c in self.hand],
+            "hand_sizes": list(self.hand_sizes),
+            "stock_size": self.stock_size,
+            "discard_pile": [str(c) for c in self.discard_pile],
+            "table": [{"meld": str(t.meld), "owner": t.owner} for t in self.table],
+            "taken_from_discard": None
+            if self.taken_from_discard is None
+            else str(self.taken_from_discard),
+            "melds_this_turn": self.melds_this_turn,
+            "restocks": self.restocks,
+            "legal_actions": [str(a) for a in self.legal_actions],
+            "result": None if self.result is None else self.result.to_dict(),
+            "history": [list(h) for h in self.history],
+        }
+
+
+class Rummy:
+    """Basic Rummy under a set of options (immutable); it creates hands and matches."""
+
+    name = "rummy"
+    min_players, max_players = MIN_PLAYERS, MAX_PLAYERS
+
+    def __init__(self, options: RummyOptions | None = None) -> None:
+        self.options = options if options is not None else RummyOptions()
+
+    @classmethod
+    def preset(cls, name: str, **overrides: Any) -> Rummy:
+        """The game under a named preset (``rummy`` or ``rummy-classic``), options overridden."""
+        try:
+            base = PRESETS[name]
+        except KeyError:
+            raise ValueError(f"unknown preset {name!r} (known: {', '.join(PRESETS)})") from None
+        return cls(RummyOptions.from_dict(overrides, base))
+
+    def __repr__(self) -> str:
+        return f"Rummy({self.options!r})"
+
+    def new_hand(
+        self,
+        *,
+        players: int = 2,
+        seed: int | None = None,
+        deal: Deal | None = None,
+        dealer: int = 0,
+    ) -> RummyState:
+        """A new hand for ``players`` seats, dealt from ``seed`` or from an explicit ``deal``."""
+        return RummyState(self, players=players, seed=seed, deal=deal, dealer=dealer)
+
+    def new_match(
+        self, *, players: int = 2, seed: int | None = None, dealer: int = 0
+    ) -> RummyMatch:
+        """A new match (to ``target_score``, or ``hands`` hands); its first hand is dealt at once."""
+        return RummyMatch(self, players=players, seed=seed, dealer=dealer)
+
+
+class RummyState:
+    """One hand of Basic Rummy: draw, meld, lay off, discard, until someone goes out.
+
+    Use :meth:`legal_actions`, :meth:`verify`, :meth:`can` and :meth:`apply`. A refused action
+    raises :class:`IllegalActionError` and changes nothing.
+    """
+
+    def __init__(
+        self,
+        game: Rummy,
+        *,
+        players: int = 2,
+        seed: int | None = None,
+        deal: Deal | None = None,
+        dealer: int = 0,
+    ) -> None:
+        size = hand_size(players)
+        if isinstance(dealer, bool) or dealer not in range(players):
+            raise ValueError(f"dealer must be a seat from 0 to {players - 1}")
+        self.game = game
+        self.options = game.options
+        self.players = players
+        self.dealer = dealer
+        self.seed = seed
+        if deal is None:
+            deal = Deal.shuffled(
+                STANDARD_PACK, new_rng(seed), dealer=dealer, players=players, hand_size=size
+            )
+        elif seed is not None:
+            raise ValueError("give a seed or a deal, not both")
+        else:
+            deal.check(STANDARD_PACK, players, size)
+        self.deal = deal
+        # Later shuffles (restocks) draw from a generator that the deal alone determines.
+        self.rng = random.Random(deal.rng_seed() if seed is None else derive_seed(seed, 1 << 20))
+        hands = cast("tuple[tuple[Card, ...], ...]", deal.hands)
+        self.hands: list[list[Card]] = [list(h) for h in hands]
+        self.stock: list[Card] = list(reversed(cast("tuple[Card, ...]", deal.stock)))
+        self.discard_pile: list[Card] = [cast(Card, deal.up)]
+        self.table: list[TableMeld] = []
+        self.phase = Phase.DRAW
+        self.to_act: int | None = (dealer + 1) % players
+        self.taken: Card | None = None
+        self.melds_this_turn = 0
+        self.restocks = 0
+        self.played_before = [False] * players  # melded or laid off in an earlier turn
+        self.played_this_turn = False
+        self.history: list[tuple[int, Action]] = []
+        self._notation: list[tuple[int, str]] = []
+        self.result: RummyHandResult | None = None
+
+    def __repr__(self) -> str:
+        return (
+            f"<RummyState phase={self.phase.value} to_act={self.to_act} "
+            f"hands={[format_cards(h) for h in self.hands]} table={[str(t) for t in self.table]}>"
+        )
+
+    # --------------------------------------------------------------------------------- queries
+
+    @property
+    def is_over(self) -> bool:
+        """True once the hand is scored (someone went out, or a stalemate)."""
+        return self.phase is Phase.HAND_OVER
+
+    @property
+    def top_discard(self) -> Card | None:
+        """The top card of the discard pile, if any."""
+        return self.discard_pile[-1] if self.discard_pile else None
+
+    def _meld_allowed(self) -> bool:
+        limit = self.options.melds_per_turn
+        return limit is None or self.melds_this_turn < limit
+
+    def _strands(self, cards: Sequence[Card]) -> str | None:
+        """Why melding or laying off ``cards`` now is refused by the going-out rules, if it is."""
+        assert self.to_act is not None
+        hand = self.hands[self.to_act]
+        left = len(hand) - len(cards)
+        if left == 0 and self.options.discard_to_go_out:
+            return "at this table you must go out by discarding your last card (discard_to_go_out)"
+        taken = self.taken
+        if left == 1 and taken is not None and taken not in cards and taken in hand:
+            return (
+                f"that would leave you holding only {taken}, which you took from the discard "
+                "pile this turn and cannot throw back"
+            )
+        return None
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action for the seat to act (empty once the hand is over)."""
+        if self.phase is Phase.DRAW:
+            return [Draw(), Take()] if self.discard_pile else [Draw()]
+        if self.phase is not Phase.DISCARD:
+            return []
+        assert self.to_act is not None
+        hand = self.hands[self.to_act]
+        taken = self.taken
+        actions: list[Action] = []
+        if self._meld_allowed():
+            actions.extend(
+                NewMeld(m.cards) for m in melds_in(hand) if self._strands(m.cards) is None
+            )
+        for card in hand:
+            for number, table_meld in enumerate(self.table, 1):
+                if table_meld.meld.accepts(card) and self._strands((card,)) is None:
+                    actions.append(LayOff(card, number))
+        actions.extend(Discard(c) for c in hand if c is not taken)
+        return actions
+
+    # -------------------------------------------------------------------------------- verify
+
+    def verify(self, action: Action, seat: int | None = None) -> None:
+        """Raise :class:`IllegalActionError` unless ``action`` (by ``seat``, if given) is legal."""
+        if self.phase is Phase.HAND_OVER:
+            raise IllegalActionError("the hand is over")
+        if seat is not None and seat != self.to_act:
+            raise IllegalActionError(f"it is not seat {seat}'s turn (seat {self.to_act} is to act)")
+        if isinstance(action, Draw | Take):
+            if self.phase is not Phase.DRAW:
+                raise IllegalActionError("you have already drawn this turn")
+            if isinstance(action, Take) and not self.discard_pile:
+                raise IllegalActionError("the discard pile is empty")
+            return
+        if not isinstance(action, NewMeld | LayOff | Discard):
+            raise IllegalActionError(f"'{action}' is not an action of Basic Rummy")
+        if self.phase is not Phase.DISCARD:
+            raise IllegalActionError("draw a card first (from the stock or the discard pile)")
+        assert self.to_act is not None
+        hand = self.hands[self.to_act]
+        if isinstance(action, Discard):
+            if action.card not in hand:
+                raise IllegalActionError(f"{action.card} is not in your hand")
+            if action.card is self.taken:
+                raise IllegalActionError(
+                    f"{action.card} was just taken from the discard pile and cannot be thrown this turn"
+                )
+            return
+        cards = action.cards if isinstance(action, NewMeld) else (action.card,)
+        missing = [c for c in cards if c not in hand]
+        if missing:
+            raise IllegalActionError(f"{format_cards(missing)} not in your hand")
+        if isinstance(action, NewMeld):
+            if not self._meld_allowed():
+                limit = self.options.melds_per_turn
+                raise IllegalActionError(
+                    f"you may lay down only {limit} new meld{'s' if limit != 1 else ''} a turn "
+                    "(lay-offs are still allowed)"
+                )
+            try:
+                Meld.of(cards)
+            except MeldError as exc:
+                raise IllegalActionError(str(exc)) from None
+        else:
+            if not 1 <= action.meld <= len(self.table):
+                raise IllegalActionError(
+                    f"there is no meld number {action.meld} (the table has {len(self.table)})"
+                )
+            meld = self.table[action.meld - 1].meld
+            if not meld.accepts(action.card):
+                raise IllegalActionError(f"{action.card} does not fit meld {action.meld} ({meld})")
+        reason = self._strands(cards)
+        if reason is not None:
+            raise IllegalActionError(reason)
+
+    def can(self, action: Action, seat: int | None = None) -> bool:
+        """True if ``action`` is legal now."""
+        try:
+            self.verify(action, seat)
+        except IllegalActionError:
+            return False
+        return True
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Verify and perform ``action``, appending it to :attr:`history`."""
+        self.verify(action, seat)
+        actor = self.to_act
+        assert actor is not None
+        if isinstance(action, Draw):
+            self.hands[actor].append(self.stock.pop())
+            self.phase = Phase.DISCARD
+        elif isinstance(action, Take):
+            card = self.discard_pile.pop()
+            self.hands[actor].append(card)
+            self.taken = card
+            self.phase = Phase.DISCARD
+        elif isinstance(action, NewMeld):
+            for card in action.cards:
+                self.hands[actor].remove(card)
+            self.table.append(TableMeld(Meld.of(action.cards), actor))
+            self.melds_this_turn += 1
+            self.played_this_turn = True
+        elif isinstance(action, LayOff):
+            self.hands[actor].remove(action.card)
+            index = action.meld - 1
+            extended = self.table[index].meld.extended_by(action.card)
+            assert extended is not None
+            self.table[index] = TableMeld(extended, self.table[index].owner)
+            self.played_this_turn = True
+        else:
+            assert isinstance(action, Discard)
+            self.hands[actor].remove(action.card)
+            self.discard_pile.append(action.card)
+        self.history.append((actor, action))
+        self._notation.append((actor, str(action)))
+        if not self.hands[actor]:
+            self._finish_out(actor)
+        elif isinstance(action, Discard):
+            self._next_turn(actor)
+
+    # -------------------------------------------------------------------------------- turns
+
+    def _next_turn(self, seat: int) -> None:
+        self.played_before[seat] = self.played_before[seat] or self.played_this_turn
+        self.played_this_turn = False
+        self.to_act = (seat + 1) % self.players
+        self.phase = Phase.DRAW
+        self.taken = None
+        self.melds_this_turn = 0
+        if not self.stock:
+            if self.restocks < self.options.restock_limit and len(self.discard_pile) >= 2:
+                self._restock()
+            else:
+                self._finish_stalemate()
+
+    def _restock(self) -> None:
+        top = self.discard_pile.pop()
+        old = self.discard_pile
+        if self.options.restock is Restock.SHUFFLE:
+            self.rng.shuffle(old)
+            self.stock = old
+        else:
+            self.stock = old[::-1]  # turned over: the oldest discard is now on top
+        self.discard_pile = [top]
+        self.restocks += 1
+
+    def _finish_out(self, winner: int) -> None:
+        values = tuple(sum(c.points for c in h) for h in self.hands)
+        points = sum(values)
+        rummy = self.options.rummy_bonus and not self.played_before[winner]
+        if rummy:
+            points *= 2
+        self._end(RummyOutcome.OUT, winner, points, rummy, values)
+
+    def _finish_stalemate(self) -> None:
+        values = tuple(sum(c.points for c in h) for h in self.hands)
+        self._end(RummyOutcome.STALEMATE, None, 0, False, values)
+
+    def _end(
+        self,
+        outcome: RummyOutcome,
+        winner: int | None,
+        points: int,
+        rummy: bool,
+        values: tuple[int, ...],
+    ) -> None:
+        self.phase = Phase.HAND_OVER
+        self.to_act = None
+        remaining = tuple(tuple(sorted(h, key=lambda c: c.index)) for h in self.hands)
+        self.result = RummyHandResult(outcome, winner, points, rummy, values, remaining)
+
+    # --------------------------------------------------------------------------------- views
+
+    def view(self, seat: int) -> RummyView:
+        """What ``seat`` may see now (other hands only by size, the stock only by size)."""
+        if isinstance(seat, bool) or seat not in range(self.players):
+            raise ValueError(f"no seat {seat!r} at a table of {self.players}")
+        return RummyView(
+            seat=seat,
+            dealer=self.dealer,
+            phase=self.phase,
+            to_act=self.to_act,
+            hand=tuple(sorted(self.hands[seat], key=lambda c: c.index)),
+            hand_sizes=tuple(len(h) for h in self.hands),
+            stock_size=len(self.stock),
+            discard_pile=tuple(self.discard_pile),
+            table=tuple(self.table),
+            taken_from_discard=self.taken if self.to_act == seat else None,
+            melds_this_turn=self.melds_this_turn if self.to_act == seat else 0,
+            restocks=self.restocks,
+            legal_actions=tuple(self.legal_actions()) if self.to_act == seat else (),
+            result=self.result,
+            history=tuple(self._notation),
+        )
+
+
+def melds_in(cards: Iterable[Card]) -> list[Meld]:
+    """Every meld (set of 3-4, run of 3+, ace low) that can be made from ``cards``."""
+    hand = sorted(set(cards), key=lambda c: c.index)
+    found: list[Meld] = []
+    by_rank: dict[int, list[Card]] = {}
+    by_suit: dict[int, dict[int, Card]] = {}
+    for card in hand:
+        by_rank.setdefault(card.number, []).append(card)
+        by_suit.setdefault(card.suit_index, {})[card.number] = card
+    for number in sorted(by_rank):
+        same = by_rank[number]
+        for size in (3, 4):
+            found.extend(Meld(MeldKind.SET, combo) for combo in combinations(same, size))
+    for suit in sorted(by_suit):
+        ranks = by_suit[suit]
+        for low in sorted(ranks):
+            run = [ranks[low]]
+            high = low + 1
+            while high in ranks:
+                run.append(ranks[high])
+                if len(run) >= 3:
+                    found.append(Meld(MeldKind.RUN, tuple(run)))
+                high += 1
+    return found
+
+
+# ----------------------------------------------------------------------------------- match
+
+
+@dataclass(frozen=True, slots=True)
+class RummyMatchResult:
+    """The end of a match: the totals and who won (equal top totals share the win)."""
+
+    winners: tuple[int, ...]
+    totals: tuple[int, ...]
+    hands: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """The result as JSON data."""
+        return {"winners": list(self.winners), "totals": list(self.totals), "hands": self.hands}
+
+
+@dataclass
+class RummyMatch:
+    """Hands of Basic Rummy to ``target_score`` (or for ``hands`` hands), the deal passing left."""
+
+    game: Rummy
+    players: int = 2
+    seed: int | None = None
+    dealer: int = 0
+    hands: list[RummyState] = field(default_factory=list)
+    result: RummyMatchResult | None = None
+
+    def __post_init__(self) -> None:
+        hand_size(self.players)
+        if self.seed is None:
+            self.seed = random.SystemRandom().randrange(1 << 62)
+        if not self.hands:
+            self.hands.append(
+                self.game.new_hand(
+                    players=self.players, seed=derive_seed(self.seed, 0), dealer=self.dealer
+                )
+            )
+
+    @property
+    def hand(self) -> RummyState:
+        """The current (last) hand."""
+        return self.hands[-1]
+
+    @property
+    def is_over(self) -> bool:
+        """True once the match is decided."""
+        return self.result is not None
+
+    def scores(self) -> tuple[int, ...]:
+        """Each seat's total so far."""
+        totals = [0] * self.players
+        for h in self.hands:
+            if h.result is not None:
+                for seat, points in enumerate(h.result.scores):
+                    totals[seat] += points
+        return tuple(totals)
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Apply ``action`` to the current hand; settles the match when a hand ends it."""
+        if self.result is not None:
+            raise IllegalActionError("the match is over")
+        self.hand.apply(action, seat)
+        if self.hand.is_over:
+            self._settle()
+
+    def next_dealer(self) -> int:
+        """The deal passes to the left after every hand."""
+        return (self.hand.dealer + 1) % self.players
+
+    def next_hand(self, *, seed: int | None = None, deal: Deal | None = None) -> RummyState:
+        """Deal the next hand (from the match seed unless a seed or deal is given)."""
+        if self.result is not None:
+            raise IllegalActionError("the match is over")
+        if not self.hand.is_over:
+            raise IllegalActionError("the current hand is not over")
+        if seed is None and deal is None:
+            assert self.seed is not None
+            seed = derive_seed(self.seed, len(self.hands))
+        hand = self.game.new_hand(
+            players=self.players, seed=seed, deal=deal, dealer=self.next_dealer()
+        )
+        self.hands.append(hand)
+        return hand
+
+    def _settle(self) -> None:
+        options = self.game.options
+        totals = self.scores()
+        if options.hands is not None:
+            if len(self.hands) < options.hands:
+                return
+        elif max(totals) < options.target_score:
+            return
+        best = max(totals)
+        winners = tuple(seat for seat, t in enumerate(totals) if t == best)
+        self.result = RummyMatchResult(winners, totals, len(self.hands))
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may see of the match: the current hand's view and the totals, as data."""
+        return {
+            "hand": self.hand.view(seat).to_dict(),
+            "hand_number": len(self.hands),
+            "scores": list(self.scores()),
+            "result": None if self.result is None else self.result.to_dict(),
+        }
+
+
+def rummy_hand_from_cards(
+    hands: Sequence[str],
+    up: str,
+    stock: str,
+    *,
+    dealer: int = 0,
+    options: RummyOptions | None = None,
+) -> RummyState:
+    """A hand from card strings (handy in tests and examples)."""
+    deal = Deal(
+        tuple(parse_natural_cards(h) for h in hands),
+        parse_natural_cards(up)[0],
+        parse_natural_cards(stock),
+    )
+    return Rummy(options).new_hand(players=len(hands), deal=deal, dealer=dealer)
