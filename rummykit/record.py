@@ -16,58 +16,76 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard, cast
 
 from rummykit.actions import ActionSyntaxError, parse_action
 from rummykit.games import find_game
-from rummykit.games.base import IllegalActionError
-from rummykit.games.gin import Gin, GinDeal, GinMatch, GinOptions, GinState
+from rummykit.games.base import Deal, Game, HandState, IllegalActionError, Match
 
 __all__ = [
     "RecordError",
     "dump_record",
     "hand_record",
+    "is_match",
     "load_record",
     "match_record",
     "read_record",
     "write_record",
 ]
 
-Replayed = GinState | GinMatch
+Replayed = HandState | Match
 
 
 class RecordError(ValueError):
     """A malformed or illegal record; the message names the place (hand, action number) and why."""
 
 
-def _actions_data(state: GinState) -> list[list[Any]]:
+def _actions_data(state: HandState) -> list[list[Any]]:
     return [[seat, str(action)] for seat, action in state.history]
 
 
-def _deal_data(state: GinState) -> dict[str, Any]:
+def _deal_data(state: HandState) -> dict[str, Any]:
     if state.seed is not None:
         return {"seed": state.seed}
     return {"deal": state.deal.to_dict()}
 
 
-def hand_record(state: GinState, players: list[str] | None = None) -> dict[str, Any]:
+def _names(players: list[str] | None, count: int) -> list[str]:
+    return list(players) if players else [f"player {i + 1}" for i in range(count)]
+
+
+def _game_name(state: HandState) -> str:
+    return state.game.name
+
+
+def _options(state: HandState) -> dict[str, Any]:
+    return state.game.options.to_dict()
+
+
+def is_match(replayed: Replayed) -> TypeGuard[Match]:
+    """True for a match (as opposed to a single hand)."""
+    return hasattr(replayed, "next_hand")
+
+
+def hand_record(state: HandState, players: list[str] | None = None) -> dict[str, Any]:
     """The record of one hand (finished or not)."""
     return {
-        "game": state.game.name,
-        "options": state.options.to_dict(),
-        "players": players or ["player 1", "player 2"],
+        "game": _game_name(state),
+        "options": _options(state),
+        "players": _names(players, len(state.deal.hands)),
         "dealer": state.dealer,
         **_deal_data(state),
         "actions": _actions_data(state),
     }
 
 
-def match_record(match: GinMatch, players: list[str] | None = None) -> dict[str, Any]:
+def match_record(match: Match, players: list[str] | None = None) -> dict[str, Any]:
     """The record of a match: every hand in order."""
+    first = match.hands[0]
     return {
-        "game": match.game.name,
-        "options": match.game.options.to_dict(),
-        "players": players or ["player 1", "player 2"],
+        "game": _game_name(first),
+        "options": _options(first),
+        "players": _names(players, len(first.deal.hands)),
         "seed": match.seed,
         "hands": [
             {"dealer": h.dealer, **_deal_data(h), "actions": _actions_data(h)} for h in match.hands
@@ -91,46 +109,57 @@ def dump_record(record: Mapping[str, Any]) -> str:
     return _dump(record, "") + "\n"
 
 
-def _game(data: Mapping[str, Any]) -> Gin:
+def _game(data: Mapping[str, Any]) -> Game:
     name = data.get("game")
     if not isinstance(name, str):
         raise RecordError('the record must name its game, e.g. "game": "gin"')
+    options = data.get("options", {})
+    if not isinstance(options, Mapping):
+        raise RecordError("options must be an object of name: value")
     try:
-        cls = find_game(name)
-        options = GinOptions.from_dict(data.get("options", {}))
+        return find_game(name, options)
     except (ValueError, TypeError) as exc:
         raise RecordError(str(exc)) from None
-    return cls(options)
 
 
-def _players(data: Mapping[str, Any]) -> None:
-    players = data.get("players", ["player 1", "player 2"])
-    if (
-        not isinstance(players, list)
-        or len(players) != 2
-        or not all(isinstance(p, str) for p in players)
-    ):
-        raise RecordError("players must be a list of 2 names")
+def _players(data: Mapping[str, Any], game: Game) -> int:
+    players = data.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise RecordError("players must be a list of names, one per seat")
+    if not game.min_players <= len(players) <= game.max_players:
+        raise RecordError(
+            f"{game.name} is for {game.min_players} to {game.max_players} players, "
+            f"not {len(players)}"
+        )
+    return len(players)
 
 
-def _new_hand(game: Gin, data: Mapping[str, Any], dealer: int, where: str) -> GinState:
+def _start(data: Mapping[str, Any], where: str) -> tuple[int | None, Deal | None]:
     has_seed, has_deal = "seed" in data, "deal" in data
     if has_seed == has_deal:
         raise RecordError(f"{where}: give exactly one of 'seed' or 'deal'")
+    if has_seed:
+        seed = data["seed"]
+        if type(seed) is not int:
+            raise RecordError(f"{where}: seed must be a whole number")
+        return seed, None
     try:
-        if has_seed:
-            seed = data["seed"]
-            if isinstance(seed, bool) or not isinstance(seed, int):
-                raise RecordError(f"{where}: seed must be a whole number")
-            return game.new_hand(seed=seed, dealer=dealer)
-        return game.new_hand(deal=GinDeal.from_dict(data["deal"]), dealer=dealer)
+        return None, Deal.from_dict(data["deal"])
     except ValueError as exc:
-        if isinstance(exc, RecordError):
-            raise
         raise RecordError(f"{where}: {exc}") from None
 
 
-def _replay(apply: Any, state: GinState, actions: Any, where: str) -> None:
+def _new_hand(
+    game: Game, data: Mapping[str, Any], players: int, dealer: int, where: str
+) -> HandState:
+    seed, deal = _start(data, where)
+    try:
+        return game.new_hand(players=players, seed=seed, deal=deal, dealer=dealer)
+    except ValueError as exc:
+        raise RecordError(f"{where}: {exc}") from None
+
+
+def _replay(apply: Any, actions: Any, where: str) -> None:
     if not isinstance(actions, list):
         raise RecordError(f"{where}: actions must be a list of [seat, notation] pairs")
     for number, item in enumerate(actions, 1):
@@ -152,9 +181,9 @@ def _replay(apply: Any, state: GinState, actions: Any, where: str) -> None:
             raise RecordError(f"{where}, action {number} (seat {seat}, {text!r}): {exc}") from None
 
 
-def _dealer(value: Any, where: str) -> int:
-    if type(value) is not int or value not in (0, 1):
-        raise RecordError(f"{where}: dealer must be 0 or 1")
+def _dealer(value: Any, players: int, where: str) -> int:
+    if type(value) is not int or not 0 <= value < players:
+        raise RecordError(f"{where}: dealer must be a seat from 0 to {players - 1}")
     return int(value)
 
 
@@ -172,20 +201,20 @@ def load_record(data: Mapping[str, Any] | str) -> Replayed:
     if not isinstance(data, Mapping):
         raise RecordError("a record is a JSON object")
     game = _game(data)
-    _players(data)
+    players = _players(data, game)
     if "hands" in data:
-        return _load_match(game, data)
+        return _load_match(game, players, data)
     known = {"game", "options", "players", "dealer", "seed", "deal", "actions"}
     extra = sorted(set(data) - known)
     if extra:
         raise RecordError(f"unknown field(s) in a hand record: {', '.join(extra)}")
-    dealer = _dealer(data.get("dealer", 0), "record")
-    state = _new_hand(game, data, dealer, "record")
-    _replay(state.apply, state, data.get("actions", []), "record")
+    dealer = _dealer(data.get("dealer", 0), players, "record")
+    state = _new_hand(game, data, players, dealer, "record")
+    _replay(state.apply, data.get("actions", []), "record")
     return state
 
 
-def _load_match(game: Gin, data: Mapping[str, Any]) -> GinMatch:
+def _load_match(game: Game, players: int, data: Mapping[str, Any]) -> Match:
     extra = sorted(set(data) - {"game", "options", "players", "seed", "hands"})
     if extra:
         raise RecordError(f"unknown field(s) in a match record: {', '.join(extra)}")
@@ -195,7 +224,7 @@ def _load_match(game: Gin, data: Mapping[str, Any]) -> GinMatch:
     seed = data.get("seed")
     if type(seed) is not int:
         raise RecordError("a match record needs its seed (a whole number), which deals new hands")
-    match: GinMatch | None = None
+    match: Match | None = None
     for index, hand in enumerate(hands):
         where = f"hand {index + 1}"
         if not isinstance(hand, Mapping):
@@ -204,21 +233,34 @@ def _load_match(game: Gin, data: Mapping[str, Any]) -> GinMatch:
         if extra:
             raise RecordError(f"{where}: unknown field(s) {', '.join(extra)}")
         if match is None:
-            dealer = _dealer(hand.get("dealer", 0), where)
-            first = _new_hand(game, hand, dealer, where)
-            match = GinMatch(game, seed=seed, dealer=dealer, hands=[first])
+            dealer = _dealer(hand.get("dealer", 0), players, where)
+            first_seed, first_deal = _start(hand, where)
+            try:
+                match = game.new_match(
+                    players=players,
+                    seed=seed,
+                    dealer=dealer,
+                    first_seed=first_seed,
+                    first_deal=first_deal,
+                )
+            except ValueError as exc:
+                raise RecordError(f"{where}: {exc}") from None
         else:
             if match.is_over:
                 raise RecordError(f"{where}: the match was already over")
             if not match.hand.is_over:
                 raise RecordError(f"{where}: hand {index} did not finish")
             dealer = match.next_dealer()
-            if "dealer" in hand and _dealer(hand["dealer"], where) != dealer:
+            if "dealer" in hand and _dealer(hand["dealer"], players, where) != dealer:
                 raise RecordError(
                     f"{where}: seat {dealer} deals this hand, not seat {hand['dealer']}"
                 )
-            match.hands.append(_new_hand(game, hand, dealer, where))
-        _replay(match.apply, match.hand, hand.get("actions", []), where)
+            next_seed, next_deal = _start(hand, where)
+            try:
+                match.next_hand(seed=next_seed, deal=next_deal)
+            except ValueError as exc:
+                raise RecordError(f"{where}: {exc}") from None
+        _replay(match.apply, hand.get("actions", []), where)
     assert match is not None
     return match
 
@@ -234,9 +276,8 @@ def read_record(path: str | Path) -> Replayed:
 
 def write_record(path: str | Path, replayed: Replayed, players: list[str] | None = None) -> None:
     """Save a hand or a match as a JSON record at ``path``."""
-    record = (
-        match_record(replayed, players)
-        if isinstance(replayed, GinMatch)
-        else hand_record(replayed, players)
-    )
+    if is_match(replayed):
+        record = match_record(replayed, players)
+    else:
+        record = hand_record(cast(HandState, replayed), players)
     Path(path).write_text(dump_record(record), encoding="utf-8")

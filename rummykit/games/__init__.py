@@ -1,20 +1,55 @@
-"""The games rummykit plays, found by name: ``find_game("gin")``."""
+"""The games rummykit plays, found by name: ``find_game("gin")``, ``find_game("rummy-classic")``.
+
+>>> find_game("rummy-classic", {"rummy_bonus": True}).options.melds_per_turn is None
+True
+>>> sorted(GAMES)
+['basic-rummy', 'gin', 'gin-rummy', 'rummy', 'rummy-classic']
+"""
 
 from __future__ import annotations
 
-from rummykit.games.base import IllegalActionError, Phase
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from rummykit.games.base import Game, IllegalActionError, Phase
 from rummykit.games.gin import Gin, GinOptions
+from rummykit.games.rummy import Rummy, RummyOptions
 
-__all__ = ["GAMES", "Gin", "GinOptions", "IllegalActionError", "Phase", "find_game"]
+__all__ = [
+    "GAMES",
+    "Game",
+    "Gin",
+    "GinOptions",
+    "IllegalActionError",
+    "Phase",
+    "Rummy",
+    "RummyOptions",
+    "find_game",
+]
 
-GAMES: dict[str, type[Gin]] = {"gin": Gin, "gin-rummy": Gin}
-"""Every game by name and alias."""
+GameFactory = Callable[[Mapping[str, Any] | None], Game]
+"""Makes a game from options given as JSON data (missing options take the variant's defaults)."""
+
+GAMES: dict[str, GameFactory] = {
+    "gin": Gin.from_options,
+    "gin-rummy": Gin.from_options,
+    "rummy": lambda options: Rummy.from_options(options, "rummy"),
+    "basic-rummy": lambda options: Rummy.from_options(options, "rummy"),
+    "rummy-classic": lambda options: Rummy.from_options(options, "rummy-classic"),
+}
+"""Every game variant by name and alias."""
 
 
-def find_game(name: str) -> type[Gin]:
-    """The game class named ``name`` (or an alias); raises ValueError listing the known names."""
+def find_game(name: str, options: Mapping[str, Any] | None = None) -> Game:
+    """The game (variant) called ``name``, with ``options`` overriding its defaults.
+
+    Raises ValueError listing the known names, or naming a bad option.
+    """
+    if not isinstance(name, str):
+        raise ValueError("a game name is a string")
     try:
-        return GAMES[name.strip().lower()]
+        factory = GAMES[name.strip().lower()]
     except KeyError:
         known = ", ".join(sorted(GAMES))
         raise ValueError(f"unknown game {name!r} (known: {known})") from None
+    return factory(options)

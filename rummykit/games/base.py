@@ -8,11 +8,26 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rummykit.cards import AnyCard, parse_card, parse_cards
 
-__all__ = ["Deal", "IllegalActionError", "Phase", "derive_seed", "new_rng"]
+if TYPE_CHECKING:
+    from rummykit.actions import Action
+
+__all__ = [
+    "Deal",
+    "Game",
+    "HandResult",
+    "HandState",
+    "IllegalActionError",
+    "Match",
+    "MatchResult",
+    "Phase",
+    "View",
+    "derive_seed",
+    "new_rng",
+]
 
 
 class IllegalActionError(ValueError):
@@ -128,3 +143,218 @@ class Deal:
             parse_card(data["up"]),
             _card_list(data["stock"], "deal.stock"),
         )
+
+
+class HandResult(Protocol):
+    """What every game's hand result offers (each game adds its own details)."""
+
+    @property
+    def outcome(self) -> StrEnum:
+        """How the hand ended (the game's own outcome names)."""
+        ...
+
+    @property
+    def winner(self) -> int | None:
+        """The seat that won the hand, if any."""
+        ...
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """What the hand adds to each seat's total."""
+        ...
+
+    def to_dict(self) -> dict[str, Any]:
+        """The result as JSON data."""
+        ...
+
+
+class View(Protocol):
+    """What every game's view offers: one seat's knowledge, and the actions it may take."""
+
+    @property
+    def seat(self) -> int:
+        """The seat this view belongs to."""
+        ...
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act, or None when the hand is over."""
+        ...
+
+    @property
+    def legal_actions(self) -> tuple[Action, ...]:
+        """This seat's legal actions (empty unless it is to act)."""
+        ...
+
+    def to_dict(self) -> dict[str, Any]:
+        """The view as JSON data."""
+        ...
+
+
+class HandState(Protocol):
+    """One hand of any game: the state machine that the CLI, records, players and server drive."""
+
+    @property
+    def game(self) -> Game:
+        """The game (and its options) this hand is played under."""
+        ...
+
+    @property
+    def dealer(self) -> int:
+        """The seat that dealt."""
+        ...
+
+    @property
+    def seed(self) -> int | None:
+        """The seed the hand was dealt from (None for an explicit deal)."""
+        ...
+
+    @property
+    def deal(self) -> Deal:
+        """The deal: hands, up-card, stock."""
+        ...
+
+    @property
+    def phase(self) -> Phase:
+        """Where the hand stands."""
+        ...
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act, or None when the hand is over."""
+        ...
+
+    @property
+    def history(self) -> Sequence[tuple[int, Action]]:
+        """Every action so far, with the seat that took it."""
+        ...
+
+    @property
+    def is_over(self) -> bool:
+        """True once the hand is scored."""
+        ...
+
+    @property
+    def result(self) -> HandResult | None:
+        """The result once the hand is over."""
+        ...
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action for the seat to act."""
+        ...
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Verify and perform an action."""
+        ...
+
+    def view(self, seat: int) -> View:
+        """What ``seat`` may see."""
+        ...
+
+
+class MatchResult(Protocol):
+    """What every game's match result offers."""
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The seats that won (ties share the win)."""
+        ...
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Each seat's final total."""
+        ...
+
+    def to_dict(self) -> dict[str, Any]:
+        """The result as JSON data."""
+        ...
+
+
+class Match(Protocol):
+    """A match of hands of any game."""
+
+    @property
+    def seed(self) -> int | None:
+        """The match seed, from which new hands are dealt."""
+        ...
+
+    @property
+    def hands(self) -> Sequence[HandState]:
+        """Every hand so far, the current one last."""
+        ...
+
+    @property
+    def hand(self) -> HandState:
+        """The current hand."""
+        ...
+
+    @property
+    def is_over(self) -> bool:
+        """True once the match is decided."""
+        ...
+
+    @property
+    def result(self) -> MatchResult | None:
+        """The result once the match is over."""
+        ...
+
+    def scores(self) -> tuple[int, ...]:
+        """Each seat's total so far."""
+        ...
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Apply an action to the current hand."""
+        ...
+
+    def next_dealer(self) -> int:
+        """Who deals the next hand."""
+        ...
+
+    def next_hand(self, *, seed: int | None = None, deal: Deal | None = None) -> HandState:
+        """Deal the next hand."""
+        ...
+
+
+class Game(Protocol):
+    """A game under its options: it deals hands and matches."""
+
+    name: str
+    min_players: int
+    max_players: int
+    outcomes: tuple[str, ...]
+
+    @property
+    def options(self) -> OptionsLike:
+        """The game's options."""
+        ...
+
+    def new_hand(
+        self,
+        *,
+        players: int = 2,
+        seed: int | None = None,
+        deal: Deal | None = None,
+        dealer: int = 0,
+    ) -> HandState:
+        """A new hand."""
+        ...
+
+    def new_match(
+        self,
+        *,
+        players: int = 2,
+        seed: int | None = None,
+        dealer: int = 0,
+        first_seed: int | None = None,
+        first_deal: Deal | None = None,
+    ) -> Match:
+        """A new match; its first hand from ``first_seed`` or ``first_deal`` if given."""
+        ...
+
+
+class OptionsLike(Protocol):
+    """Every options object turns into JSON data."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The options as JSON data."""
+        ...

@@ -147,6 +147,14 @@ class GinHandResult:
     layoffs: tuple[tuple[Card, int], ...]
     """The defender's lay-offs: (card, meld number, 1-based)."""
 
+    @property
+    def scores(self) -> tuple[int, int]:
+        """What this hand adds to each seat's total."""
+        return (
+            self.points if self.winner == 0 else 0,
+            self.points if self.winner == 1 else 0,
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """The result as JSON data."""
         return {
@@ -223,22 +231,52 @@ class Gin:
     """The game of Gin Rummy under a set of options (immutable); it creates hands and matches."""
 
     name = "gin"
+    min_players = max_players = PLAYERS
+    outcomes: tuple[str, ...] = tuple(o.value for o in Outcome)
 
     def __init__(self, options: GinOptions | None = None) -> None:
         self.options = options if options is not None else GinOptions()
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any] | None = None) -> Gin:
+        """The game with options given as JSON data (defaults for the missing ones)."""
+        return cls(GinOptions.from_dict(options or {}))
 
     def __repr__(self) -> str:
         return f"Gin({self.options!r})"
 
     def new_hand(
-        self, *, seed: int | None = None, deal: GinDeal | None = None, dealer: int = 0
+        self,
+        *,
+        players: int = PLAYERS,
+        seed: int | None = None,
+        deal: GinDeal | None = None,
+        dealer: int = 0,
     ) -> GinState:
         """A new hand dealt from ``seed`` (or at random) or from an explicit ``deal``."""
+        _check_players(players)
         return GinState(self, seed=seed, deal=deal, dealer=dealer)
 
-    def new_match(self, *, seed: int | None = None, dealer: int = 0) -> GinMatch:
+    def new_match(
+        self,
+        *,
+        players: int = PLAYERS,
+        seed: int | None = None,
+        dealer: int = 0,
+        first_seed: int | None = None,
+        first_deal: GinDeal | None = None,
+    ) -> GinMatch:
         """A new match to ``target_score``; its first hand is dealt at once."""
-        return GinMatch(self, seed=seed, dealer=dealer)
+        _check_players(players)
+        hands = []
+        if first_seed is not None or first_deal is not None:
+            hands.append(self.new_hand(seed=first_seed, deal=first_deal, dealer=dealer))
+        return GinMatch(self, seed=seed, dealer=dealer, hands=hands)
+
+
+def _check_players(players: int) -> None:
+    if players != PLAYERS:
+        raise ValueError(f"Gin Rummy is for {PLAYERS} players, not {players}")
 
 
 def _check_seat(dealer: int) -> int:
@@ -753,6 +791,11 @@ class GinMatchResult:
     shutout: bool
     """True if the loser scored no hand points and the winner's total was doubled."""
     totals: tuple[int, int]
+
+    @property
+    def winners(self) -> tuple[int]:
+        """The winning seat, as a tuple (the shape every game's match result shares)."""
+        return (self.winner,)
 
     def to_dict(self) -> dict[str, Any]:
         """The result as JSON data."""

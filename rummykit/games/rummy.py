@@ -236,9 +236,15 @@ class Rummy:
 
     name = "rummy"
     min_players, max_players = MIN_PLAYERS, MAX_PLAYERS
+    outcomes: tuple[str, ...] = tuple(o.value for o in RummyOutcome)
 
     def __init__(self, options: RummyOptions | None = None) -> None:
         self.options = options if options is not None else RummyOptions()
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any] | None = None, preset: str = "rummy") -> Rummy:
+        """The game under ``preset`` with options given as JSON data overriding it."""
+        return cls.preset(preset, **dict(options or {}))
 
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> Rummy:
@@ -264,10 +270,21 @@ class Rummy:
         return RummyState(self, players=players, seed=seed, deal=deal, dealer=dealer)
 
     def new_match(
-        self, *, players: int = 2, seed: int | None = None, dealer: int = 0
+        self,
+        *,
+        players: int = 2,
+        seed: int | None = None,
+        dealer: int = 0,
+        first_seed: int | None = None,
+        first_deal: Deal | None = None,
     ) -> RummyMatch:
         """A new match (to ``target_score``, or ``hands`` hands); its first hand is dealt at once."""
-        return RummyMatch(self, players=players, seed=seed, dealer=dealer)
+        hands = []
+        if first_seed is not None or first_deal is not None:
+            hands.append(
+                self.new_hand(players=players, seed=first_seed, deal=first_deal, dealer=dealer)
+            )
+        return RummyMatch(self, players=players, seed=seed, dealer=dealer, hands=hands)
 
 
 class RummyState:
