@@ -186,3 +186,64 @@ def test_illegal_action_message_names_number_seat_and_reason() -> None:
 def test_missing_file_is_a_record_error(tmp_path: Path) -> None:
     with pytest.raises(RecordError, match="cannot read"):
         read_record(tmp_path / "nope.json")
+
+
+# ------------------------------------------------------------------------------ Basic Rummy
+
+
+def test_rummy_worked_example_record_replays_to_an_scoring_11() -> None:
+    from rummykit.games.rummy import RummyOutcome, RummyState
+
+    state = load_record(golden("rummy_example.json"))
+    assert isinstance(state, RummyState)
+    r = state.result
+    assert r is not None and (r.outcome, r.winner, r.points) == (RummyOutcome.OUT, 0, 11)
+    assert hand_record(state, ["An", "Binh"]) == golden("rummy_example.json")
+
+
+def test_rummy_match_record_replays_and_round_trips() -> None:
+    from rummykit.games.rummy import RummyMatch
+
+    data = golden("rummy_match.json")
+    match = load_record(data)
+    assert isinstance(match, RummyMatch) and match.result is not None
+    assert match.players == 4 and match.game.options.melds_per_turn is None
+    assert match.result.winners == (2,) and match.result.totals == (0, 0, 142, 0)
+    assert [h.dealer for h in match.hands] == [0, 1]
+    assert match_record(match, data["players"]) == data
+
+
+@pytest.mark.parametrize(
+    ("data", "fragment"),
+    [
+        (
+            corrupt("rummy_example.json", lambda d: d["actions"].__setitem__(4, [1, "meld 8H 9H"])),
+            "action 5",
+        ),
+        (
+            corrupt("rummy_example.json", lambda d: d["options"].update(melds_per_turn=0)),
+            "melds_per_turn",
+        ),
+        (corrupt("rummy_example.json", lambda d: d.update(players=["An"])), "2 to 6 players"),
+        (
+            corrupt("rummy_example.json", lambda d: d.update(dealer=2)),
+            "dealer must be a seat from 0 to 1",
+        ),
+        (corrupt("rummy_match.json", lambda d: d.update(players=["A", "B", "C"])), "hand 1"),
+        (corrupt("gin_hand.json", lambda d: d.update(players=["A", "B", "C"])), "2 to 2 players"),
+    ],
+)
+def test_malformed_rummy_records_are_refused(data: Any, fragment: str) -> None:
+    with pytest.raises(RecordError, match=fragment):
+        load_record(data)
+
+
+def test_rummy_classic_name_applies_the_preset() -> None:
+    data = golden("rummy_example.json")
+    data = {**data, "game": "rummy-classic", "options": {}}
+    state = load_record(data)
+    assert state.game.options.melds_per_turn is None  # type: ignore[attr-defined]
+    # under the classic preset the record saves its options in full under the base name
+    saved = hand_record(state, ["An", "Binh"])
+    assert saved["game"] == "rummy" and saved["options"]["melds_per_turn"] == "unlimited"
+    assert saved["options"]["restock"] == "shuffle"
