@@ -9,27 +9,35 @@ Discard(card=Card.parse('TD'))
 'knock 9S: 3H 4H 5H | 7C 7D 7S | 9D TD JD'
 >>> str(parse_action("layoff 7H 2"))
 'layoff 7H 2'
+>>> str(parse_action("down 5H X 2C 8H | 9C 9D 9S"))
+'down 5H X 2C 8H | 9C 9D 9S'
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import Literal, TypeAlias
 
-from rummykit.cards import Card, CardError, parse_natural_cards
+from rummykit.cards import AnyCard, Card, CardError, parse_card, parse_cards, parse_natural_cards
 from rummykit.melds import Meld, MeldError
+
+End: TypeAlias = Literal["low", "high"]
+"""Which end of a run a lay-off goes to (named for a wild in Crazy Rummy)."""
 
 __all__ = [
     "Action",
     "ActionSyntaxError",
     "BigGin",
+    "Buy",
     "Discard",
     "Done",
+    "Down",
     "Draw",
     "Knock",
     "LayOff",
     "NewMeld",
     "Pass",
+    "Swap",
     "Take",
     "parse_action",
 ]
@@ -64,10 +72,18 @@ class Pass:
 
 
 @dataclass(frozen=True, slots=True)
+class Buy:
+    """Crazy Rummy: buy the offered card out of turn, with the penalty card(s) from the stock."""
+
+    def __str__(self) -> str:
+        return "buy"
+
+
+@dataclass(frozen=True, slots=True)
 class Discard:
     """Discard ``card`` face up, ending the turn."""
 
-    card: Card
+    card: AnyCard
 
     def __str__(self) -> str:
         return f"discard {self.card}"
@@ -100,13 +116,42 @@ class BigGin:
 
 @dataclass(frozen=True, slots=True)
 class LayOff:
-    """Lay ``card`` off onto meld number ``meld`` (1-based, in the order the melds were laid)."""
+    """Lay ``card`` off onto meld number ``meld`` (1-based, in the order the melds were laid).
+
+    ``end`` names the end of a run a wild goes to (Crazy Rummy); a natural card's end is implied.
+    """
+
+    card: AnyCard
+    meld: int
+    end: End | None = None
+
+    def __str__(self) -> str:
+        end = f" {self.end}" if self.end is not None else ""
+        return f"layoff {self.card} {self.meld}{end}"
+
+
+@dataclass(frozen=True, slots=True)
+class Down:
+    """Crazy Rummy: lay down the round's contract, meld by meld (each run written low to high).
+
+    The melds are kept as written: a run's order fixes what each wild in it stands for.
+    """
+
+    melds: tuple[tuple[AnyCard, ...], ...]
+
+    def __str__(self) -> str:
+        return "down " + " | ".join(" ".join(str(c) for c in m) for m in self.melds)
+
+
+@dataclass(frozen=True, slots=True)
+class Swap:
+    """Crazy Rummy: put natural ``card`` in place of the wild standing for it in run ``meld``."""
 
     card: Card
     meld: int
 
     def __str__(self) -> str:
-        return f"layoff {self.card} {self.meld}"
+        return f"swap {self.card} {self.meld}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +175,9 @@ class Done:
         return "done"
 
 
-Action: TypeAlias = Draw | Take | Pass | Discard | Knock | BigGin | LayOff | Done | NewMeld
+Action: TypeAlias = (
+    Draw | Take | Pass | Discard | Knock | BigGin | LayOff | Done | NewMeld | Down | Buy | Swap
+)
 """Any action of any game."""
 
 _BARE: dict[str, Action] = {
@@ -139,13 +186,20 @@ _BARE: dict[str, Action] = {
     "pass": Pass(),
     "biggin": BigGin(),
     "done": Done(),
+    "buy": Buy(),
 }
 
 
-def _one_card(verb: str, args: list[str]) -> Card:
+def _one_card(verb: str, args: list[str]) -> AnyCard:
     if len(args) != 1:
         raise ActionSyntaxError(f"'{verb}' takes exactly one card, e.g. '{verb} KD'")
-    return parse_natural_cards(args[0])[0]
+    return parse_card(args[0])
+
+
+def _meld_number(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise ActionSyntaxError(f"meld number must be 1 or more, not {text!r}")
+    return int(text)
 
 
 def parse_action(text: str) -> Action:
@@ -167,10 +221,12 @@ def parse_action(text: str) -> Action:
         if verb == "discard":
             return Discard(_one_card(verb, args))
         if verb == "knock":
-            card = _one_card(verb, args)
+            card = parse_natural_cards(args)[0] if len(args) == 1 else None
+            if card is None:
+                raise ActionSyntaxError("'knock' takes exactly one card, e.g. 'knock 9S'")
             if not tail:
                 return Knock(card)
-            groups = [g for g in tail.split("|")]
+            groups = tail.split("|")
             if any(not g.strip() for g in groups):
                 raise ActionSyntaxError("empty meld in knock (write melds separated by '|')")
             return Knock(card, tuple(Meld.parse(g) for g in groups))
@@ -182,16 +238,30 @@ def parse_action(text: str) -> Action:
                 raise ActionSyntaxError("a meld cannot hold the same card twice")
             return NewMeld(cards)
         if verb == "layoff":
+            if len(args) not in (2, 3):
+                raise ActionSyntaxError(
+                    "'layoff' takes a card, a meld number and for a wild the end: "
+                    "'layoff 7H 2', 'layoff X 3 high'"
+                )
+            end = args[2].lower() if len(args) == 3 else None
+            if end not in (None, "low", "high"):
+                raise ActionSyntaxError(f"the end of a run is 'low' or 'high', not {args[2]!r}")
+            return LayOff(parse_card(args[0]), _meld_number(args[1]), end)  # type: ignore[arg-type]
+        if verb == "down":
+            groups = " ".join(args).split("|")
+            if not args or any(not g.strip() for g in groups):
+                raise ActionSyntaxError(
+                    "'down' takes the contract's melds separated by '|', e.g. 'down 9C 9D 9S | 5H X 7H 8H'"
+                )
+            return Down(tuple(parse_cards(g) for g in groups))
+        if verb == "swap":
             if len(args) != 2:
                 raise ActionSyntaxError(
-                    "'layoff' takes a card and a meld number, e.g. 'layoff 7H 2'"
+                    "'swap' takes a natural card and a meld number: 'swap 7H 3'"
                 )
-            card = parse_natural_cards(args[0])[0]
-            if not args[1].isdigit() or int(args[1]) < 1:
-                raise ActionSyntaxError(f"meld number must be 1 or more, not {args[1]!r}")
-            return LayOff(card, int(args[1]))
+            return Swap(parse_natural_cards(args[0])[0], _meld_number(args[1]))
     except (CardError, MeldError) as exc:
         raise ActionSyntaxError(f"{text.strip()!r}: {exc}") from None
     raise ActionSyntaxError(
-        f"unknown action {words[0]!r} (expected draw, take, pass, discard, meld, knock, biggin, layoff, done)"
+        f"unknown action {words[0]!r} (expected draw, take, pass, buy, discard, meld, down, layoff, swap, knock, biggin, done)"
     )

@@ -10,19 +10,23 @@ from rummykit.actions import (
     Action,
     ActionSyntaxError,
     BigGin,
+    Buy,
     Discard,
     Done,
+    Down,
     Draw,
     Knock,
     LayOff,
     Pass,
+    Swap,
     Take,
     parse_action,
 )
-from rummykit.cards import STANDARD_PACK, Card
+from rummykit.cards import JOKER, STANDARD_PACK, Card, parse_cards
 from rummykit.melds import Meld
 
 cards = st.sampled_from(STANDARD_PACK)
+any_cards = st.sampled_from([*STANDARD_PACK, JOKER])
 melds = st.sampled_from(
     [Meld.parse(t) for t in ("3H 4H 5H", "7C 7D 7S", "9D TD JD QD", "AS 2S 3S", "KC KD KH KS")]
 )
@@ -32,6 +36,16 @@ actions: st.SearchStrategy[Action] = st.one_of(
     st.builds(Knock, cards),
     st.builds(Knock, cards, st.lists(melds, min_size=1, max_size=3).map(tuple)),
     st.builds(LayOff, cards, st.integers(1, 9)),
+    st.builds(LayOff, any_cards, st.integers(1, 9), st.sampled_from(["low", "high"])),
+    st.builds(Discard, any_cards),
+    st.just(Buy()),
+    st.builds(Swap, cards, st.integers(1, 20)),
+    st.builds(
+        Down,
+        st.lists(
+            st.lists(any_cards, min_size=1, max_size=6).map(tuple), min_size=1, max_size=3
+        ).map(tuple),
+    ),
 )
 
 
@@ -49,6 +63,14 @@ def test_every_action_round_trips(action: Action) -> None:
         ("discard K♦", Discard(Card.parse("KD"))),
         ("knock 9S", Knock(Card.parse("9S"))),
         ("layoff 7H 2", LayOff(Card.parse("7H"), 2)),
+        ("layoff x 3 HIGH", LayOff(JOKER, 3, "high")),
+        ("discard X", Discard(JOKER)),
+        ("buy", Buy()),
+        ("swap 7h 3", Swap(Card.parse("7H"), 3)),
+        (
+            "down 5H X 2C 8H|9C 9D 9S",
+            Down((tuple(parse_cards("5H X 2C 8H")), tuple(parse_cards("9C 9D 9S")))),
+        ),
         (
             "knock 9S: 3H 4H 5H|7C 7D 7S",
             Knock(Card.parse("9S"), (Meld.parse("3H 4H 5H"), Meld.parse("7C 7D 7S"))),
@@ -67,7 +89,13 @@ def test_parse_examples(text: str, action: Action) -> None:
         ("discard", "exactly one card"),
         ("discard 7H 8H", "exactly one card"),
         ("discard 7Z", "not a card"),
-        ("discard X", "joker"),
+        ("knock X", "joker"),
+        ("layoff X 2 middle", "'low' or 'high'"),
+        ("down", "'down' takes"),
+        ("down 7H 8H |", "'down' takes"),
+        ("swap X 2", "joker"),
+        ("swap 7H", "'swap' takes"),
+        ("buy 7H", "no arguments"),
         ("draw 7H", "no arguments"),
         ("layoff 7H", "meld number"),
         ("layoff 7H 0", "meld number"),

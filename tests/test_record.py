@@ -241,8 +241,10 @@ def test_malformed_rummy_records_are_refused(data: Any, fragment: str) -> None:
 def test_rummy_classic_name_applies_the_preset() -> None:
     data = golden("rummy_example.json")
     data = {**data, "game": "rummy-classic", "options": {}}
+    from rummykit.games.rummy import RummyState
+
     state = load_record(data)
-    assert state.game.options.melds_per_turn is None  # type: ignore[attr-defined]
+    assert isinstance(state, RummyState) and state.game.options.melds_per_turn is None
     # under the classic preset the record saves its options in full under the base name
     saved = hand_record(state, ["An", "Binh"])
     assert saved["game"] == "rummy" and saved["options"]["melds_per_turn"] == "unlimited"

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 
-from rummykit.cards import AnyCard, parse_card, parse_cards
+from rummykit.cards import AnyCard, Card, parse_card, parse_cards
 
 if TYPE_CHECKING:
     from rummykit.actions import Action
@@ -26,6 +26,7 @@ __all__ = [
     "Phase",
     "View",
     "derive_seed",
+    "natural",
     "new_rng",
 ]
 
@@ -47,6 +48,13 @@ class Phase(StrEnum):
     """Gin: after a knock the defender lays off cards, then says done."""
     HAND_OVER = "hand_over"
     """The hand is over and scored; no more actions."""
+
+
+def natural(card: AnyCard) -> Card:
+    """``card`` itself if it is a natural card; a joker is refused (for games without jokers)."""
+    if not isinstance(card, Card):
+        raise IllegalActionError("there are no jokers in this game")
+    return card
 
 
 def new_rng(seed: int | None) -> random.Random:

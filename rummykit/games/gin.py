@@ -20,7 +20,7 @@ from typing import Any, cast
 
 from rummykit.actions import Action, BigGin, Discard, Done, Draw, Knock, LayOff, Pass, Take
 from rummykit.cards import STANDARD_PACK, Card, format_cards, parse_natural_cards
-from rummykit.games.base import Deal, IllegalActionError, Phase, derive_seed, new_rng
+from rummykit.games.base import Deal, IllegalActionError, Phase, derive_seed, natural, new_rng
 from rummykit.melds import Meld, MeldError
 from rummykit.solver.deadwood import (
     Arrangement,
@@ -494,7 +494,7 @@ class GinState:
         return hand
 
     def _verify_discard(self, action: Discard) -> None:
-        self._verify_discard_phase(action.card, "discard")
+        self._verify_discard_phase(natural(action.card), "discard")
 
     def _verify_knock(self, action: Knock) -> None:
         hand = self._verify_discard_phase(action.card, "knock")
@@ -539,14 +539,17 @@ class GinState:
         if self.phase is not Phase.LAYOFF:
             raise IllegalActionError("you can lay off only after the other player knocks")
         assert self.to_act is not None
-        if action.card not in self.hands[self.to_act]:
-            raise IllegalActionError(f"{action.card} is not in your hand")
+        card = natural(action.card)
+        if action.end is not None:
+            raise IllegalActionError("a lay-off goes to the end its card fits; name no end in Gin")
+        if card not in self.hands[self.to_act]:
+            raise IllegalActionError(f"{card} is not in your hand")
         if not 1 <= action.meld <= len(self.knock_melds):
             raise IllegalActionError(
                 f"there is no meld number {action.meld} (the knocker laid {len(self.knock_melds)})"
             )
         meld = self.knock_melds[action.meld - 1]
-        if not meld.accepts(action.card):
+        if not meld.accepts(card):
             raise IllegalActionError(f"{action.card} does not fit meld {action.meld} ({meld})")
 
     def _verify_done(self, action: Done) -> None:
@@ -596,8 +599,9 @@ class GinState:
     def _perform_discard(self, action: Discard) -> None:
         seat = self.to_act
         assert seat is not None
-        self._remove(seat, action.card)
-        self.discard_pile.append(action.card)
+        card = natural(action.card)
+        self._remove(seat, card)
+        self.discard_pile.append(card)
         if len(self.stock) <= WALL:
             self._finish_cancelled()
         else:
@@ -637,12 +641,13 @@ class GinState:
     def _perform_lay_off(self, action: LayOff) -> None:
         seat = self.to_act
         assert seat is not None
-        self._remove(seat, action.card)
+        card = natural(action.card)
+        self._remove(seat, card)
         index = action.meld - 1
-        extended = self.knock_melds[index].extended_by(action.card)
+        extended = self.knock_melds[index].extended_by(card)
         assert extended is not None
         self.knock_melds[index] = extended
-        self.layoffs.append((action.card, action.meld))
+        self.layoffs.append((card, action.meld))
 
     def _perform_done(self, action: Done) -> None:
         knocker = self.knocker

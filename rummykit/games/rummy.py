@@ -20,7 +20,7 @@ from typing import Any, cast
 
 from rummykit.actions import Action, Discard, Draw, LayOff, NewMeld, Take
 from rummykit.cards import STANDARD_PACK, Card, format_cards, parse_natural_cards
-from rummykit.games.base import Deal, IllegalActionError, Phase, derive_seed, new_rng
+from rummykit.games.base import Deal, IllegalActionError, Phase, derive_seed, natural, new_rng
 from rummykit.melds import Meld, MeldError, MeldKind
 
 __all__ = [
@@ -417,14 +417,16 @@ class RummyState:
         assert self.to_act is not None
         hand = self.hands[self.to_act]
         if isinstance(action, Discard):
-            if action.card not in hand:
+            if natural(action.card) not in hand:
                 raise IllegalActionError(f"{action.card} is not in your hand")
             if action.card is self.taken:
                 raise IllegalActionError(
                     f"{action.card} was just taken from the discard pile and cannot be thrown this turn"
                 )
             return
-        cards = action.cards if isinstance(action, NewMeld) else (action.card,)
+        if isinstance(action, LayOff) and action.end is not None:
+            raise IllegalActionError("a lay-off goes to the end its card fits; name no end here")
+        cards = action.cards if isinstance(action, NewMeld) else (natural(action.card),)
         missing = [c for c in cards if c not in hand]
         if missing:
             raise IllegalActionError(f"{format_cards(missing)} not in your hand")
@@ -445,7 +447,7 @@ class RummyState:
                     f"there is no meld number {action.meld} (the table has {len(self.table)})"
                 )
             meld = self.table[action.meld - 1].meld
-            if not meld.accepts(action.card):
+            if not meld.accepts(cards[0]):
                 raise IllegalActionError(f"{action.card} does not fit meld {action.meld} ({meld})")
         reason = self._strands(cards)
         if reason is not None:
@@ -479,16 +481,18 @@ class RummyState:
             self.melds_this_turn += 1
             self.played_this_turn = True
         elif isinstance(action, LayOff):
-            self.hands[actor].remove(action.card)
+            card = natural(action.card)
+            self.hands[actor].remove(card)
             index = action.meld - 1
-            extended = self.table[index].meld.extended_by(action.card)
+            extended = self.table[index].meld.extended_by(card)
             assert extended is not None
             self.table[index] = TableMeld(extended, self.table[index].owner)
             self.played_this_turn = True
         else:
             assert isinstance(action, Discard)
-            self.hands[actor].remove(action.card)
-            self.discard_pile.append(action.card)
+            card = natural(action.card)
+            self.hands[actor].remove(card)
+            self.discard_pile.append(card)
         self.history.append((actor, action))
         self._notation.append((actor, str(action)))
         if not self.hands[actor]:
