@@ -328,6 +328,13 @@ def test_errors() -> None:
         min_deadwood(cards("7H 8H 7H"))
     with pytest.raises(ValueError):
         best_discards(())
+    # 10 and 11 cards are read by a separate unrolled path (a repeat carries into another bit).
+    with pytest.raises(ValueError):
+        min_deadwood(cards("AC 2C 3C 4C 5C 6C 7C 8C 9C AC"))
+    with pytest.raises(ValueError):
+        best_discards(cards("AC 2C 3C 4C 5C 6C 7C 8C 9C TC 2C"))
+    with pytest.raises(ValueError):
+        discard_deadwoods(cards("KS KS KS KS 2D 3D 4D 5D 6D 7D 8D"))
     with pytest.raises(ValueError):
         min_deadwood_mask(1 << 52)
     with pytest.raises(ValueError):

@@ -234,6 +234,32 @@ def _build_suit_cards() -> tuple[list[tuple[Card, ...]], ...]:
 _RUN_DW, _RUN_CHOICE = _build_run_tables()
 _DROP, _DMIN, _DARG, _RUNNABLE = _build_drop_tables(_RUN_DW)
 _SET_EVERY, _SET_PRUNED = _build_set_options()
+
+
+def _build_set_rows(
+    pruned: list[dict[int, _Options]],
+) -> list[dict[int, tuple[tuple[int, int, int], ...]]]:
+    """``pruned`` with each choice as a ``(u, extra, extra mask)`` row (``_BIG``, 0 for none).
+
+    Every pruned choice has at most one extra, so one row per choice is enough.
+    """
+    rows_by_rank = []
+    for by_key in pruned:
+        rows_by_key: dict[int, tuple[tuple[int, int, int], ...]] = {}
+        for key, (us, ex) in by_key.items():
+            rows = []
+            for i, u in enumerate(us):
+                extras = ex[i] if ex is not None else ()
+                if len(extras) > 1:  # pragma: no cover - by construction
+                    raise AssertionError("a set choice with two extras")
+                xv, xm = extras[0] if extras else (_BIG, 0)
+                rows.append((u, xv, xm))
+            rows_by_key[key] = tuple(rows)
+        rows_by_rank.append(rows_by_key)
+    return rows_by_rank
+
+
+_SET_ROWS = _build_set_rows(_SET_PRUNED)
 _SUIT_CARDS: Final = _build_suit_cards()
 
 
@@ -245,10 +271,23 @@ _SUIT_CARDS: Final = _build_suit_cards()
 def hand_mask(cards: Iterable[Card]) -> int:
     """The 52-bit mask of the cards (bit ``card.index``); a repeated card raises ValueError."""
     seq = cards if isinstance(cards, _SEQUENCES) else tuple(cards)
-    mask = 0
-    for card in seq:
-        mask |= card.bit
-    if mask.bit_count() != len(seq):
+    n = len(seq)
+    if n == 10:
+        k0, k1, k2, k3, k4, k5, k6, k7, k8, k9 = seq
+        mask = (
+            k0.bit + k1.bit + k2.bit + k3.bit + k4.bit + k5.bit + k6.bit + k7.bit + k8.bit + k9.bit
+        )
+    elif n == 11:
+        k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10 = seq
+        mask = (
+            k0.bit + k1.bit + k2.bit + k3.bit + k4.bit + k5.bit + k6.bit + k7.bit + k8.bit + k9.bit
+        ) + k10.bit
+    else:
+        mask = 0
+        for card in seq:
+            mask += card.bit
+    if mask.bit_count() != n:
+        # A repeated card carries into another bit: the sum has fewer bits than cards.
         raise ValueError("a card appears more than once in the hand")
     return mask
 
@@ -349,10 +388,23 @@ def min_deadwood_mask(mask: int) -> int:
 def min_deadwood(cards: Iterable[Card]) -> int:
     """The least deadwood of a hand of any size (0 to 52 cards)."""
     seq = cards if isinstance(cards, _SEQUENCES) else tuple(cards)
-    mask = 0
-    for card in seq:
-        mask |= card.bit
-    if mask.bit_count() != len(seq):
+    n = len(seq)
+    if n == 10:
+        k0, k1, k2, k3, k4, k5, k6, k7, k8, k9 = seq
+        mask = (
+            k0.bit + k1.bit + k2.bit + k3.bit + k4.bit + k5.bit + k6.bit + k7.bit + k8.bit + k9.bit
+        )
+    elif n == 11:
+        k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10 = seq
+        mask = (
+            k0.bit + k1.bit + k2.bit + k3.bit + k4.bit + k5.bit + k6.bit + k7.bit + k8.bit + k9.bit
+        ) + k10.bit
+    else:
+        mask = 0
+        for card in seq:
+            mask += card.bit
+    if mask.bit_count() != n:
+        # A repeated card carries into another bit: the sum has fewer bits than cards.
         raise ValueError("a card appears more than once in the hand")
     t = _RUN_DW
     c = mask & 0x1FFF
@@ -638,10 +690,23 @@ def discard_deadwoods(cards: Iterable[Card]) -> dict[Card, int]:
     hand.
     """
     seq = cards if isinstance(cards, _SEQUENCES) else tuple(cards)
-    mask = 0
-    for card in seq:
-        mask |= card.bit
-    if mask.bit_count() != len(seq):
+    n = len(seq)
+    if n == 10:
+        k0, k1, k2, k3, k4, k5, k6, k7, k8, k9 = seq
+        mask = (
+            k0.bit + k1.bit + k2.bit + k3.bit + k4.bit + k5.bit + k6.bit + k7.bit + k8.bit + k9.bit
+        )
+    elif n == 11:
+        k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10 = seq
+        mask = (
+            k0.bit + k1.bit + k2.bit + k3.bit + k4.bit + k5.bit + k6.bit + k7.bit + k8.bit + k9.bit
+        ) + k10.bit
+    else:
+        mask = 0
+        for card in seq:
+            mask += card.bit
+    if mask.bit_count() != n:
+        # A repeated card carries into another bit: the sum has fewer bits than cards.
         raise ValueError("a card appears more than once in the hand")
     return _discard_values(mask)
 
@@ -652,10 +717,23 @@ def best_discards(cards: Iterable[Card]) -> tuple[int, tuple[Card, ...]]:
     Raises ValueError for an empty hand (there is nothing to discard).
     """
     seq = cards if isinstance(cards, _SEQUENCES) else tuple(cards)
-    mask = 0
-    for card in seq:
-        mask |= card.bit
-    if mask.bit_count() != len(seq):
+    n = len(seq)
+    if n == 10:
+        k0, k1, k2, k3, k4, k5, k6, k7, k8, k9 = seq
+        mask = (
+            k0.bit + k1.bit + k2.bit + k3.bit + k4.bit + k5.bit + k6.bit + k7.bit + k8.bit + k9.bit
+        )
+    elif n == 11:
+        k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10 = seq
+        mask = (
+            k0.bit + k1.bit + k2.bit + k3.bit + k4.bit + k5.bit + k6.bit + k7.bit + k8.bit + k9.bit
+        ) + k10.bit
+    else:
+        mask = 0
+        for card in seq:
+            mask += card.bit
+    if mask.bit_count() != n:
+        # A repeated card carries into another bit: the sum has fewer bits than cards.
         raise ValueError("a card appears more than once in the hand")
     if not mask:
         raise ValueError("an empty hand has no discard")
@@ -728,50 +806,108 @@ def best_discards(cards: Iterable[Card]) -> tuple[int, tuple[Card, ...]]:
             else:
                 arg |= found
         return best, _cards_of(arg)
-    choices = _choices(mask, tri, c, d, h, s)
-    if choices is None:
+    found_sets = _discards_with_sets(mask, tri, best, arg)
+    if found_sets is None:
         values = _discard_values(mask)
         best = min(values.values())
         return best, tuple(card for card, v in values.items() if v == best)
-    us, ex = choices
-    for u, extras in zip(us, repeat(()) if ex is None else ex, strict=False):
-        x = mask ^ u
-        c = x & 0x1FFF
-        d = (x >> 13) & 0x1FFF
-        h = (x >> 26) & 0x1FFF
-        s = x >> 39
-        ec = e[c]
-        ed = e[d]
-        eh = e[h]
-        es = e[s]
-        low = ec
-        if ed < low:
-            low = ed
-        if eh < low:
-            low = eh
-        if es < low:
-            low = es
-        for extra, _ in extras:
-            if extra < low:
-                low = extra
-        v = t[c] + t[d] + t[h] + t[s] + low
-        if v > best:
-            continue
-        found = (
-            (a[c] if ec == low else 0)
-            | (a[d] << 13 if ed == low else 0)
-            | (a[h] << 26 if eh == low else 0)
-            | (a[s] << 39 if es == low else 0)
-        )
-        for extra, em in extras:
-            if extra == low:
-                found |= em
-        if v < best:
-            best = v
-            arg = found
-        else:
-            arg |= found
-    return best, _cards_of(arg)
+    return found_sets[0], _cards_of(found_sets[1])
+
+
+def _discards_with_sets(mask: int, tri: int, best: int, arg: int) -> tuple[int, int] | None:
+    """The least deadwood after one discard and the mask of the discards achieving it.
+
+    For a hand with sets possible at two or more ranks ``tri``; ``best`` and ``arg`` are the
+    no-set value and winners. The pruned choices of the first rank are the outer loop, the
+    combined choices of the other ranks the inner one. A choice whose run-only deadwood, less the
+    most a discard can save (the points of the hand's highest card), is already above the best is
+    skipped before its discards are looked at. None if there are too many choices.
+    """
+    t = _RUN_DW
+    e = _DMIN
+    a = _DARG
+    rn = _RUNNABLE
+    c = mask & 0x1FFF
+    d = (mask >> 13) & 0x1FFF
+    h = (mask >> 26) & 0x1FFF
+    s = mask >> 39
+    runnable = rn[c] | rn[d] << 13 | rn[h] << 26 | rn[s] << 39
+    pmax = _POINTS[(c | d | h | s).bit_length() - 1]
+    table = _SET_ROWS
+    low = tri & -tri
+    tri ^= low
+    r = low.bit_length() - 1
+    outer = table[r][(mask >> r) & _COL | ((runnable >> r) & _COL) << 1]
+    low = tri & -tri
+    tri ^= low
+    r = low.bit_length() - 1
+    inner = table[r][(mask >> r) & _COL | ((runnable >> r) & _COL) << 1]
+    n = len(outer) * len(inner)
+    while tri:
+        low = tri & -tri
+        tri ^= low
+        r = low.bit_length() - 1
+        more = table[r][(mask >> r) & _COL | ((runnable >> r) & _COL) << 1]
+        n *= len(more)
+        if n > _MAX_SET_CHOICES:
+            return None
+        combined = []
+        for u2, xv2, xm2 in inner:
+            for u3, xv3, xm3 in more:
+                if xv2 < xv3:
+                    combined.append((u2 | u3, xv2, xm2))
+                elif xv3 < xv2:
+                    combined.append((u2 | u3, xv3, xm3))
+                else:
+                    combined.append((u2 | u3, xv2, xm2 | xm3))
+        inner = tuple(combined)
+    for u1, xv1, xm1 in outer:
+        m1 = mask ^ u1
+        for u2, xv2, xm2 in inner:
+            if not u2 and not u1:
+                continue
+            x = m1 ^ u2
+            c = x & 0x1FFF
+            d = (x >> 13) & 0x1FFF
+            h = (x >> 26) & 0x1FFF
+            s = x >> 39
+            v = t[c] + t[d] + t[h] + t[s]
+            if v - pmax > best:
+                continue
+            ec = e[c]
+            ed = e[d]
+            eh = e[h]
+            es = e[s]
+            low = ec
+            if ed < low:
+                low = ed
+            if eh < low:
+                low = eh
+            if es < low:
+                low = es
+            xv = xv1 if xv1 < xv2 else xv2
+            if xv < low:
+                low = xv
+            v += low
+            if v > best:
+                continue
+            found = (
+                (a[c] if ec == low else 0)
+                | (a[d] << 13 if ed == low else 0)
+                | (a[h] << 26 if eh == low else 0)
+                | (a[s] << 39 if es == low else 0)
+            )
+            if xv == low:
+                if xv1 == low:
+                    found |= xm1
+                if xv2 == low:
+                    found |= xm2
+            if v < best:
+                best = v
+                arg = found
+            else:
+                arg |= found
+    return best, arg
 
 
 # --------------------------------------------------------------------------------------------------

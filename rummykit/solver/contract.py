@@ -1,0 +1,1043 @@
+"""The Crazy Rummy contract solver: can a hand lay down its round's contract, how best, how far.
+
+:func:`solve_contract` answers whether the contract (so many books and runs) can be laid down from
+a hand and, if so, returns the way that leaves the fewest points in the hand; every wild is placed
+with its identity fixed. :func:`contract_distance` answers how many more cards the hand needs
+before it can (0 if it can now), and :func:`missing_cards` names such cards. All three are exact.
+
+>>> from rummykit.cards import parse_cards
+>>> hand = parse_cards("5H 8H X 2C 9C 9D 9S KD")
+>>> solution = solve_contract(hand, CONTRACTS[1])          # round 2: a book and a run
+>>> [str(m) for m in solution.melds], [str(c) for c in solution.left], solution.points_left
+(['9C 9D 9S', '5H X 2C 8H'], ['KD'], 10)
+>>> solve_contract(parse_cards("5H 8H 9C 9D KD X 3S"), CONTRACTS[0]) is None
+True
+>>> contract_distance(parse_cards("5H 8H 9C 9D KD X 3S"), CONTRACTS[0])
+2
+>>> [str(c) for c in missing_cards(parse_cards("5H 8H 9C 9D KD X 3S"), CONTRACTS[0])]
+['KC', 'KD']
+
+How it works. A hand is four suit vectors (4 bits of count per rank, two packs) and a number of
+jokers. Runs never mix suits, so for each suit a table lists every way of making up to the
+contract's runs from that suit's cards alone, reduced to what matters when suits are put together:
+(runs made, the least and the most wilds those runs need and can hold, natural 2s they use) and
+the best points left for it. Wilds are interchangeable, so they are placed last: a run with
+natural cards at positions P needs ``max(span, min_run) - |P|`` wilds and holds at most
+``min(max_wilds_run, |P|, 13 - |P|)``; a book of n naturals needs ``max(0, min_book - n)`` and
+holds ``min(max_wilds_book, n)``. The books are enumerated (their rank and which copies they
+take), the suit tables of the rest are merged, and the wilds fill the melds' needs, then their room.
+The suit tables are cached, so a hand that changes by a card reuses three of its four.
+
+For the distance, melds are only as long as they must be (a longer meld never needs fewer cards),
+every gap in a meld is filled by a wild of the hand while the limits allow, else by a card the hand
+does not have; no card is added beyond the two copies of the two packs.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from itertools import combinations, combinations_with_replacement, product
+from typing import Final, TypeAlias, TypeVar
+
+from rummykit.cards import JOKER, AnyCard, Card, Joker, Rank, Suit
+from rummykit.wild_melds import (
+    ACE_HIGH,
+    DEFAULT_RULES,
+    MAX_RUN,
+    Book,
+    MeldError,
+    Run,
+    WildMeld,
+    WildRules,
+    hand_points,
+)
+
+__all__ = [
+    "CONTRACTS",
+    "HAND_SIZES",
+    "Contract",
+    "ContractSolution",
+    "cache_clear",
+    "contract_distance",
+    "missing_cards",
+    "solve_contract",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    """The melds a player must lay down together: so many books and so many runs.
+
+    >>> CONTRACTS[4], str(CONTRACTS[4]), CONTRACTS[4].min_cards()
+    (Contract(books=2, runs=1), '2 books + 1 run', 10)
+    """
+
+    books: int
+    runs: int
+
+    def __post_init__(self) -> None:
+        if self.books < 0 or self.runs < 0 or self.books + self.runs == 0:
+            raise ValueError("a contract has no negative counts and at least one meld")
+
+    def __str__(self) -> str:
+        parts = []
+        if self.books:
+            parts.append(f"{self.books} book{'s' if self.books > 1 else ''}")
+        if self.runs:
+            parts.append(f"{self.runs} run{'s' if self.runs > 1 else ''}")
+        return " + ".join(parts)
+
+    def min_cards(self, rules: WildRules = DEFAULT_RULES) -> int:
+        """The fewest cards that can make the contract."""
+        return self.books * rules.min_book + self.runs * rules.min_run
+
+
+CONTRACTS: Final = (
+    Contract(books=2, runs=0),
+    Contract(books=1, runs=1),
+    Contract(books=0, runs=2),
+    Contract(books=3, runs=0),
+    Contract(books=2, runs=1),
+    Contract(books=1, runs=2),
+    Contract(books=0, runs=3),
+)
+"""The contracts of rounds 1 to 7 (``CONTRACTS[0]`` is round 1)."""
+
+HAND_SIZES: Final = (7, 8, 9, 10, 11, 12, 13)
+"""The cards dealt in rounds 1 to 7."""
+
+
+@dataclass(frozen=True, slots=True)
+class ContractSolution:
+    """A best way to lay down a contract.
+
+    ``melds`` are the books (by rank, ace first), then the runs (by suit, then position), each a
+    valid :class:`~rummykit.wild_melds.Book` or :class:`~rummykit.wild_melds.Run` with every wild's
+    identity fixed; ``left`` are the cards kept in hand (sorted); ``points_left`` their points,
+    the least possible. Ties are broken deterministically (the same hand, in any order, gets the
+    same answer).
+    """
+
+    melds: tuple[WildMeld, ...]
+    left: tuple[AnyCard, ...]
+    points_left: int
+
+    @property
+    def books(self) -> tuple[Book, ...]:
+        """The books of the solution."""
+        return tuple(m for m in self.melds if isinstance(m, Book))
+
+    @property
+    def runs(self) -> tuple[Run, ...]:
+        """The runs of the solution."""
+        return tuple(m for m in self.melds if isinstance(m, Run))
+
+
+# --------------------------------------------------------------------------------------------------
+# Hands as suit vectors
+# --------------------------------------------------------------------------------------------------
+#
+# A suit vector is an int of 13 nibbles: nibble i counts the cards of rank number i + 1 (nibble 0 the
+# ace, nibble 1 the 2s). Run positions are 1 (ace low) .. 13 and 14 (ace high): position p is nibble
+# p - 1, and 14 is nibble 0 again.
+
+_TRIGGERS: Final = sum(15 << (4 * i) for i in range(13) if i != 1)  # every nibble but the 2s
+_NIBBLE_PTS: Final = (15, 20, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10)
+_WILD_PTS: Final = 20
+_RANKS: Final = tuple(Rank)
+_SUITS: Final = tuple(Suit)
+_BOOK_NIBBLES: Final = (0, *range(2, 13))  # every rank but the 2 can make a book
+
+
+def _nib(position: int) -> int:
+    return 0 if position == ACE_HIGH else position - 1
+
+
+def _count(vec: int, nibble: int) -> int:
+    return (vec >> (4 * nibble)) & 15
+
+
+def _vectors(hand: Sequence[AnyCard]) -> tuple[tuple[int, ...], int]:
+    vecs = [0, 0, 0, 0]
+    jokers = 0
+    seen: Counter[Card] = Counter()
+    for card in hand:
+        if isinstance(card, Joker):
+            jokers += 1
+            continue
+        seen[card] += 1
+        if seen[card] > 2:
+            raise ValueError(f"three or more {card}: two packs hold two of each card")
+        vecs[card.suit_index] += 1 << (4 * (card.number - 1))
+    return tuple(vecs), jokers
+
+
+def _total_twos(vecs: Sequence[int]) -> int:
+    return sum(_count(v, 1) for v in vecs)
+
+
+def _shapes(vec: int, nibble: int, max_holes: int, max_span: int) -> list[tuple[int, ...]]:
+    """The sets of natural positions of a run whose lowest natural card (not a 2) is ``nibble``.
+
+    The card is at its own position (an ace at 1, or at 14 with the run below it); the other
+    positions hold cards of ``vec`` above it (or below an ace high), or a natural 2 at position 2.
+    At most ``max_holes`` empty positions inside, at most ``max_span`` from end to end.
+    """
+    out: list[tuple[int, ...]] = []
+    twos = _count(vec, 1)
+
+    def extend(positions: tuple[int, ...], last: int, step: int, holes: int, first: int) -> None:
+        out.append(tuple(sorted(positions)))
+        for gap in range(max_holes - holes + 1):
+            q = last + step * (gap + 1)
+            if not 2 <= q <= ACE_HIGH or abs(q - first) + 1 > max_span:
+                break
+            if _count(vec, _nib(q)) if q != 2 else twos:
+                extend((*positions, q), q, step, holes + gap, first)
+
+    if nibble == 0:
+        extend((1,), 1, 1, 0, 1)
+        extend((ACE_HIGH,), ACE_HIGH, -1, 0, ACE_HIGH)
+        return out
+    p0 = nibble + 1
+    extend((p0,), p0, 1, 0, p0)
+    if twos and p0 - 3 <= max_holes and p0 - 1 <= max_span:
+        extend((2, p0), p0, 1, p0 - 3, 2)
+    return out
+
+
+def _taken(vec_positions: Sequence[int]) -> int:
+    total = 0
+    for p in vec_positions:
+        total += 1 << (4 * _nib(p))
+    return total
+
+
+# --------------------------------------------------------------------------------------------------
+# Caches
+# --------------------------------------------------------------------------------------------------
+
+_CACHE_LIMIT: Final = 200_000
+_SOLVE_TABLES: dict[tuple[int, int, WildRules], _SolveTable] = {}
+_DIST_TABLES: dict[tuple[int, int, int, WildRules], _DistRecords] = {}
+
+
+def cache_clear() -> None:
+    """Forget the cached suit tables (they only make repeated calls faster)."""
+    _SOLVE_TABLES.clear()
+    _DIST_TABLES.clear()
+
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+def _remember(cache: dict[_K, _V], key: _K, value: _V) -> _V:
+    if len(cache) >= _CACHE_LIMIT:
+        cache.clear()
+    cache[key] = value
+    return value
+
+
+# --------------------------------------------------------------------------------------------------
+# Solving: the suit tables
+# --------------------------------------------------------------------------------------------------
+
+_Shape: TypeAlias = tuple[int, ...]
+# (runs, least wilds, most wilds, natural 2s used) -> (points left of the suit, the runs' positions)
+_SolveTable: TypeAlias = dict[tuple[int, int, int, int], tuple[int, tuple[_Shape, ...]]]
+
+
+def _run_interval(shape: _Shape, rules: WildRules) -> tuple[int, int]:
+    n = len(shape)
+    span = shape[-1] - shape[0] + 1
+    return max(span, rules.min_run) - n, min(rules.max_wilds_run, n, MAX_RUN - n)
+
+
+def _solve_table(vec: int, max_runs: int, rules: WildRules) -> _SolveTable:
+    """Every useful way of making up to ``max_runs`` runs from one suit's cards."""
+    key = (vec, max_runs, rules)
+    cached = _SOLVE_TABLES.get(key)
+    if cached is not None:
+        return cached
+    table: _SolveTable = {}
+    max_wilds = rules.max_wilds_run
+    shapes_cache: dict[tuple[int, int], list[tuple[_Shape, int, int, int, int]]] = {}
+
+    def options(v: int, nibble: int) -> list[tuple[_Shape, int, int, int, int]]:
+        k = (v, nibble)
+        found = shapes_cache.get(k)
+        if found is None:
+            found = []
+            for shape in _shapes(v, nibble, max_wilds, MAX_RUN):
+                low, high = _run_interval(shape, rules)
+                if low <= high:
+                    found.append((shape, _taken(shape), low, high, 1 if 2 in shape else 0))
+            shapes_cache[k] = found
+        return found
+
+    def walk(v: int, runs: tuple[_Shape, ...], left: int, lo: int, hi: int, twos: int) -> None:
+        triggers = v & _TRIGGERS
+        if not triggers:
+            k = (len(runs), lo, hi, twos)
+            old = table.get(k)
+            if old is None or left < old[0]:
+                table[k] = (left, runs)
+            return
+        nibble = ((triggers & -triggers).bit_length() - 1) >> 2
+        count = _count(v, nibble)
+        walk(v - (count << (4 * nibble)), runs, left + count * _NIBBLE_PTS[nibble], lo, hi, twos)
+        if len(runs) < max_runs:
+            for shape, taken, low, high, two in options(v, nibble):
+                walk(v - taken, (*runs, shape), left, lo + low, hi + high, twos + two)
+
+    walk(vec, (), 0, 0, 0, 0)
+    # drop entries another entry with as many runs and the same 2s beats on every count
+    items = sorted(table.items(), key=lambda kv: (kv[0][0], kv[0][3], kv[1][0], kv[0][1], -kv[0][2]))
+    kept: _SolveTable = {}
+    for k, value in items:
+        j, lo, hi, twos = k
+        if any(
+            kj == j and kt == twos and kv[0] <= value[0] and klo <= lo and khi >= hi
+            for (kj, klo, khi, kt), kv in kept.items()
+        ):
+            continue
+        kept[k] = value
+    return _remember(_SOLVE_TABLES, key, kept)
+
+
+# --------------------------------------------------------------------------------------------------
+# Solving: books, merging, the answer
+# --------------------------------------------------------------------------------------------------
+
+# A book choice: per book, (rank nibble, copies taken per suit).
+_BookSpec: TypeAlias = tuple[int, tuple[int, int, int, int]]
+
+
+def _min_book_naturals(rules: WildRules) -> int:
+    n = 1
+    while n + min(rules.max_wilds_book, n) < rules.min_book:
+        n += 1
+    return n
+
+
+def _book_interval(n: int, rules: WildRules) -> tuple[int, int]:
+    return max(0, rules.min_book - n), min(rules.max_wilds_book, n)
+
+
+def _sub_counts(
+    counts: Sequence[int], fixed: Sequence[bool], least: int, most: int
+) -> list[tuple[int, int, int, int]]:
+    """Per-suit taken counts (each up to ``counts``, all of a ``fixed`` suit), total in range."""
+    ranges = [range(c, c + 1) if f else range(c + 1) for c, f in zip(counts, fixed, strict=True)]
+    out = []
+    for taken in product(*ranges):
+        if least <= sum(taken) <= most:
+            out.append((taken[0], taken[1], taken[2], taken[3]))
+    out.sort(key=lambda t: (-sum(t), t))
+    return out
+
+
+def _isolated(vec: int, nibble: int, rules: WildRules) -> bool:
+    """True if no run of the suit can hold a card at ``nibble`` (no other card near enough)."""
+    reach = rules.max_wilds_run + 1
+    positions = (1, ACE_HIGH) if nibble == 0 else (nibble + 1,)
+    for p in positions:
+        for q in range(max(1, p - reach), min(ACE_HIGH, p + reach) + 1):
+            if q != p and _nib(q) != nibble and _count(vec, _nib(q)):
+                return False
+    return True
+
+
+def _solve_books(
+    vecs: tuple[int, ...], books: int, runs: int, rules: WildRules
+) -> Iterator[tuple[tuple[int, ...], int, int, tuple[tuple[int, tuple[int, ...]], ...]]]:
+    """Every way of choosing the books: (vectors left, least wilds, most wilds, books).
+
+    Each book is (rank nibble, copies per suit). Copies of a book's rank that no run can use always
+    go into the books (leaving them out could only leave them in hand).
+    """
+    if books == 0:
+        yield vecs, 0, 0, ()
+        return
+    n_min = _min_book_naturals(rules)
+    copies = {r: tuple(_count(v, r) for v in vecs) for r in _BOOK_NIBBLES}
+    ranks = [r for r in _BOOK_NIBBLES if sum(copies[r]) >= n_min]
+    for combo in combinations_with_replacement(ranks, books):
+        per_rank = Counter(combo)
+        if any(sum(copies[r]) < k * n_min for r, k in per_rank.items()):
+            continue
+        choices = []
+        for r, k in per_rank.items():
+            fixed = [runs == 0 or _isolated(v, r, rules) for v in vecs]
+            choices.append([(r, k, t) for t in _sub_counts(copies[r], fixed, k * n_min, 99)])
+        for picked in product(*choices):
+            left = list(vecs)
+            lo = hi = 0
+            specs: list[tuple[int, tuple[int, ...]]] = []
+            for r, k, taken in picked:
+                for s in range(4):
+                    left[s] -= taken[s] << (4 * r)
+                for per_suit in _split(taken, k):
+                    low, high = _book_interval(sum(per_suit), rules)
+                    lo += low
+                    hi += high
+                    specs.append((r, per_suit))
+            yield tuple(left), lo, hi, tuple(specs)
+
+
+def _split(taken: Sequence[int], k: int) -> list[tuple[int, ...]]:
+    """Deal the taken copies (per suit) into ``k`` books as evenly as possible."""
+    cards = [s for s in range(4) for _ in range(taken[s])]
+    hands: list[list[int]] = [[0, 0, 0, 0] for _ in range(k)]
+    for i, s in enumerate(cards):
+        hands[i % k][s] += 1
+    return [tuple(h) for h in hands]
+
+
+# A chain of suit picks: (earlier chain, suit, the suit's runs) or None.
+_Chain: TypeAlias = tuple["_Chain", int, tuple[_Shape, ...]] | None
+
+
+def _merge_solve(
+    tables: Sequence[_SolveTable], runs: int, wilds: int, lo0: int, hi0: int
+) -> dict[tuple[int, int, int, int], tuple[int, _Chain]]:
+    cur: dict[tuple[int, int, int, int], tuple[int, _Chain]] = {(0, lo0, min(hi0, wilds), 0): (0, None)}
+    for s, table in enumerate(tables):
+        nxt: dict[tuple[int, int, int, int], tuple[int, _Chain]] = {}
+        for (j1, lo1, hi1, t1), (left1, chain) in cur.items():
+            for (j2, lo2, hi2, t2), (left2, shapes) in table.items():
+                j = j1 + j2
+                lo = lo1 + lo2
+                t = t1 + t2
+                if j > runs or lo + t > wilds:
+                    continue
+                k = (j, lo, min(hi1 + hi2, wilds), t)
+                left = left1 + left2
+                old = nxt.get(k)
+                if old is None or left < old[0]:
+                    nxt[k] = (left, (chain, s, shapes) if shapes else chain)
+        cur = nxt
+    return cur
+
+
+def solve_contract(
+    hand: Sequence[AnyCard], contract: Contract, rules: WildRules = DEFAULT_RULES
+) -> ContractSolution | None:
+    """The best way to lay down ``contract`` from ``hand``, or None if it cannot be laid down.
+
+    Best means the fewest points left in hand. Exactly ``contract.books`` books and
+    ``contract.runs`` runs, each at least the minimum size and possibly longer, every wild placed
+    within the limits and its identity fixed. Wilds are placed jokers first, then 2s by suit, so
+    kept wilds are 2s where there is a choice; extra wilds lengthen a run at its high end first.
+    """
+    vecs, jokers = _vectors(hand)
+    if len(hand) < contract.min_cards(rules):
+        return None
+    wilds = jokers + _total_twos(vecs)
+    best: tuple[int, tuple[tuple[int, tuple[int, ...]], ...], _Chain, int] | None = None
+    for rest, book_lo, book_hi, specs in _solve_books(vecs, contract.books, contract.runs, rules):
+        if book_lo > wilds:
+            continue
+        tables = [_solve_table(v, contract.runs, rules) for v in rest]
+        merged = _merge_solve(tables, contract.runs, wilds, book_lo, book_hi)
+        for (j, lo, hi, twos), (left, chain) in merged.items():
+            pool = wilds - twos
+            if j != contract.runs or lo > pool:
+                continue
+            cost = left + _WILD_PTS * (pool - min(pool, hi))
+            if best is None or cost < best[0]:
+                best = (cost, specs, chain, pool)
+    if best is None:
+        return None
+    cost, specs, chain, _ = best
+    solution = _build_solution(hand, specs, _unchain(chain), jokers, rules)
+    if solution.points_left != cost:  # pragma: no cover - a bug, never expected
+        raise AssertionError(f"solver inconsistency: {solution} costs {cost}")
+    return solution
+
+
+def _unchain(chain: _Chain) -> list[tuple[int, _Shape]]:
+    picks: list[tuple[int, _Shape]] = []
+    while chain is not None:
+        chain, s, shapes = chain
+        picks[:0] = [(s, shape) for shape in shapes]
+    return picks
+
+
+def _build_solution(
+    hand: Sequence[AnyCard],
+    specs: Sequence[tuple[int, tuple[int, ...]]],
+    run_shapes: Sequence[tuple[int, _Shape]],
+    jokers: int,
+    rules: WildRules,
+) -> ContractSolution:
+    """Turn the chosen books and runs into melds, placing the wilds."""
+    remaining = Counter(hand)
+    book_naturals: list[list[AnyCard]] = []
+    intervals: list[tuple[int, int]] = []
+    for r, per_suit in specs:
+        cards: list[AnyCard] = [
+            Card(_RANKS[r], _SUITS[s]) for s in range(4) for _ in range(per_suit[s])
+        ]
+        book_naturals.append(cards)
+        intervals.append(_book_interval(len(cards), rules))
+    for s, shape in run_shapes:
+        intervals.append(_run_interval(shape, rules))
+    for s, shape in run_shapes:
+        for p in shape:
+            remaining[_position_card(p, s)] -= 1
+    for cards in book_naturals:
+        for c in cards:
+            remaining[c] -= 1
+    pool: list[AnyCard] = [JOKER] * remaining[JOKER]
+    for s in range(4):
+        two = Card(Rank.TWO, _SUITS[s])
+        pool.extend([two] * remaining[two])
+    counts = [low for low, _ in intervals]
+    extra = min(len(pool), sum(high for _, high in intervals)) - sum(counts)
+    for i, (low, high) in enumerate(intervals):
+        more = min(extra, high - low)
+        counts[i] += more
+        extra -= more
+    melds: list[WildMeld] = []
+    wild_iter = iter(pool)
+    for i, cards in enumerate(book_naturals):
+        wild_cards = [next(wild_iter) for _ in range(counts[i])]
+        melds.append(Book.of([*cards, *wild_cards], rules))
+    for i, (s, shape) in enumerate(run_shapes):
+        w = counts[len(book_naturals) + i]
+        melds.append(_place_run(s, shape, [next(wild_iter) for _ in range(w)], rules))
+    used = Counter(c for m in melds for c in m.cards)
+    left_counter = Counter(hand)
+    left_counter.subtract(used)
+    if any(v < 0 for v in left_counter.values()):  # pragma: no cover - a bug
+        raise AssertionError("solver used cards it does not have")
+    left = tuple(sorted(left_counter.elements(), key=lambda c: c.sort_key))
+    return ContractSolution(tuple(melds), left, hand_points(left))
+
+
+def _position_card(position: int, s: int) -> Card:
+    return Card(_RANKS[_nib(position)], _SUITS[s])
+
+
+def _place_run(s: int, shape: _Shape, wilds: list[AnyCard], rules: WildRules) -> Run:
+    """The run with naturals at ``shape`` and the wilds in its gaps, then at its high end first."""
+    low, high = shape[0], shape[-1]
+    extra = len(wilds) - (high - low + 1 - len(shape))
+    while extra > 0 and high < ACE_HIGH:
+        high += 1
+        extra -= 1
+    while extra > 0:
+        low -= 1
+        extra -= 1
+    it = iter(wilds)
+    naturals = set(shape)
+    cards = [_position_card(p, s) if p in naturals else next(it) for p in range(low, high + 1)]
+    return Run.of(cards, rules)
+
+
+# --------------------------------------------------------------------------------------------------
+# Distance: the suit tables
+# --------------------------------------------------------------------------------------------------
+
+# A run of the distance: (natural positions, length, first position, positions filled by wilds)
+_DistRun: TypeAlias = tuple[_Shape, int, int, tuple[int, ...]]
+# Per suit: (runs, wild room, natural 2s used) -> (gaps, the runs)
+_DistTable: TypeAlias = dict[tuple[int, int, int], tuple[int, tuple[_DistRun, ...]]]
+# Every feasible way, for the rare fallback: (runs, gaps, room, 2s, the runs)
+_DistAll: TypeAlias = list[tuple[int, int, int, int, tuple[_DistRun, ...]]]
+_DistRecords: TypeAlias = tuple[_DistTable, _DistAll]
+
+
+def _run_lengths(rules: WildRules) -> range:
+    return range(rules.min_run, max(rules.min_run, min(MAX_RUN, 2 * rules.max_wilds_run)) + 1)
+
+
+def _book_lengths(rules: WildRules) -> range:
+    return range(rules.min_book, max(rules.min_book, 2 * rules.max_wilds_book) + 1)
+
+
+def _run_room(length: int, rules: WildRules) -> int:
+    return min(rules.max_wilds_run, length // 2)
+
+
+def _book_room(length: int, rules: WildRules) -> int:
+    return min(rules.max_wilds_book, length // 2)
+
+
+def _dist_table(vec: int, original: int, max_runs: int, rules: WildRules) -> _DistRecords:
+    """Every useful way of making up to ``max_runs`` short runs from one suit's cards and others.
+
+    ``vec`` holds the cards free for runs, ``original`` the hand's cards of the suit (no more than
+    two copies of a card can exist).
+    """
+    key = (vec, original, max_runs, rules)
+    cached = _DIST_TABLES.get(key)
+    if cached is not None:
+        return cached
+    lengths = _run_lengths(rules)
+    longest = lengths[-1]
+    table: _DistTable = {}
+    every: _DistAll = []
+    spare = [max(0, 2 - _count(original, i)) for i in range(13)]
+
+    def record(runs: tuple[tuple[_Shape, int], ...], gaps: int, room: int, twos: int) -> None:
+        placed = _place_dist_runs(runs, spare, rules)
+        if placed is None:
+            return
+        every.append((len(runs), gaps, room, twos, placed))
+        k = (len(runs), room, twos)
+        old = table.get(k)
+        if old is None or gaps < old[0]:
+            table[k] = (gaps, placed)
+
+    def walk(v: int, runs: tuple[tuple[_Shape, int], ...], gaps: int, room: int, twos: int) -> None:
+        triggers = v & _TRIGGERS
+        if not triggers:
+            free_twos = _count(v, 1)
+            for extra in range(min(max_runs - len(runs), free_twos) + 1):
+                for lens in combinations_with_replacement(lengths, extra):
+                    more = tuple(((2,), n) for n in lens)
+                    record(
+                        runs + more,
+                        gaps + sum(n - 1 for n in lens),
+                        room + sum(min(_run_room(n, rules), n - 1) for n in lens),
+                        twos + extra,
+                    )
+            return
+        nibble = ((triggers & -triggers).bit_length() - 1) >> 2
+        count = _count(v, nibble)
+        walk(v - (count << (4 * nibble)), runs, gaps, room, twos)
+        if len(runs) < max_runs:
+            for shape in _shapes(v, nibble, longest, longest):
+                span = shape[-1] - shape[0] + 1
+                taken = _taken(shape)
+                two = 1 if 2 in shape else 0
+                for n in lengths:
+                    if n < span:
+                        continue
+                    holes = n - len(shape)
+                    walk(
+                        v - taken,
+                        (*runs, (shape, n)),
+                        gaps + holes,
+                        room + min(_run_room(n, rules), holes),
+                        twos + two,
+                    )
+
+    walk(vec, (), 0, 0, 0)
+    return _remember(_DIST_TABLES, key, (table, every))
+
+
+def _windows(shape: _Shape, n: int) -> range:
+    return range(max(1, shape[-1] - n + 1), min(shape[0], ACE_HIGH - n + 1) + 1)
+
+
+def _place_dist_runs(
+    runs: Sequence[tuple[_Shape, int]], spare: Sequence[int], rules: WildRules
+) -> tuple[_DistRun, ...] | None:
+    """Windows and wild-filled gaps for the runs of one suit so no card is needed thrice.
+
+    Gaps not filled by wilds need a card the hand lacks; ``spare[nibble]`` copies of each exist.
+    Returns None if no placement works.
+    """
+    if not runs:
+        return ()
+    first = []
+    demand = [0] * 13
+    for shape, n in runs:
+        low = _windows(shape, n)[0]
+        holes = [p for p in range(low, low + n) if p not in shape]
+        room = min(_run_room(n, rules), len(holes))
+        # wilds go to the gaps whose card is scarcest
+        wild = tuple(sorted(sorted(holes, key=lambda p: (spare[_nib(p)], -p))[:room]))
+        first.append((shape, n, low, wild))
+        for p in holes:
+            if p not in wild:
+                demand[_nib(p)] += 1
+    if all(d <= spare[i] for i, d in enumerate(demand)):
+        return tuple(first)
+    options = []
+    for shape, n in runs:
+        per_run = []
+        for low in _windows(shape, n):
+            holes = [p for p in range(low, low + n) if p not in shape]
+            room = min(_run_room(n, rules), len(holes))
+            for wild in combinations(holes, room):
+                per_run.append((shape, n, low, wild))
+        options.append(per_run)
+    for pick in product(*options):
+        demand = [0] * 13
+        for shape, n, low, wild in pick:
+            for p in range(low, low + n):
+                if p not in shape and p not in wild:
+                    demand[_nib(p)] += 1
+        if all(d <= spare[i] for i, d in enumerate(demand)):
+            return tuple(pick)
+    return None
+
+
+# --------------------------------------------------------------------------------------------------
+# Distance: books, merging, the answer
+# --------------------------------------------------------------------------------------------------
+
+# A book of the distance: (rank nibble or -1 for one made of missing cards only, copies taken per
+# suit, length)
+_DistBook: TypeAlias = tuple[int, tuple[int, int, int, int], int]
+
+
+def _dist_book_options(vecs: tuple[int, ...], runs: int, rules: WildRules) -> list[_DistBook]:
+    options: list[_DistBook] = []
+    for n in _book_lengths(rules):
+        for r in _BOOK_NIBBLES:
+            counts = [_count(v, r) for v in vecs]
+            if not sum(counts):
+                continue
+            if runs == 0:
+                # suits do not matter: take from the first suits
+                for k in range(1, min(n, sum(counts)) + 1):
+                    taken = [0, 0, 0, 0]
+                    need = k
+                    for s in range(4):
+                        taken[s] = min(counts[s], need)
+                        need -= taken[s]
+                    options.append((r, (taken[0], taken[1], taken[2], taken[3]), n))
+            else:
+                for t in _sub_counts(counts, [False] * 4, 1, n):
+                    options.append((r, t, n))
+        options.append((-1, (0, 0, 0, 0), n))
+    return options
+
+
+def _book_cost(book: _DistBook, rules: WildRules) -> tuple[int, int]:
+    _, taken, n = book
+    holes = n - sum(taken)
+    return holes, min(_book_room(n, rules), holes)
+
+
+_DistChain: TypeAlias = tuple["_DistChain", int, tuple[_DistRun, ...]] | None
+
+
+def _merge_dist(
+    tables: Sequence[_DistTable], runs: int, wilds: int
+) -> dict[tuple[int, int, int], tuple[int, _DistChain]]:
+    cur: dict[tuple[int, int, int], tuple[int, _DistChain]] = {(0, 0, 0): (0, None)}
+    for s, table in enumerate(tables):
+        nxt: dict[tuple[int, int, int], tuple[int, _DistChain]] = {}
+        for (j1, room1, t1), (gaps1, chain) in cur.items():
+            for (j2, room2, t2), (gaps2, placed) in table.items():
+                j = j1 + j2
+                if j > runs:
+                    continue
+                k = (j, min(room1 + room2, wilds), t1 + t2)
+                gaps = gaps1 + gaps2
+                old = nxt.get(k)
+                if old is None or gaps < old[0]:
+                    nxt[k] = (gaps, (chain, s, placed) if placed else chain)
+        cur = nxt
+    return cur
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """A way to complete the contract: books, runs per suit, runs of missing cards only."""
+
+    cost: int
+    books: tuple[_DistBook, ...]
+    runs: tuple[tuple[int, _DistRun], ...]
+    scratch_runs: int
+
+
+def _dist_plans(
+    vecs: tuple[int, ...], jokers: int, contract: Contract, rules: WildRules, exhaustive: bool
+) -> Iterator[_Plan]:
+    """The best plan (or, if ``exhaustive``, every plan, in no order)."""
+    wilds = jokers + _total_twos(vecs)
+    n_runs = contract.runs
+    scratch_gaps = rules.min_run
+    scratch_room = min(_run_room(rules.min_run, rules), rules.min_run)
+    book_options = _dist_book_options(vecs, n_runs, rules)
+    combos: list[tuple[int, int, tuple[_DistBook, ...]]] = []
+    for combo in combinations_with_replacement(range(len(book_options)), contract.books):
+        books = tuple(book_options[i] for i in combo)
+        used = [[0] * 13 for _ in range(4)]
+        ok = True
+        for r, taken, _ in books:
+            if r < 0:
+                continue
+            for s in range(4):
+                used[s][r] += taken[s]
+                if used[s][r] > _count(vecs[s], r):
+                    ok = False
+        if not ok:
+            continue
+        gaps = room = 0
+        for book in books:
+            g, w = _book_cost(book, rules)
+            gaps += g
+            room += w
+        combos.append((gaps, room, books))
+    # a lower bound for the runs: their fewest gaps with every card free
+    full_tables = [_dist_table(v, v, n_runs, rules)[0] for v in vecs]
+    merged_full = _merge_dist(full_tables, n_runs, wilds)
+    run_floor = min(
+        (g + (n_runs - j) * scratch_gaps for (j, _, _), (g, _) in merged_full.items()),
+        default=0,
+    )
+    most_room = n_runs * _run_room(max(_run_lengths(rules)), rules)
+    combos.sort(key=lambda c: c[0] + run_floor - min(wilds, c[1] + most_room))
+    best_cost: int | None = None
+    best_plan: _Plan | None = None
+    for book_gaps, book_room, books in combos:
+        if (
+            not exhaustive
+            and best_cost is not None
+            and book_gaps + run_floor - min(wilds, book_room + most_room) >= best_cost
+        ):
+            break
+        rest = list(vecs)
+        for r, taken, _ in books:
+            if r >= 0:
+                for s in range(4):
+                    rest[s] -= taken[s] << (4 * r)
+        records = [_dist_table(rest[s], vecs[s], n_runs, rules) for s in range(4)]
+        if exhaustive:
+            yield from _every_dist_plan(records, books, book_gaps, book_room, wilds, n_runs, rules)
+            continue
+        merged = _merge_dist([t for t, _ in records], n_runs, wilds)
+        for (j, room, twos), (gaps, chain) in merged.items():
+            z = n_runs - j
+            pool = wilds - twos
+            cost = book_gaps + gaps + z * scratch_gaps - min(pool, book_room + room + z * scratch_room)
+            if best_cost is None or cost < best_cost:
+                best_cost = cost
+                best_plan = _Plan(cost, books, tuple(_unchain_dist(chain)), z)
+    if best_plan is not None:
+        yield best_plan
+
+
+def _every_dist_plan(
+    records: Sequence[_DistRecords],
+    books: tuple[_DistBook, ...],
+    book_gaps: int,
+    book_room: int,
+    wilds: int,
+    n_runs: int,
+    rules: WildRules,
+) -> Iterator[_Plan]:
+    scratch_gaps = rules.min_run
+    scratch_room = min(_run_room(rules.min_run, rules), rules.min_run)
+    for pick in product(*(every for _, every in records)):
+        j = sum(p[0] for p in pick)
+        if j > n_runs:
+            continue
+        gaps = sum(p[1] for p in pick)
+        room = sum(p[2] for p in pick)
+        twos = sum(p[3] for p in pick)
+        z = n_runs - j
+        cost = book_gaps + gaps + z * scratch_gaps - min(
+            wilds - twos, book_room + room + z * scratch_room
+        )
+        runs = tuple((s, run) for s, p in enumerate(pick) for run in p[4])
+        yield _Plan(cost, books, runs, z)
+
+
+def _unchain_dist(chain: _DistChain) -> list[tuple[int, _DistRun]]:
+    picks: list[tuple[int, _DistRun]] = []
+    while chain is not None:
+        chain, s, placed = chain
+        picks[:0] = [(s, run) for run in placed]
+    return picks
+
+
+def _realise(
+    plan: _Plan, hand: Sequence[AnyCard], jokers_in_game: int, rules: WildRules
+) -> tuple[tuple[AnyCard, ...], tuple[WildMeld, ...]] | None:
+    """The cards to add and the melds they make with the hand, or None if the plan needs a card
+    that does not exist (a third copy, or more wilds than the game has)."""
+    have = Counter(hand)
+    committed = Counter(hand)
+    added: list[AnyCard] = []
+
+    def take_natural(card: Card) -> bool:
+        if committed[card] >= 2:
+            return False
+        committed[card] += 1
+        added.append(card)
+        return True
+
+    def take_wild() -> AnyCard | None:
+        if committed[JOKER] < jokers_in_game:
+            committed[JOKER] += 1
+            added.append(JOKER)
+            return JOKER
+        for suit in _SUITS:
+            two = Card(Rank.TWO, suit)
+            if committed[two] < 2:
+                committed[two] += 1
+                added.append(two)
+                return two
+        return None
+
+    # hand cards used as naturals
+    free = Counter(hand)
+    for s, (shape, _, _, _) in plan.runs:
+        for p in shape:
+            free[_position_card(p, s)] -= 1
+    for r, taken, _ in plan.books:
+        if r >= 0:
+            for s in range(4):
+                free[Card(_RANKS[r], _SUITS[s])] -= taken[s]
+    pool: list[AnyCard] = [JOKER] * free[JOKER]
+    for suit in _SUITS:
+        two = Card(Rank.TWO, suit)
+        pool.extend([two] * free[two])
+    del have
+
+    # every slot: a natural card of the hand, a wild slot, or a card to add
+    # wild slots are filled by the hand's wilds first, then by added cards (natural if possible)
+    slots: list[list[AnyCard | None]] = []
+    kinds: list[tuple[str, int, int]] = []  # ("book", rank, length) / ("run", suit, first position)
+    wild_slots: list[tuple[int, int]] = []
+    for r, taken, n in plan.books:
+        cards: list[AnyCard | None] = []
+        if r >= 0:
+            cards.extend(Card(_RANKS[r], _SUITS[s]) for s in range(4) for _ in range(taken[s]))
+        holes = n - len(cards)
+        room = min(_book_room(n, rules), holes)
+        for i in range(holes):
+            if i < room:
+                wild_slots.append((len(slots), len(cards)))
+            cards.append(None)
+        slots.append(cards)
+        kinds.append(("book", r, n))
+    for s, (shape, n, low, wild) in plan.runs:
+        cards = []
+        for p in range(low, low + n):
+            if p in shape:
+                cards.append(_position_card(p, s))
+            else:
+                if p in wild:
+                    wild_slots.append((len(slots), len(cards)))
+                cards.append(None)
+        slots.append(cards)
+        kinds.append(("run", s, low))
+    for _ in range(plan.scratch_runs):
+        room = min(_run_room(rules.min_run, rules), rules.min_run)
+        cards = [None] * rules.min_run
+        for i in range(room):
+            wild_slots.append((len(slots), i))
+        slots.append(cards)
+        kinds.append(("scratch", -1, rules.min_run))
+    for (m, i), wild in zip(wild_slots, pool, strict=False):
+        slots[m][i] = wild
+    # the rest: runs first (their cards are exact), then books, then melds of added cards only
+    for m, (kind, s, low) in enumerate(kinds):
+        if kind != "run":
+            continue
+        for i, c in enumerate(slots[m]):
+            if c is None:
+                card = _position_card(low + i, s)
+                if not take_natural(card):
+                    if (m, i) not in wild_slots:
+                        return None
+                    w = take_wild()
+                    if w is None:
+                        return None
+                    slots[m][i] = w
+                else:
+                    slots[m][i] = card
+    for m, (kind, r, _) in enumerate(kinds):
+        if kind != "book":
+            continue
+        if r < 0:
+            r = max(_BOOK_NIBBLES, key=lambda x: (sum(2 - committed[Card(_RANKS[x], t)] for t in _SUITS), -x))
+        for i, c in enumerate(slots[m]):
+            if c is None:
+                for suit in _SUITS:
+                    if take_natural(Card(_RANKS[r], suit)):
+                        slots[m][i] = Card(_RANKS[r], suit)
+                        break
+                else:
+                    w = take_wild() if (m, i) in wild_slots else None
+                    if w is None:
+                        return None
+                    slots[m][i] = w
+    for m, (kind, _, n) in enumerate(kinds):
+        if kind != "scratch":
+            continue
+        needed = [i for i, c in enumerate(slots[m]) if c is None]
+        chosen = None
+        for s in range(4):
+            for low in range(1, ACE_HIGH - n + 2):
+                free_here = [i for i in needed if committed[_position_card(low + i, s)] < 2]
+                if len(free_here) == len(needed):
+                    chosen = (s, low)
+                    break
+            if chosen:
+                break
+        if chosen is None:
+            return None
+        s, low = chosen
+        for i in needed:
+            take_natural(_position_card(low + i, s))
+            slots[m][i] = _position_card(low + i, s)
+        kinds[m] = ("run", s, low)
+    melds: list[WildMeld] = []
+    try:
+        for m, (kind, _, _) in enumerate(kinds):
+            cards_done = [c for c in slots[m] if isinstance(c, Card | Joker)]
+            if len(cards_done) != len(slots[m]):
+                return None
+            if kind == "book":
+                melds.append(Book.of(cards_done, rules))
+            else:
+                melds.append(Run.of(cards_done, rules))
+    except MeldError:
+        return None
+    return tuple(sorted(added, key=lambda c: c.sort_key)), tuple(melds)
+
+
+def missing_cards(
+    hand: Sequence[AnyCard],
+    contract: Contract,
+    rules: WildRules = DEFAULT_RULES,
+    *,
+    jokers: int = 4,
+) -> tuple[AnyCard, ...]:
+    """Fewest cards which, added to ``hand``, let it lay down ``contract`` (empty if it can now).
+
+    Any card of the game may be named (two packs and ``jokers`` jokers), none beyond its copies:
+    a natural card the hand holds twice cannot be named again. One of the best answers is given,
+    deterministically; natural cards are named where they do as well as wilds.
+    """
+    vecs, hand_jokers = _vectors(hand)
+    for exhaustive in (False, True):
+        plans = list(_dist_plans(vecs, hand_jokers, contract, rules, exhaustive))
+        plans.sort(key=lambda p: p.cost)
+        for plan in plans:
+            realised = _realise(plan, hand, jokers, rules)
+            if realised is not None:
+                added, _ = realised
+                if len(added) != plan.cost:  # pragma: no cover - a bug
+                    raise AssertionError("distance plan and its cards disagree")
+                return added
+    raise ValueError("the contract cannot be completed with the cards of this game")
+
+
+def contract_distance(
+    hand: Sequence[AnyCard],
+    contract: Contract,
+    rules: WildRules = DEFAULT_RULES,
+    *,
+    jokers: int = 4,
+) -> int:
+    """How many more cards ``hand`` needs to lay down ``contract``: 0 if it can now.
+
+    The least number of cards of the game (two packs and ``jokers`` jokers, never a third copy of
+    a card) that, added to the hand, make the contract possible. See :func:`missing_cards`.
+    """
+    return len(missing_cards(hand, contract, rules, jokers=jokers))
