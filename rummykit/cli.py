@@ -1,10 +1,14 @@
 """The ``rummykit`` command: replay records, simulate players against each other, watch a demo.
 
+Games: ``gin`` (Gin Rummy, alias ``gin-rummy``) and Basic Rummy for 2-6 players under its two
+presets ``rummy`` (alias ``basic-rummy``) and ``rummy-classic``.
+
 ::
 
     rummykit replay game.json [--json]
     rummykit sim gin --players random,random --hands 1000 --jobs 4 [--json] [--option knock_limit=5]
-    rummykit demo [--seed 7]
+    rummykit sim rummy-classic --players random,random,random,random --option restock=shuffle
+    rummykit demo [--game gin|rummy|rummy-classic] [--players N] [--seed 7]
     rummykit --version
 """
 
@@ -13,8 +17,9 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import typer
 from rich import progress as rich_progress
@@ -23,27 +28,64 @@ from rich.markup import escape
 from rich.table import Table
 
 from rummykit import __version__
-from rummykit.actions import Action, BigGin, Discard, Done, Draw, Knock, LayOff, Pass, Take
-from rummykit.cards import Card
-from rummykit.games import GAMES, Gin, find_game
-from rummykit.games.base import derive_seed
-from rummykit.games.gin import GinHandResult, GinMatch, GinOptions, GinState, Outcome
+from rummykit.actions import (
+    Action,
+    BigGin,
+    Discard,
+    Done,
+    Draw,
+    Knock,
+    LayOff,
+    NewMeld,
+    Pass,
+    Take,
+)
+from rummykit.cards import AnyCard, Card
+from rummykit.games import GAMES, Game, Gin, find_game
+from rummykit.games.base import HandState, Match, Phase, View, derive_seed
+from rummykit.games.gin import GinHandResult, GinMatch, GinState, Outcome
+from rummykit.games.rummy import (
+    RummyHandResult,
+    RummyMatch,
+    RummyOutcome,
+    RummyState,
+    RummyView,
+    melds_in,
+)
 from rummykit.players import PLAYERS, RandomPlayer, UnknownPlayerError, find_player
-from rummykit.record import RecordError, load_record
-from rummykit.sim import OUTCOMES, Progress, SimReport, simulate
+from rummykit.record import RecordError, is_match, load_record
+from rummykit.sim import Progress, SimReport, check_players, simulate
 
-__all__ = ["app", "main"]
+__all__ = ["DEMO_SEED", "RUMMY_DEMO_SEEDS", "app", "main"]
+
+GAME_NAMES = ", ".join(sorted(GAMES))
+"""Every game name and alias the commands accept, for help and error messages."""
 
 app = typer.Typer(
     name="rummykit",
-    help="Gin Rummy (and soon Rummy and Crazy Rummy): replay records, simulate players, demo.",
+    help=(
+        "Gin Rummy (gin) and Basic Rummy for 2-6 players (rummy, rummy-classic): "
+        "replay records, simulate computer players, watch a demo hand."
+    ),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
 
 DEMO_SEED = 204
-"""The hand ``rummykit demo`` plays unless told otherwise."""
+"""The Gin hand ``rummykit demo`` plays unless told otherwise."""
+
+RUMMY_DEMO_SEEDS: dict[int, int] = {2: 311, 3: 349, 4: 86, 5: 91, 6: 425}
+"""Per table size, the Basic Rummy hand ``rummykit demo --game rummy`` plays unless told otherwise.
+
+Each one ends, under both presets, with a player going out within a few turns, after at least one
+meld and one lay-off."""
+
+DEMO_NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay")
+"""The players of a demo, seat 0 first."""
+
+MAX_DEMO_ACTIONS = 5_000
+"""A demo hand stops (as a safety net) after this many actions."""
 
 
 def _out() -> Console:
@@ -74,13 +116,30 @@ def _root(
         ),
     ] = False,
 ) -> None:
-    """Gin Rummy rules engine: replay records, simulate computer players, watch a demo hand."""
+    """Gin Rummy and Basic Rummy rules engine: replay records, simulate players, watch a demo.
+
+    Games: gin (alias gin-rummy), rummy (alias basic-rummy) and rummy-classic.
+    """
+
+
+def _find_game(name: str, options: Mapping[str, Any] | None = None) -> Game:
+    """The game called ``name``, or exit 2 listing the valid names (or naming the bad option)."""
+    try:
+        find_game(name)
+    except ValueError:
+        raise _fail(f"unknown game {name!r} (valid: {GAME_NAMES})", 2) from None
+    try:
+        return find_game(name, options)
+    except (ValueError, TypeError) as exc:
+        raise _fail(str(exc), 2) from None
 
 
 # ----------------------------------------------------------------------------------- cards
 
 
-def _card(card: Card) -> str:
+def _card(card: AnyCard) -> str:
+    if not isinstance(card, Card):
+        return f"[bold magenta]{card.symbol}[/]"
     colour = "red" if card.suit.is_red else "default"
     return f"[bold {colour}]{card.symbol}[/]"
 
@@ -93,30 +152,56 @@ def _melds(melds: Any) -> str:
     return "  ".join(f"[{_cards(m.cards)}]" for m in melds) or "-"
 
 
-def _name(players: list[str], seat: int | None) -> str:
+def _sorted(cards: Any) -> list[Card]:
+    return sorted(cards, key=lambda c: c.index)
+
+
+def _name(players: Sequence[str], seat: int | None) -> str:
     return "-" if seat is None else escape(players[seat])
+
+
+def _names(players: Sequence[str], seats: Sequence[int]) -> str:
+    names = [_name(players, s) for s in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 # ---------------------------------------------------------------------------------- replay
 
 
-def _record_players(text: str) -> list[str]:
+def _split(replayed: HandState | Match) -> tuple[list[HandState], Match | None]:
+    """Every hand of a replayed record, and the match if it is one."""
+    if is_match(replayed):
+        return list(replayed.hands), replayed
+    return [cast(HandState, replayed)], None
+
+
+def _seats(hand: HandState) -> int:
+    return len(hand.deal.hands)
+
+
+def _record_players(text: str, seats: int) -> list[str]:
     try:
         players = json.loads(text).get("players")
     except (ValueError, AttributeError):
         players = None
-    if isinstance(players, list) and len(players) == 2 and all(isinstance(p, str) for p in players):
+    if (
+        isinstance(players, list)
+        and len(players) == seats
+        and all(isinstance(p, str) for p in players)
+    ):
         return players
-    return ["player 1", "player 2"]
+    return [f"player {seat + 1}" for seat in range(seats)]
 
 
-def _hand_rows(hands: list[GinState]) -> list[dict[str, Any]]:
+def _hand_rows(hands: Sequence[HandState]) -> list[dict[str, Any]]:
+    """Per hand: number, dealer, actions, result and the running totals (from ``scores``)."""
     rows: list[dict[str, Any]] = []
-    totals = [0, 0]
+    totals = [0] * _seats(hands[0])
     for number, hand in enumerate(hands, 1):
         result = hand.result
-        if result is not None and result.winner is not None:
-            totals[result.winner] += result.points
+        if result is not None:
+            for seat, points in enumerate(result.scores):
+                totals[seat] += points
         rows.append(
             {
                 "hand": number,
@@ -130,74 +215,99 @@ def _hand_rows(hands: list[GinState]) -> list[dict[str, Any]]:
     return rows
 
 
-def _replay_data(replayed: GinState | GinMatch, players: list[str]) -> dict[str, Any]:
-    hands = replayed.hands if isinstance(replayed, GinMatch) else [replayed]
+def _replay_data(replayed: HandState | Match, players: list[str]) -> dict[str, Any]:
+    """The replay as JSON data, built from the protocols every game shares."""
+    hands, match = _split(replayed)
     last = hands[-1]
     rows = _hand_rows(hands)
     data: dict[str, Any] = {
-        "kind": "match" if isinstance(replayed, GinMatch) else "hand",
+        "kind": "match" if match is not None else "hand",
         "game": last.game.name,
         "players": players,
-        "options": last.options.to_dict(),
+        "options": last.game.options.to_dict(),
         "hands": rows,
         "scores": rows[-1]["totals"],
         "final": {
             "phase": last.phase.value,
             "to_act": last.to_act,
-            "views": [last.view(seat).to_dict() for seat in (0, 1)],
+            "views": [last.view(seat).to_dict() for seat in range(_seats(last))],
         },
     }
-    if isinstance(replayed, GinMatch):
-        data["match_over"] = replayed.is_over
-        data["match_result"] = None if replayed.result is None else replayed.result.to_dict()
+    if match is not None:
+        data["match_over"] = match.is_over
+        data["match_result"] = None if match.result is None else match.result.to_dict()
     return data
 
 
-def _print_replay(replayed: GinState | GinMatch, players: list[str]) -> None:
-    out = _out()
-    hands = replayed.hands if isinstance(replayed, GinMatch) else [replayed]
-    last = hands[-1]
-    kind = "match" if isinstance(replayed, GinMatch) else "hand"
-    out.print(
-        f"[bold]{last.game.name}[/] {kind}: {escape(players[0])} (seat 0) v "
-        f"{escape(players[1])} (seat 1), {len(hands)} hand{'s' if len(hands) != 1 else ''}"
-    )
+def _hands_table(
+    hands: Sequence[HandState],
+    players: Sequence[str],
+    extra: Mapping[str, Sequence[str]] | None = None,
+) -> Table:
+    """One row a hand: dealer, actions, outcome, winner, points, ``extra`` columns, totals."""
+    extra = extra or {}
     table = Table(title="Hands")
-    for column in ("#", "dealer", "actions", "outcome", "winner", "points", "deadwood"):
+    for column in ("#", "dealer", "actions", "outcome", "winner", "points", *extra):
         table.add_column(
             column, justify="right" if column in ("#", "actions", "points") else "left"
         )
-    table.add_column(escape(players[0]), justify="right")
-    table.add_column(escape(players[1]), justify="right")
-    for row, hand in zip(_hand_rows(hands), hands, strict=True):
+    for player in players:
+        table.add_column(escape(player), justify="right")
+    for index, (row, hand) in enumerate(zip(_hand_rows(hands), hands, strict=True)):
         result = hand.result
+        more = [values[index] for values in extra.values()]
         if result is None:
-            cells = [f"in play ({hand.phase.value})", "-", "-", "-"]
+            cells = [f"in play ({hand.phase.value})", "-", "-", *("-" for _ in more)]
         elif result.winner is None:
-            cells = [result.outcome.value, "-", "0", "-"]
+            cells = [result.outcome.value, "-", "0", *("-" for _ in more)]
         else:
-            cells = [
-                result.outcome.value,
-                _name(players, result.winner),
-                str(result.points),
-                f"{result.deadwood[0]} / {result.deadwood[1]}",
-            ]
-        totals = row["totals"]
+            points = result.scores[result.winner]
+            cells = [result.outcome.value, _name(players, result.winner), str(points), *more]
         table.add_row(
             str(row["hand"]),
             _name(players, hand.dealer),
             str(row["actions"]),
             *cells,
-            str(totals[0]),
-            str(totals[1]),
+            *(str(t) for t in row["totals"]),
         )
-    out.print(table)
-    _print_final_state(out, last, players)
+    return table
+
+
+def _print_replay(replayed: HandState | Match, players: list[str]) -> None:
+    out = _out()
+    hands, match = _split(replayed)
+    last = hands[-1]
+    kind = "match" if match is not None else "hand"
+    joiner = " v " if len(players) == 2 else ", "
+    seats = joiner.join(f"{escape(p)} (seat {seat})" for seat, p in enumerate(players))
+    count = f"{len(hands)} hand{'s' if len(hands) != 1 else ''}"
+    out.print(
+        f"[bold]{last.game.name}[/] {kind}: {seats}{',' if len(players) == 2 else ';'} {count}"
+    )
+    if isinstance(replayed, GinState | GinMatch):
+        _print_gin_replay(out, replayed, players)
+    elif isinstance(replayed, RummyState | RummyMatch):
+        _print_rummy_replay(out, replayed, players)
+    else:  # pragma: no cover - every game has its own printing; this is the fallback
+        out.print(_hands_table(hands, players))
+
+
+# --------------------------------------------------------------------------- replay: Gin
+
+
+def _print_gin_replay(out: Console, replayed: GinState | GinMatch, players: list[str]) -> None:
+    hands = replayed.hands if isinstance(replayed, GinMatch) else [replayed]
+    deadwood = [
+        "-" if h.result is None else f"{h.result.deadwood[0]} / {h.result.deadwood[1]}"
+        for h in hands
+    ]
+    out.print(_hands_table(hands, players, {"deadwood": deadwood}))
+    _print_gin_final_state(out, hands[-1], players)
     if isinstance(replayed, GinMatch):
-        _print_match(out, replayed, players)
+        _print_gin_match(out, replayed, players)
 
 
-def _print_match(out: Console, match: GinMatch, players: list[str]) -> None:
+def _print_gin_match(out: Console, match: GinMatch, players: list[str]) -> None:
     result = match.result
     if result is None:
         scores = match.scores()
@@ -222,7 +332,7 @@ def _print_match(out: Console, match: GinMatch, players: list[str]) -> None:
     out.print(summary)
 
 
-def _print_final_state(out: Console, hand: GinState, players: list[str]) -> None:
+def _print_gin_final_state(out: Console, hand: GinState, players: list[str]) -> None:
     """The last hand: its phase, the cards where they lie, and its result once scored."""
     to_act = "" if hand.to_act is None else f", {_name(players, hand.to_act)} to act"
     out.print(
@@ -233,10 +343,10 @@ def _print_final_state(out: Console, hand: GinState, players: list[str]) -> None
         for seat in (0, 1):
             out.print(f"  {escape(players[seat])}: {_cards(sorted(hand.hands[seat]))}")
     if hand.result is not None:
-        _print_result(out, hand.result, players)
+        _print_gin_result(out, hand.result, players)
 
 
-def _print_result(out: Console, result: GinHandResult, players: list[str]) -> None:
+def _print_gin_result(out: Console, result: GinHandResult, players: list[str]) -> None:
     if result.outcome is Outcome.CANCELLED:
         out.print("The hand was [bold]cancelled[/] at the wall: nobody scores.")
         return
@@ -257,12 +367,96 @@ def _print_result(out: Console, result: GinHandResult, players: list[str]) -> No
     )
 
 
+# ------------------------------------------------------------------------- replay: Rummy
+
+
+def _print_rummy_replay(
+    out: Console, replayed: RummyState | RummyMatch, players: list[str]
+) -> None:
+    hands = replayed.hands if isinstance(replayed, RummyMatch) else [replayed]
+    last = hands[-1]
+    options = last.options.to_dict()
+    shown = (f"{k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in options.items())
+    out.print("[dim]options: " + escape(", ".join(shown)) + "[/]")
+    out.print(_hands_table(hands, players))
+    _print_rummy_final_state(out, last, players)
+    if isinstance(replayed, RummyMatch):
+        _print_rummy_match(out, replayed, players)
+
+
+def _print_rummy_table(out: Console, hand: RummyState, players: Sequence[str]) -> None:
+    """The melds on the table, numbered as lay-offs name them, with the seat that laid each."""
+    if not hand.table:
+        out.print("Table: no melds")
+        return
+    out.print("Table:")
+    for number, table_meld in enumerate(hand.table, 1):
+        owner = _name(players, table_meld.owner)
+        out.print(f"  {number}. [{_cards(table_meld.meld.cards)}] laid by {owner}")
+
+
+def _print_rummy_hands(out: Console, hand: RummyState, players: Sequence[str]) -> None:
+    """Every player's cards (sorted) and their value."""
+    for seat, player in enumerate(players):
+        cards = _sorted(hand.hands[seat])
+        value = sum(c.points for c in cards)
+        out.print(f"  {escape(player)}: {_cards(cards)} = {value}")
+
+
+def _print_rummy_final_state(out: Console, hand: RummyState, players: list[str]) -> None:
+    """The last hand: its phase, the table melds and their owners, every hand, the result."""
+    to_act = "" if hand.to_act is None else f", {_name(players, hand.to_act)} to act"
+    restocks = f", restocked {hand.restocks}x" if hand.restocks else ""
+    out.print(
+        f"Final state: [bold]{hand.phase.value}[/]{to_act}; stock {len(hand.stock)}, "
+        f"discard pile top {_cards(hand.discard_pile[-1:])}{restocks}"
+    )
+    _print_rummy_table(out, hand, players)
+    out.print("Cards left in hand:")
+    _print_rummy_hands(out, hand, players)
+    if hand.result is not None:
+        _print_rummy_result(out, hand.result, players)
+
+
+def _print_rummy_result(out: Console, result: RummyHandResult, players: Sequence[str]) -> None:
+    if result.outcome is RummyOutcome.STALEMATE:
+        out.print("[bold]stalemate[/]: the stock ran out for good, nobody scores.")
+        return
+    bonus = " (rummy: doubled)" if result.rummy else ""
+    out.print(
+        f"[bold]out[/]: [bold]{_name(players, result.winner)}[/] goes out and scores "
+        f"[bold]{result.points}[/] point{'s' if result.points != 1 else ''}{bonus}"
+    )
+
+
+def _print_rummy_match(out: Console, match: RummyMatch, players: list[str]) -> None:
+    options = match.game.options
+    goal = f"{options.hands} hands" if options.hands is not None else f"to {options.target_score}"
+    result = match.result
+    if result is None:
+        scores = " - ".join(str(s) for s in match.scores())
+        out.print(f"Match in progress: {scores} ({goal}, {len(match.hands)} played)")
+        return
+    verb = "won" if len(result.winners) == 1 else "shared"
+    summary = Table(title=f"Match {verb} by {_names(players, result.winners)} ({goal})")
+    summary.add_column("")
+    for player in players:
+        summary.add_column(escape(player), justify="right")
+    won = [0] * len(players)
+    for hand in match.hands:
+        if hand.result is not None and hand.result.winner is not None:
+            won[hand.result.winner] += 1
+    summary.add_row("hands won", *(str(w) for w in won))
+    summary.add_row("[bold]total[/]", *(f"[bold]{t}[/]" for t in result.totals))
+    out.print(summary)
+
+
 @app.command()
 def replay(
-    file: Annotated[Path, typer.Argument(help="A hand or match record (JSON).")],
+    file: Annotated[Path, typer.Argument(help="A hand or match record (JSON) of any game.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
-    """Replay a record, validating every action, and show the final state and scores."""
+    """Replay a record of any game, validating every action; show the final state and scores."""
     try:
         text = file.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -273,7 +467,8 @@ def replay(
         replayed = load_record(text)
     except RecordError as exc:
         raise _fail(f"{file}: {exc}", 1) from None
-    players = _record_players(text)
+    hands, _ = _split(replayed)
+    players = _record_players(text, _seats(hands[0]))
     if as_json:
         print(json.dumps(_replay_data(replayed, players), indent=1, ensure_ascii=False))
     else:
@@ -284,6 +479,7 @@ def replay(
 
 
 def _parse_option(text: str) -> tuple[str, Any]:
+    """``name=value``; the value is JSON if it parses (``true``, ``3``, ``"x"``), else a string."""
     name, sep, raw = text.partition("=")
     if not sep or not name.strip():
         raise ValueError(f"--option takes name=value, not {text!r}")
@@ -298,22 +494,28 @@ def _percent(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}%" if whole else "-"
 
 
+_OUTCOME_LABELS = {"cancelled": "cancelled (wall)"}
+
+
 def _sim_table(report: SimReport) -> Table:
     """The report as a narrow table: one row a statistic, one column a seat, plus all hands."""
     plural = "es" if report.matches != 1 else ""
     matches = f" in {report.matches} match{plural}" if report.matches else ""
+    seats = report.players
+    size = f" ({len(seats)} players)" if len(seats) > 2 else ""
     table = Table(
-        title=f"{report.game}: {report.hands} hands{matches}, seed {report.seed}",
+        title=f"{report.variant}{size}: {report.hands} hands{matches}, seed {report.seed}",
         caption=(
             f"{report.hands_per_second:,.0f} hands/s, {report.mean_actions:.1f} actions a hand, "
             f"{report.elapsed:.2f} s on {report.jobs} job{'s' if report.jobs != 1 else ''}"
         ),
     )
     table.add_column("")
-    for p in report.players:
-        table.add_column(f"{escape(p.name)} (seat {p.seat})", justify="right")
+    for p in seats:
+        header = f"{p.name} (seat {p.seat})" if len(seats) <= 2 else f"{p.name}\nseat {p.seat}"
+        table.add_column(escape(header), justify="right")
     table.add_column("all", justify="right")
-    seats = report.players
+    blank = [""] * len(seats)
 
     def row(label: str, values: list[str], total: str = "") -> None:
         table.add_row(label, *values, total)
@@ -323,17 +525,17 @@ def _sim_table(report: SimReport) -> Table:
         row("matches won", [str(w) for w in won], str(report.matches))
         row("match win %", [_percent(w, report.matches) for w in won])
         row("mean final total", [f"{p.mean_total or 0:.1f}" for p in seats])
-    decided = report.hands - report.outcomes[Outcome.CANCELLED.value]
-    row("hands played", ["", ""], str(report.hands))
-    row("hands won", [str(p.hands_won) for p in seats], str(decided))
+    row("hands played", blank, str(report.hands))
+    row("hands won", [str(p.hands_won) for p in seats], str(sum(p.hands_won for p in seats)))
     row("hand win %", [_percent(p.hands_won, report.hands) for p in seats])
     row("points", [str(p.points) for p in seats], str(sum(p.points for p in seats)))
-    for outcome in OUTCOMES:
-        label = outcome.replace("_", " ")
-        if outcome == Outcome.CANCELLED.value:
-            row(f"{label} (wall)", ["", ""], str(report.outcomes[outcome]))
+    for outcome, count in report.outcomes.items():
+        label = _OUTCOME_LABELS.get(outcome, outcome.replace("_", " "))
+        won_by = [p.outcomes.get(outcome, 0) for p in seats]
+        if count and not any(won_by):  # an outcome nobody wins (the wall, a stalemate)
+            row(label, blank, str(count))
         else:
-            row(label, [str(p.outcomes[outcome]) for p in seats], str(report.outcomes[outcome]))
+            row(label, [str(w) for w in won_by], str(count))
     return table
 
 
@@ -358,11 +560,22 @@ def _progress_bar(stack: contextlib.ExitStack, label: str) -> Progress:
     return progress
 
 
+def _example_players(game: Game) -> str:
+    return ",".join(["random"] * game.min_players)
+
+
 @app.command()
 def sim(
-    game: Annotated[str, typer.Argument(help="The game, e.g. gin.")],
+    game: Annotated[
+        str, typer.Argument(help=f"The game: {GAME_NAMES} (Basic Rummy: 2-6 players).")
+    ],
     players: Annotated[
-        str, typer.Option("--players", "-p", help="Comma-separated player names, seat 0 first.")
+        str,
+        typer.Option(
+            "--players",
+            "-p",
+            help="Comma-separated player names, seat 0 first; their number is the table size.",
+        ),
     ] = "random,random",
     hands: Annotated[
         int | None, typer.Option("--hands", "-n", min=0, help="Single hands (default 100).")
@@ -375,39 +588,44 @@ def sim(
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
     option: Annotated[
         list[str] | None,
-        typer.Option("--option", "-o", help="A rules option as name=value (repeatable)."),
+        typer.Option(
+            "--option",
+            "-o",
+            help=(
+                "A rules option as name=value (repeatable); the value is JSON if it parses, "
+                "else text: knock_limit=5, melds_per_turn=unlimited, restock=shuffle."
+            ),
+        ),
     ] = None,
 ) -> None:
     """Simulate computer players against each other and report wins, points and outcomes."""
-    try:
-        game_cls = find_game(game)
-    except ValueError:
-        raise _fail(f"unknown game {game!r} (valid: {', '.join(sorted(GAMES))})", 2) from None
-    names = [p.strip() for p in players.split(",")]
-    valid = ", ".join(PLAYERS.get(game_cls.name, ()))
-    if len(names) != 2:
-        raise _fail(f"{game_cls.name} needs 2 players, e.g. --players random,random", 2)
-    for name in names:
-        try:
-            find_player(game_cls.name, name, 0)
-        except UnknownPlayerError:
-            raise _fail(
-                f"unknown player {name!r} for {game_cls.name} (valid: {valid})", 2
-            ) from None
+    _find_game(game)
     if hands is not None and matches is not None:
         raise _fail("give --hands or --matches, not both", 2)
     if hands is None and matches is None:
         hands = 100
     try:
-        options = GinOptions.from_dict(dict(_parse_option(o) for o in option or ()))
-    except (ValueError, TypeError) as exc:
+        options = dict(_parse_option(o) for o in option or ())
+    except ValueError as exc:
         raise _fail(str(exc), 2) from None
+    played = _find_game(game, options)
+    names = [p.strip() for p in players.split(",")]
+    try:
+        check_players(played, len(names))
+    except ValueError as exc:
+        raise _fail(f"{exc} (e.g. --players {_example_players(played)})", 2) from None
+    valid = ", ".join(PLAYERS.get(played.name, ()))
+    for name in names:
+        try:
+            find_player(played.name, name, 0)
+        except UnknownPlayerError:
+            raise _fail(f"unknown player {name!r} for {played.name} (valid: {valid})", 2) from None
     with contextlib.ExitStack() as stack:
         progress = None
         if not as_json and sys.stderr.isatty():
             progress = _progress_bar(stack, "matches" if matches is not None else "hands")
         report = simulate(
-            game_cls.name,
+            game,
             names,
             hands=hands,
             matches=matches,
@@ -422,11 +640,11 @@ def sim(
         _out().print(_sim_table(report))
 
 
-# ------------------------------------------------------------------------------------ demo
+# ------------------------------------------------------------------------------ demo: Gin
 
 
-def _describe(action: Action, seat: int, state: GinState) -> str:
-    """The action just applied by ``seat``, in words."""
+def _describe_gin(action: Action, seat: int, state: GinState) -> str:
+    """The Gin action just applied by ``seat``, in words."""
     if isinstance(action, Pass):
         return "passes on the up-card"
     if isinstance(action, Take):
@@ -451,13 +669,9 @@ def _demo_bots(seed: int) -> list[RandomPlayer]:
     return [RandomPlayer(derive_seed(seed, 1)), RandomPlayer(derive_seed(seed, 2))]
 
 
-@app.command()
-def demo(
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the hand.")] = DEMO_SEED,
-) -> None:
-    """Play one seeded random-v-random Gin hand and show it turn by turn."""
+def _gin_demo(seed: int) -> None:
     out = _out()
-    players = ["Ann", "Bob"]
+    players = list(DEMO_NAMES[:2])
     bots = _demo_bots(seed)
     state = Gin().new_hand(seed=seed, dealer=0)
     out.print(f"[bold]Gin Rummy[/], seed {seed}: Ann v Bob, both playing at random. Ann deals.")
@@ -471,7 +685,7 @@ def demo(
         assert actor is not None
         action = bots[actor].choose(state.view(actor))
         state.apply(action, actor)
-        phrases.append(_describe(action, actor, state))
+        phrases.append(_describe_gin(action, actor, state))
         if state.to_act != actor:  # the turn passed (or the hand ended): one line a turn
             turn += 1
             line = f"{turn:3}. {players[actor]} " + ", ".join(phrases)
@@ -481,7 +695,150 @@ def demo(
             phrases = []
     assert state.result is not None
     out.print()
-    _print_result(out, state.result, players)
+    _print_gin_result(out, state.result, players)
+
+
+# ---------------------------------------------------------------------------- demo: Rummy
+
+
+class _GreedyRummy:
+    """The demo's Basic Rummy policy (not a registered player): it decides from its view only.
+
+    It takes the top discard when that card makes a meld with its hand or fits a table meld, else
+    draws from the stock; then lays down the longest meld it can, lays off whatever fits, and
+    throws its highest card.
+    """
+
+    name = "greedy"
+
+    def choose(self, view: View) -> Action:
+        """The greedy action for a Basic Rummy view."""
+        assert isinstance(view, RummyView)
+        actions = view.legal_actions
+        if view.phase is Phase.DRAW:
+            top = view.discard_pile[-1] if view.discard_pile else None
+            if top is not None and Take() in actions and self._wants(view, top):
+                return Take()
+            return Draw()
+        melds = [a for a in actions if isinstance(a, NewMeld)]
+        if melds:
+            return max(melds, key=lambda a: len(a.cards))
+        layoffs = [a for a in actions if isinstance(a, LayOff)]
+        if layoffs:
+            return layoffs[0]
+        discards = [a.card for a in actions if isinstance(a, Discard) and isinstance(a.card, Card)]
+        return Discard(max(discards, key=lambda c: (c.points, c.number, c.index)))
+
+    def suggest(self, view: View) -> tuple[Action, str]:
+        """The greedy action and why."""
+        return self.choose(view), "melds, lays off and throws high cards whenever it can"
+
+    @staticmethod
+    def _wants(view: RummyView, card: Card) -> bool:
+        if any(t.meld.accepts(card) for t in view.table):
+            return True
+        return any(card in meld.cards for meld in melds_in([*view.hand, card]))
+
+
+def _describe_rummy(action: Action, seat: int, state: RummyState) -> str:
+    """The Basic Rummy action just applied by ``seat``, in words."""
+    if isinstance(action, Draw):
+        return "draws from the stock"
+    if isinstance(action, Take):
+        assert state.taken is not None
+        return f"takes {_card(state.taken)} from the discard pile"
+    if isinstance(action, NewMeld):
+        return f"melds {_cards(action.cards)}"
+    if isinstance(action, LayOff):
+        meld = state.table[action.meld - 1].meld
+        return f"lays off {_card(action.card)} on meld {action.meld} (now {_cards(meld.cards)})"
+    if isinstance(action, Discard):
+        if not state.hands[seat]:
+            return f"discards {_card(action.card)} face down"
+        return f"discards {_card(action.card)}"
+    return str(action)  # pragma: no cover
+
+
+def _rummy_demo(variant: str, game: Game, players: int, seed: int) -> None:
+    out = _out()
+    names = list(DEMO_NAMES[:players])
+    state = game.new_hand(players=players, seed=seed, dealer=0)
+    assert isinstance(state, RummyState)
+    bot = _GreedyRummy()
+    everyone = "both" if players == 2 else "all"
+    out.print(
+        f"[bold]Basic Rummy[/] ({variant}), seed {seed}: {_names(names, range(players))}, "
+        f"{everyone} playing greedily (meld and lay off whenever possible, throw the highest "
+        f"card). {names[0]} deals."
+    )
+    for seat, name in enumerate(names):
+        out.print(f"  {name}: {_cards(_sorted(state.hands[seat]))}")
+    out.print(f"  up-card {_card(state.discard_pile[-1])}, {len(state.stock)} cards in the stock\n")
+    turn = 0
+    phrases: list[str] = []
+    for _ in range(MAX_DEMO_ACTIONS):
+        actor = state.to_act
+        if actor is None:
+            break
+        restocks = state.restocks
+        action = bot.choose(state.view(actor))
+        state.apply(action, actor)
+        phrases.append(_describe_rummy(action, actor, state))
+        if state.to_act != actor:  # the turn passed (or the hand ended): one line a turn
+            turn += 1
+            if not state.hands[actor]:
+                phrases.append("[bold]and is out![/]")
+            restocked = state.restocks > restocks  # the stock ran out after this discard
+            line = f"{turn:3}. {names[actor]} " + ", ".join(phrases)
+            if isinstance(action, Discard) and state.hands[actor]:
+                line += f"   [dim]stock {0 if restocked else len(state.stock)}[/]"
+            out.print(line)
+            phrases = []
+            if restocked:
+                how = "shuffled" if state.options.restock.value == "shuffle" else "turned over"
+                out.print(
+                    f"     [dim]the discard pile is {how} to make a new stock "
+                    f"of {len(state.stock)} cards[/]"
+                )
+    out.print()
+    if state.result is None:  # pragma: no cover - a safety net, greedy hands end
+        out.print(f"The demo stops after {MAX_DEMO_ACTIONS} actions.")
+        return
+    _print_rummy_table(out, state, names)
+    out.print("Cards left in hand:")
+    _print_rummy_hands(out, state, names)
+    _print_rummy_result(out, state.result, names)
+
+
+@app.command()
+def demo(
+    game: Annotated[str, typer.Option("--game", "-g", help=f"The game: {GAME_NAMES}.")] = "gin",
+    players: Annotated[
+        int | None,
+        typer.Option("--players", "-p", help="Table size (gin: 2; rummy: 2-6; default 2)."),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", "-s", help="Seed of the hand (default: a hand worth watching)."),
+    ] = None,
+) -> None:
+    """Play one seeded demo hand and show it turn by turn.
+
+    Gin: random v random. Basic Rummy: greedy players that meld and lay off whenever they can.
+    """
+    played = _find_game(game)
+    size = players if players is not None else played.min_players
+    try:
+        check_players(played, size)
+    except ValueError as exc:
+        raise _fail(str(exc), 2) from None
+    if played.name == "gin":
+        _gin_demo(DEMO_SEED if seed is None else seed)
+    elif played.name == "rummy":
+        default = RUMMY_DEMO_SEEDS.get(size, 0)
+        _rummy_demo(game.strip().lower(), played, size, default if seed is None else seed)
+    else:  # pragma: no cover - every game of GAMES has a demo
+        raise _fail(f"no demo for {played.name} yet", 2)
 
 
 def main() -> None:

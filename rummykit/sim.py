@@ -1,11 +1,15 @@
-"""Simulation: computer players play hands or matches against each other, in parallel.
+"""Simulation: computer players play hands or matches of any game against each other, in parallel.
 
-Every hand (or match) number ``i`` is dealt from ``derive_seed(seed, i)`` and gets fresh players
-seeded from that number too, so a report depends only on its arguments, never on ``jobs``.
+Every hand (or match) number ``i`` is dealt from ``derive_seed(seed, i)`` by seat ``i % players``
+and gets fresh players seeded from that number too, so a report depends only on its arguments,
+never on ``jobs``. The table size is the number of player names.
 
 >>> report = simulate("gin", ["random", "random"], hands=4, seed=1)
 >>> report.hands, sum(report.outcomes.values())
 (4, 4)
+>>> report = simulate("rummy-classic", ["random"] * 4, hands=2, seed=1)
+>>> report.game, report.variant, len(report.players), list(report.outcomes)
+('rummy', 'rummy-classic', 4, ['out', 'stalemate'])
 """
 
 from __future__ import annotations
@@ -14,52 +18,120 @@ import multiprocessing
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
-from rummykit.games import Gin, GinOptions, find_game
-from rummykit.games.base import derive_seed
-from rummykit.games.gin import GinMatch, GinState, Outcome
+from rummykit.games import find_game
+from rummykit.games.base import Game, HandState, Match, OptionsLike, derive_seed
+from rummykit.games.gin import Gin, GinMatch, GinState
+from rummykit.games.rummy import Rummy, RummyMatch, RummyState
 from rummykit.players import Player, find_player
 
 __all__ = [
-    "OUTCOMES",
+    "MAX_ACTIONS",
+    "MAX_HANDS",
     "PlayerStats",
     "Progress",
     "SimReport",
+    "StuckError",
+    "check_players",
     "play_hand",
     "play_match",
     "simulate",
 ]
 
-OUTCOMES: tuple[str, ...] = tuple(o.value for o in Outcome)
-"""Every way a hand can end, in report order."""
-
 Progress = Callable[[int, int], None]
 """Called as ``progress(done, total)`` (hands or matches) while a simulation runs."""
 
+MAX_ACTIONS = 50_000
+"""A hand that has not ended after this many actions is stuck (random play needs a few hundred)."""
 
-def play_hand(game: Gin, players: Sequence[Player], seed: int | None, dealer: int = 0) -> GinState:
-    """Play one hand to its end; ``players[seat]`` decides from ``state.view(seat)`` only."""
-    state = game.new_hand(seed=seed, dealer=dealer)
-    while not state.is_over:
+MAX_HANDS = 10_000
+"""A match that has not ended after this many hands is stuck."""
+
+
+class StuckError(RuntimeError):
+    """A hand or match that does not end: players that never draw from the stock, say."""
+
+
+def check_players(game: Game, count: int) -> None:
+    """Raise ValueError unless ``game`` is played by ``count`` players.
+
+    >>> check_players(find_game("gin"), 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: gin needs 2 players, not 3
+    >>> check_players(find_game("rummy"), 7)
+    Traceback (most recent call last):
+    ...
+    ValueError: rummy is for 2 to 6 players, not 7
+    """
+    if not game.min_players <= count <= game.max_players:
+        if game.min_players == game.max_players:
+            raise ValueError(f"{game.name} needs {game.min_players} players, not {count}")
+        raise ValueError(
+            f"{game.name} is for {game.min_players} to {game.max_players} players, not {count}"
+        )
+
+
+def _play_out(state: HandState, players: Sequence[Player], apply: Any) -> None:
+    for _ in range(MAX_ACTIONS):
         seat = state.to_act
-        assert seat is not None
-        state.apply(players[seat].choose(state.view(seat)), seat)
+        if seat is None:
+            return
+        apply(players[seat].choose(state.view(seat)), seat)
+    if not state.is_over:
+        raise StuckError(f"a hand did not end within {MAX_ACTIONS} actions (seed {state.seed})")
+
+
+@overload
+def play_hand(
+    game: Gin, players: Sequence[Player], seed: int | None, dealer: int = 0
+) -> GinState: ...
+@overload
+def play_hand(
+    game: Rummy, players: Sequence[Player], seed: int | None, dealer: int = 0
+) -> RummyState: ...
+@overload
+def play_hand(
+    game: Game, players: Sequence[Player], seed: int | None, dealer: int = 0
+) -> HandState: ...
+def play_hand(
+    game: Game, players: Sequence[Player], seed: int | None, dealer: int = 0
+) -> HandState:
+    """Play one hand for ``len(players)`` seats to its end; ``players[seat]`` sees only its view.
+
+    Raises :class:`StuckError` if the hand has not ended after :data:`MAX_ACTIONS` actions.
+    """
+    state = game.new_hand(players=len(players), seed=seed, dealer=dealer)
+    _play_out(state, players, state.apply)
     return state
 
 
-def play_match(game: Gin, players: Sequence[Player], seed: int | None, dealer: int = 0) -> GinMatch:
-    """Play one match to the target score; ``players[seat]`` decides from views only."""
-    match = game.new_match(seed=seed, dealer=dealer)
-    while True:
-        hand = match.hand
-        while not hand.is_over:
-            seat = hand.to_act
-            assert seat is not None
-            match.apply(players[seat].choose(hand.view(seat)), seat)
+@overload
+def play_match(
+    game: Gin, players: Sequence[Player], seed: int | None, dealer: int = 0
+) -> GinMatch: ...
+@overload
+def play_match(
+    game: Rummy, players: Sequence[Player], seed: int | None, dealer: int = 0
+) -> RummyMatch: ...
+@overload
+def play_match(
+    game: Game, players: Sequence[Player], seed: int | None, dealer: int = 0
+) -> Match: ...
+def play_match(game: Game, players: Sequence[Player], seed: int | None, dealer: int = 0) -> Match:
+    """Play one whole match for ``len(players)`` seats; ``players[seat]`` decides from views only.
+
+    Raises :class:`StuckError` if a hand or the match does not end (:data:`MAX_ACTIONS`,
+    :data:`MAX_HANDS`).
+    """
+    match = game.new_match(players=len(players), seed=seed, dealer=dealer)
+    for _ in range(MAX_HANDS):
+        _play_out(match.hand, players, match.apply)
         if match.is_over:
             return match
         match.next_hand()
+    raise StuckError(f"a match did not end within {MAX_HANDS} hands (seed {seed})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,12 +142,16 @@ class PlayerStats:
     seat: int
     hands_won: int
     points: int
-    """Hand points scored (bonuses of hands included, end-of-match bonuses not)."""
+    """Hand points scored: the sum of the hands' ``scores`` for this seat (end-of-match bonuses
+    not included)."""
     outcomes: dict[str, int]
-    """The hands this seat won, by outcome (knock, gin, big_gin, undercut)."""
+    """The hands this seat won, by outcome (every outcome of the game; those that nobody wins,
+    such as Gin's ``cancelled`` or Rummy's ``stalemate``, stay at 0)."""
     matches_won: int
+    """Matches won; a shared win (equal top totals) counts for every winner."""
     mean_total: float | None
-    """The mean final match total (with game, box and shutout bonuses); None without matches."""
+    """The mean final match total (Gin: with game, box and shutout bonuses); None without
+    matches."""
 
     def to_dict(self) -> dict[str, Any]:
         """The statistics as JSON data."""
@@ -95,14 +171,20 @@ class SimReport:
     """What a simulation found. Everything but the timing depends only on the arguments."""
 
     game: str
+    """The game's canonical name (``rummy`` for every Basic Rummy variant)."""
+    variant: str
+    """The game name as asked for (e.g. ``rummy-classic``), lower case."""
+    options: dict[str, Any]
+    """Every option of the game as played (the variant's defaults with the given overrides)."""
     seed: int
     players: tuple[PlayerStats, ...]
+    """One entry per seat, seat 0 first."""
     hands: int
     """Hands played (in matches: every hand of every match, cancelled ones included)."""
     matches: int
     """Matches played (0 when hands were simulated on their own)."""
     outcomes: dict[str, int]
-    """Every hand by outcome; the counts add up to ``hands``."""
+    """Every hand by outcome, in the game's order of outcomes; the counts add up to ``hands``."""
     actions: int
     """Actions applied over all hands."""
     jobs: int
@@ -123,6 +205,8 @@ class SimReport:
         """The report as JSON data."""
         return {
             "game": self.game,
+            "variant": self.variant,
+            "options": dict(self.options),
             "seed": self.seed,
             "hands": self.hands,
             "matches": self.matches,
@@ -139,45 +223,55 @@ class SimReport:
 class _Tally:
     """Running totals of a chunk of work; tallies add up (so the order of chunks is irrelevant)."""
 
+    seats: int
+    outcome_names: tuple[str, ...]
     units: int = 0
     hands: int = 0
     actions: int = 0
-    outcomes: dict[str, int] = field(default_factory=lambda: dict.fromkeys(OUTCOMES, 0))
-    won: list[dict[str, int]] = field(
-        default_factory=lambda: [dict.fromkeys(OUTCOMES, 0), dict.fromkeys(OUTCOMES, 0)]
-    )
-    points: list[int] = field(default_factory=lambda: [0, 0])
-    matches_won: list[int] = field(default_factory=lambda: [0, 0])
-    totals: list[int] = field(default_factory=lambda: [0, 0])
+    outcomes: dict[str, int] = field(init=False)
+    won: list[dict[str, int]] = field(init=False)
+    points: list[int] = field(init=False)
+    matches_won: list[int] = field(init=False)
+    totals: list[int] = field(init=False)
 
-    def add_hand(self, state: GinState) -> None:
+    def __post_init__(self) -> None:
+        self.outcomes = dict.fromkeys(self.outcome_names, 0)
+        self.won = [dict.fromkeys(self.outcome_names, 0) for _ in range(self.seats)]
+        self.points = [0] * self.seats
+        self.matches_won = [0] * self.seats
+        self.totals = [0] * self.seats
+
+    def add_hand(self, state: HandState) -> None:
         result = state.result
         assert result is not None
+        outcome = str(result.outcome.value)
         self.hands += 1
         self.actions += len(state.history)
-        self.outcomes[result.outcome.value] += 1
+        self.outcomes[outcome] += 1
         if result.winner is not None:
-            self.won[result.winner][result.outcome.value] += 1
-            self.points[result.winner] += result.points
+            self.won[result.winner][outcome] += 1
+        for seat, points in enumerate(result.scores):
+            self.points[seat] += points
 
-    def add_match(self, match: GinMatch) -> None:
+    def add_match(self, match: Match) -> None:
         result = match.result
         assert result is not None
         for hand in match.hands:
             self.add_hand(hand)
-        self.matches_won[result.winner] += 1
-        for seat in (0, 1):
-            self.totals[seat] += result.totals[seat]
+        for seat in result.winners:
+            self.matches_won[seat] += 1
+        for seat, total in enumerate(result.totals):
+            self.totals[seat] += total
 
     def merge(self, other: _Tally) -> None:
         self.units += other.units
         self.hands += other.hands
         self.actions += other.actions
-        for name in OUTCOMES:
+        for name in self.outcome_names:
             self.outcomes[name] += other.outcomes[name]
-            for seat in (0, 1):
+            for seat in range(self.seats):
                 self.won[seat][name] += other.won[seat][name]
-        for seat in (0, 1):
+        for seat in range(self.seats):
             self.points[seat] += other.points[seat]
             self.matches_won[seat] += other.matches_won[seat]
             self.totals[seat] += other.totals[seat]
@@ -204,15 +298,16 @@ def _players_for(task: _Task, unit_seed: int) -> list[Player]:
 
 
 def _run(task: _Task) -> _Tally:
-    game = find_game(task.game)(GinOptions.from_dict(task.options))
-    tally = _Tally()
+    game = find_game(task.game, task.options)
+    seats = len(task.players)
+    tally = _Tally(seats, game.outcomes)
     for index in range(task.start, task.stop):
         unit_seed = derive_seed(task.seed, index)
         players = _players_for(task, unit_seed)
         if task.matches:
-            tally.add_match(play_match(game, players, unit_seed, dealer=index % 2))
+            tally.add_match(play_match(game, players, unit_seed, dealer=index % seats))
         else:
-            tally.add_hand(play_hand(game, players, unit_seed, dealer=index % 2))
+            tally.add_hand(play_hand(game, players, unit_seed, dealer=index % seats))
         tally.units += 1
     return tally
 
@@ -224,14 +319,6 @@ def _chunks(total: int, jobs: int, matches: bool) -> Iterator[tuple[int, int]]:
         yield start, min(total, start + per_chunk)
 
 
-def _options(options: GinOptions | Mapping[str, Any] | None) -> GinOptions:
-    if options is None:
-        return GinOptions()
-    if isinstance(options, GinOptions):
-        return options
-    return GinOptions.from_dict(options)
-
-
 def simulate(
     game_name: str,
     player_names: Sequence[str],
@@ -240,14 +327,18 @@ def simulate(
     matches: int | None = None,
     seed: int = 0,
     jobs: int = 1,
-    options: GinOptions | Mapping[str, Any] | None = None,
+    options: Mapping[str, Any] | OptionsLike | None = None,
     progress: Progress | None = None,
 ) -> SimReport:
-    """Play ``hands`` single hands (the dealer alternating) or ``matches`` whole matches.
+    """Play ``hands`` single hands (the deal passing round the table) or ``matches`` matches.
 
-    ``player_names[seat]`` names the player of each seat (see :data:`rummykit.players.PLAYERS`).
-    Work is spread over ``jobs`` processes; the report (timing aside) is the same for any ``jobs``.
-    An unknown game, player or option raises ValueError before anything is played.
+    ``game_name`` is any game name or alias (``gin``, ``rummy``, ``rummy-classic``...);
+    ``options`` (JSON data, e.g. ``{"melds_per_turn": "unlimited"}``, or an options object such
+    as ``GinOptions``) override the variant's defaults. ``player_names[seat]`` names the player of
+    each seat (see :data:`rummykit.players.PLAYERS`); their number is the table size. Work is
+    spread over ``jobs`` processes; the report (timing aside) is the same for any ``jobs``. An
+    unknown game, player or option, or a table size the game does not allow, raises ValueError
+    before anything is played.
     """
     if (hands is None) == (matches is None):
         raise ValueError("give exactly one of hands or matches")
@@ -257,23 +348,29 @@ def simulate(
         raise ValueError("the number of hands or matches cannot be negative")
     if jobs < 1:
         raise ValueError("jobs must be at least 1")
-    game_cls = find_game(game_name)
-    if len(player_names) != 2:
-        raise ValueError(f"{game_cls.name} needs 2 players, not {len(player_names)}")
-    names = tuple(find_player(game_cls.name, name, 0).name for name in player_names)
-    opts = _options(options)
+    if options is not None and not isinstance(options, Mapping):
+        if not callable(getattr(options, "to_dict", None)):
+            raise ValueError("options must be a mapping of name: value")
+        options = options.to_dict()  # an options object, e.g. GinOptions
+    find_game(game_name)  # an unknown name is reported before a bad option
+    game = find_game(game_name, options)
+    check_players(game, len(player_names))
+    names = tuple(find_player(game.name, name, 0).name for name in player_names)
+    variant = game_name.strip().lower()
+    played = game.options.to_dict()
     tasks = [
-        _Task(game_cls.name, opts.to_dict(), names, seed, matches is not None, start, stop)
+        _Task(variant, played, names, seed, matches is not None, start, stop)
         for start, stop in _chunks(total, jobs, matches is not None)
     ]
     started = time.perf_counter()
     if progress is not None:
         progress(0, total)
+    empty = _Tally(len(names), game.outcomes)
     if jobs == 1 or len(tasks) <= 1:
-        tally = _collect(map(_run, tasks), total, progress)
+        tally = _collect(empty, map(_run, tasks), total, progress)
     else:
         with multiprocessing.get_context().Pool(min(jobs, len(tasks))) as pool:
-            tally = _collect(pool.imap_unordered(_run, tasks), total, progress)
+            tally = _collect(empty, pool.imap_unordered(_run, tasks), total, progress)
     elapsed = time.perf_counter() - started
     n_matches = tally.units if matches is not None else 0
     stats = tuple(
@@ -282,14 +379,16 @@ def simulate(
             seat=seat,
             hands_won=sum(tally.won[seat].values()),
             points=tally.points[seat],
-            outcomes={k: v for k, v in tally.won[seat].items() if k != Outcome.CANCELLED.value},
+            outcomes=dict(tally.won[seat]),
             matches_won=tally.matches_won[seat],
             mean_total=tally.totals[seat] / n_matches if n_matches else None,
         )
-        for seat in (0, 1)
+        for seat in range(len(names))
     )
     return SimReport(
-        game=game_cls.name,
+        game=game.name,
+        variant=variant,
+        options=played,
         seed=seed,
         players=stats,
         hands=tally.hands,
@@ -301,8 +400,9 @@ def simulate(
     )
 
 
-def _collect(results: Iterator[_Tally], total: int, progress: Progress | None) -> _Tally:
-    tally = _Tally()
+def _collect(
+    tally: _Tally, results: Iterator[_Tally], total: int, progress: Progress | None
+) -> _Tally:
     for part in results:
         tally.merge(part)
         if progress is not None:

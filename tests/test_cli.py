@@ -1,4 +1,4 @@
-"""The command line: replay, sim, demo and --version, through Typer's test runner."""
+"""The command line for every game: replay, sim, demo and --version, via Typer's test runner."""
 
 from __future__ import annotations
 
@@ -10,9 +10,11 @@ import pytest
 from typer.testing import CliRunner
 
 from rummykit import __version__
-from rummykit.cli import app
-from rummykit.games import Gin, GinOptions
+from rummykit.actions import LayOff
+from rummykit.cli import _GreedyRummy, app
+from rummykit.games import Gin, GinOptions, Rummy, find_game
 from rummykit.games.gin import GinState, Outcome
+from rummykit.games.rummy import RummyMatch, RummyOutcome, RummyState
 from rummykit.players import RandomPlayer
 from rummykit.record import dump_record, hand_record, match_record
 from rummykit.sim import play_hand, play_match
@@ -145,7 +147,7 @@ def test_sim_matches_table() -> None:
     ("args", "needle"),
     [
         (["sim", "gin", "--players", "random,wizard"], "valid: random"),
-        (["sim", "poker"], "valid: gin"),
+        (["sim", "poker"], "gin, gin-rummy, rummy, rummy-classic"),
         (["sim", "gin", "--players", "random"], "2 players"),
         (["sim", "gin", "--option", "wilds=2"], "unknown Gin option"),
         (["sim", "gin", "--hands", "2", "--matches", "2"], "not both"),
@@ -170,3 +172,201 @@ def test_version() -> None:
     result = runner.invoke(app, ["--version"])
     assert result.exit_code == 0
     assert result.stdout.strip() == f"rummykit {__version__}"
+
+
+# ------------------------------------------------------------------------------ Basic Rummy
+
+RUMMY_PLAYERS = ["Ann", "Bob", "Cid"]
+
+
+def _greedy_hand(seats: int = 3) -> RummyState:
+    """The first seeded greedy hand that ends by somebody going out after a lay-off."""
+    for seed in range(50):
+        state = play_hand(Rummy(), [_GreedyRummy()] * seats, seed, seed % seats)
+        assert state.result is not None
+        laid_off = any(isinstance(a, LayOff) for _, a in state.history)
+        if state.result.outcome is RummyOutcome.OUT and laid_off and state.result.points:
+            return state
+    raise AssertionError("no greedy hand went out in 50 seeds")
+
+
+@pytest.fixture(scope="module")
+def rummy_hand() -> RummyState:
+    return _greedy_hand()
+
+
+def test_replay_of_a_rummy_hand(tmp_path: Path, rummy_hand: RummyState) -> None:
+    path = _write(tmp_path, hand_record(rummy_hand, RUMMY_PLAYERS))
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert rummy_hand.result is not None and rummy_hand.result.winner is not None
+    winner = RUMMY_PLAYERS[rummy_hand.result.winner]
+    assert f"{winner} goes out and scores {rummy_hand.result.points} points" in out
+    assert "Ann (seat 0), Bob (seat 1), Cid (seat 2)" in out
+    for number, table_meld in enumerate(rummy_hand.table, 1):
+        symbols = " ".join(c.symbol for c in table_meld.meld.cards)
+        assert f"{number}. [{symbols}] laid by {RUMMY_PLAYERS[table_meld.owner]}" in out
+    for seat, name in enumerate(RUMMY_PLAYERS):
+        assert f"{name}: " in out
+        assert f"= {rummy_hand.result.hand_values[seat]}" in out
+
+
+def test_replay_json_of_a_rummy_hand(tmp_path: Path, rummy_hand: RummyState) -> None:
+    path = _write(tmp_path, hand_record(rummy_hand, RUMMY_PLAYERS))
+    result = runner.invoke(app, ["replay", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert rummy_hand.result is not None
+    assert data["kind"] == "hand" and data["game"] == "rummy"
+    assert data["players"] == RUMMY_PLAYERS
+    assert data["options"] == rummy_hand.game.options.to_dict()
+    assert data["hands"][0]["result"] == rummy_hand.result.to_dict()
+    assert data["hands"][0]["actions"] == len(rummy_hand.history)
+    assert data["scores"] == list(rummy_hand.result.scores) and sum(data["scores"]) > 0
+    views = data["final"]["views"]
+    assert [v["seat"] for v in views] == [0, 1, 2]
+    assert views == [rummy_hand.view(seat).to_dict() for seat in range(3)]
+
+
+def test_replay_of_a_rummy_match(tmp_path: Path) -> None:
+    game = find_game("rummy-classic", {"hands": 3})
+    match = play_match(game, [_GreedyRummy()] * 4, 5)
+    assert isinstance(match, RummyMatch) and match.result is not None
+    names = ["Ann", "Bob", "Cid", "Dee"]
+    path = _write(tmp_path, match_record(match, names), "match.json")
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 0, result.output
+    winners = [names[s] for s in match.result.winners]
+    assert ("Match won by " if len(winners) == 1 else "Match shared by ") in result.stdout
+    assert all(w in result.stdout for w in winners)
+    assert "(3 hands)" in result.stdout
+    data = json.loads(runner.invoke(app, ["replay", str(path), "--json"]).stdout)
+    assert data["kind"] == "match" and data["match_over"] is True
+    assert data["match_result"] == match.result.to_dict()
+    assert len(data["hands"]) == 3
+    assert [h["result"] for h in data["hands"]] == [
+        h.result.to_dict() if h.result is not None else None for h in match.hands
+    ]
+    assert data["scores"] == list(match.scores()) == list(match.result.totals)
+    assert len(data["final"]["views"]) == 4
+
+
+def test_an_illegal_rummy_action_is_named(tmp_path: Path, rummy_hand: RummyState) -> None:
+    record = hand_record(rummy_hand, RUMMY_PLAYERS)
+    actions = record["actions"]
+    seat = actions[4][0]
+    actions.insert(4, [seat, "knock KD"])  # not an action of Basic Rummy at all
+    path = _write(tmp_path, record)
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 1
+    assert "action 5 " in result.stderr and "knock KD" in result.stderr
+    assert result.stdout == ""
+
+
+def test_a_rummy_record_with_seven_players_exits_1(tmp_path: Path) -> None:
+    record = hand_record(Rummy().new_hand(players=3, seed=1), RUMMY_PLAYERS)
+    record["players"] = [f"p{i}" for i in range(7)]
+    result = runner.invoke(app, ["replay", str(_write(tmp_path, record))])
+    assert result.exit_code == 1
+    assert "2 to 6 players, not 7" in result.stderr
+
+
+def test_sim_rummy_classic_with_five_players() -> None:
+    args = ["sim", "rummy-classic", "-p", ",".join(["random"] * 5), "-n", "12", "--json"]
+    result = runner.invoke(app, [*args, "--option", "restock=shuffle", "-o", "rummy_bonus=true"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["hands"] == 12 and data["variant"] == "rummy-classic" and data["game"] == "rummy"
+    assert [p["seat"] for p in data["players"]] == [0, 1, 2, 3, 4]
+    assert set(data["outcomes"]) == {"out", "stalemate"}
+    assert sum(data["outcomes"].values()) == 12
+    assert sum(p["hands_won"] for p in data["players"]) == data["outcomes"]["out"]
+    assert data["options"]["restock"] == "shuffle" and data["options"]["rummy_bonus"] is True
+    assert data["options"]["melds_per_turn"] == "unlimited"
+
+
+def test_sim_rummy_options_parse_as_json_or_text() -> None:
+    args = ["sim", "rummy", "-p", "random,random,random", "-n", "2", "--json"]
+    result = runner.invoke(
+        app, [*args, "-o", "melds_per_turn=unlimited", "-o", "restock_limit=2", "-o", "hands=3"]
+    )
+    assert result.exit_code == 0, result.output
+    options = json.loads(result.stdout)["options"]
+    assert options["melds_per_turn"] == "unlimited"
+    assert options["restock_limit"] == 2 and options["hands"] == 3
+
+
+def test_sim_rummy_table_has_a_column_per_seat() -> None:
+    result = runner.invoke(app, ["sim", "rummy", "-p", "random,random,random,random", "-n", "6"])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "rummy (4 players): 6 hands" in out
+    assert "seat 3" in out and "seat 4" not in out
+    assert "stalemate" in out and "out " in out
+
+
+def test_sim_rummy_matches() -> None:
+    args = ["sim", "rummy", "-p", "random,random,random", "-m", "2", "--option", "hands=3"]
+    result = runner.invoke(app, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["matches"] == 2 and data["hands"] == 6
+    assert sum(p["matches_won"] for p in data["players"]) >= 2
+    table = runner.invoke(app, args)
+    assert table.exit_code == 0 and "6 hands in 2 matches" in table.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["sim", "gin", "--players", "random,random,random"], "gin needs 2 players, not 3"),
+        (["sim", "rummy", "-p", ",".join(["random"] * 7)], "rummy is for 2 to 6 players, not 7"),
+        (["sim", "rummy-classic", "-p", "random"], "rummy is for 2 to 6 players, not 1"),
+        (["sim", "rummy", "-p", "random,wizard"], "valid: random"),
+        (["sim", "rummy", "-o", "knock_limit=3"], "unknown Rummy option"),
+        (["sim", "rummy", "-o", "restock=sideways"], "option restock"),
+        (["sim", "rummy", "-o", "restock"], "name=value"),
+        (["demo", "--game", "gin", "--players", "3"], "gin needs 2 players, not 3"),
+        (["demo", "--game", "rummy", "--players", "7"], "2 to 6 players, not 7"),
+        (["demo", "--game", "poker"], "valid: basic-rummy, gin, gin-rummy, rummy, rummy-classic"),
+    ],
+)
+def test_multi_game_usage_errors_exit_2(args: list[str], needle: str) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert needle in result.stderr
+
+
+def test_rummy_demo_plays_a_hand_to_the_score() -> None:
+    result = runner.invoke(app, ["demo", "--game", "rummy"])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Basic Rummy (rummy), seed 311: Ann and Bob" in out
+    assert " 1. Bob " in out  # the dealer's left starts
+    assert " melds " in out and " lays off " in out and " discards " in out
+    assert any(symbol in out for symbol in "♣♦♥♠")
+    assert "and is out!" in out and "goes out and scores" in out
+    assert "laid by" in out
+
+
+def test_rummy_classic_demo_at_a_bigger_table() -> None:
+    result = runner.invoke(app, ["demo", "-g", "rummy-classic", "-p", "4", "-s", "86"])
+    assert result.exit_code == 0, result.output
+    assert "Basic Rummy (rummy-classic), seed 86: Ann, Bob, Cid and Dee" in result.stdout
+    assert "Dee: " in result.stdout and "goes out and scores" in result.stdout
+
+
+def test_help_mentions_every_game() -> None:
+    result = runner.invoke(app, ["--help"])
+    assert result.exit_code == 0
+    assert all(name in result.stdout for name in ("gin", "rummy", "rummy-classic"))
+    sim_help = runner.invoke(app, ["sim", "--help"])
+    assert "rummy-classic" in sim_help.stdout and "2-6 players" in sim_help.stdout
+
+
+def test_rummy_demo_tells_of_a_restock_and_a_stalemate() -> None:
+    result = runner.invoke(app, ["demo", "-g", "rummy-classic", "-p", "6", "-s", "1"])
+    assert result.exit_code == 0, result.output
+    assert "the discard pile is shuffled to make a new stock of " in result.stdout
+    assert "stalemate: the stock ran out for good, nobody scores." in result.stdout

@@ -1,4 +1,4 @@
-"""Computer players: the random player and the registry."""
+"""Computer players: the random player (any game, any table size) and the registry."""
 
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rummykit.actions import Action, Discard, Draw, Pass, Take
-from rummykit.games import Gin
+from rummykit.games import Gin, Rummy, find_game
+from rummykit.games.base import View
 from rummykit.games.gin import GinView
+from rummykit.games.rummy import RummyView
 from rummykit.players import (
     PLAYERS,
     REGISTRY,
@@ -31,11 +33,11 @@ class SpyPlayer:
         self.inner = inner
         self.seen: list[object] = []
 
-    def choose(self, view: GinView) -> Action:
+    def choose(self, view: View) -> Action:
         self.seen.append(view)
         return self.inner.choose(view)
 
-    def suggest(self, view: GinView) -> tuple[Action, str]:
+    def suggest(self, view: View) -> tuple[Action, str]:
         return self.inner.suggest(view)
 
 
@@ -75,6 +77,33 @@ def test_random_player_only_picks_legal_actions(seed: int, player_seed: int) -> 
     assert steps > 0
 
 
+@settings(max_examples=10, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    players=st.integers(2, 6),
+    classic=st.booleans(),
+    player_seed=st.integers(0, 2**32),
+)
+def test_random_player_plays_rummy_legally_at_any_table(
+    seed: int, players: int, classic: bool, player_seed: int
+) -> None:
+    game = find_game("rummy-classic" if classic else "rummy")
+    state = game.new_hand(players=players, seed=seed, dealer=seed % players)
+    bots = [RandomPlayer(player_seed + seat) for seat in range(players)]
+    acted = set()
+    for _ in range(80):
+        seat = state.to_act
+        if seat is None:
+            break
+        view = state.view(seat)
+        assert isinstance(view, RummyView) and view.seat == seat
+        action = bots[seat].choose(view)
+        assert action in view.legal_actions
+        state.apply(action, seat)
+        acted.add(seat)
+    assert acted == set(range(players)) or state.is_over
+
+
 def test_players_receive_only_views() -> None:
     spies = [SpyPlayer(RandomPlayer(1)), SpyPlayer(RandomPlayer(2))]
     state = play_hand(Gin(), spies, 5, 1)
@@ -83,6 +112,17 @@ def test_players_receive_only_views() -> None:
         assert spy.seen, "every seat acts at least once"
         assert all(isinstance(v, GinView) and v.seat == seat for v in spy.seen)
     assert len(spies[0].seen) + len(spies[1].seen) == len(state.history)
+
+
+def test_rummy_players_receive_only_their_own_views() -> None:
+    spies = [SpyPlayer(RandomPlayer(seat)) for seat in range(5)]
+    state = play_hand(Rummy(), spies, 9, 3)
+    assert state.is_over and state.result is not None
+    for seat, spy in enumerate(spies):
+        assert spy.seen, "every seat acts at least once"
+        assert all(isinstance(v, RummyView) and v.seat == seat for v in spy.seen)
+    assert sum(len(spy.seen) for spy in spies) == len(state.history)
+    assert state.history[0][0] == 4  # the dealer's left (seat 3 deals) starts
 
 
 def test_choice_comes_from_the_view_alone() -> None:
@@ -101,17 +141,32 @@ def test_no_legal_action_is_an_error() -> None:
     assert waiting.legal_actions == ()
     with pytest.raises(NoActionError, match="seat 0"):
         RandomPlayer(1).choose(waiting)
+    table = Rummy().new_hand(players=4, seed=3, dealer=1)
+    with pytest.raises(NoActionError, match=r"seat 0 .*seat 2 acts"):
+        RandomPlayer(1).choose(table.view(0))
 
 
 def test_registry_finds_players_by_game_and_name() -> None:
     assert "random" in PLAYERS["gin"]
-    assert set(PLAYERS) == set(REGISTRY)
+    assert set(PLAYERS) == set(REGISTRY) == {"gin", "rummy"}
     player = find_player("gin", "random", 7)
     assert isinstance(player, RandomPlayer) and isinstance(player, Player)
     assert player.name == "random"
     alias = find_player("gin-rummy", " Random ", 7)
     view = Gin().new_hand(seed=1).view(1)
     assert [alias.choose(view) for _ in range(8)] == [player.choose(view) for _ in range(8)]
+
+
+@pytest.mark.parametrize("game", ["rummy", "basic-rummy", "rummy-classic", " Rummy-Classic "])
+def test_every_rummy_variant_uses_the_rummy_players(game: str) -> None:
+    assert PLAYERS["rummy"] == ("random",)
+    player = find_player(game, "random", 5)
+    assert isinstance(player, RandomPlayer) and player.seed == 5
+    view = Rummy().new_hand(players=3, seed=2).view(1)
+    assert view.legal_actions == (Draw(), Take())
+    assert player.choose(view) in view.legal_actions
+    with pytest.raises(UnknownPlayerError, match=r"for rummy \(valid: random\)"):
+        find_player(game, "greedy", 1)
 
 
 def test_registry_rejects_unknown_names() -> None:

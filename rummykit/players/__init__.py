@@ -1,12 +1,15 @@
 """Computer players, found by game and name: ``find_player("gin", "random", seed=7)``.
 
-Every player sees only a view (:class:`~rummykit.games.gin.GinView`), never the state. To add a
-player, write its class (constructed as ``Cls(seed)``) and add one line to :data:`REGISTRY`.
+Every player sees only a view (:class:`~rummykit.games.base.View`), never the state. To add a
+player, write its class (constructed as ``Cls(seed)``) and add one line to :data:`REGISTRY` under
+the game's canonical name (``Game.name``): every variant and alias of that game then finds it.
 
->>> PLAYERS["gin"]
-('random',)
+>>> PLAYERS["gin"], PLAYERS["rummy"]
+(('random',), ('random',))
 >>> find_player("gin-rummy", "random", seed=3)
 RandomPlayer(seed=3)
+>>> find_player("rummy-classic", "random", seed=4)
+RandomPlayer(seed=4)
 """
 
 from __future__ import annotations
@@ -35,11 +38,14 @@ REGISTRY: dict[str, dict[str, PlayerFactory]] = {
     "gin": {
         "random": RandomPlayer,
     },
+    "rummy": {
+        "random": RandomPlayer,
+    },
 }
-"""Per game (canonical name), every player by name. One line a player."""
+"""Per game (canonical name: ``find_game(name).name``), every player by name. One line each."""
 
 PLAYERS: dict[str, tuple[str, ...]] = {game: tuple(names) for game, names in REGISTRY.items()}
-"""Per game, the names :func:`find_player` accepts."""
+"""Per game (canonical name), the names :func:`find_player` accepts."""
 
 
 class UnknownPlayerError(ValueError):
@@ -47,9 +53,11 @@ class UnknownPlayerError(ValueError):
 
 
 def find_player(game: str, name: str, seed: int | None = None) -> Player:
-    """A new player called ``name`` for ``game`` (a name or alias), seeded with ``seed``.
+    """A new player called ``name`` for ``game`` (any name, alias or variant), seeded with ``seed``.
 
-    Raises :class:`UnknownPlayerError` listing the valid names, or ValueError for an unknown game.
+    The game's canonical name (``find_game(game).name``) picks the players, so ``rummy-classic``
+    uses the ``rummy`` players. Raises :class:`UnknownPlayerError` listing the valid names, or
+    ValueError for an unknown game.
     """
     canonical = find_game(game).name
     players = REGISTRY.get(canonical, {})

@@ -1,28 +1,28 @@
 """The player protocol and the simplest player.
 
-A computer player decides from a :class:`~rummykit.games.gin.GinView` alone: the view is all a seat
-may know, so a player can never peek at the other hand or the stock order.
+A computer player decides from a view alone (:class:`~rummykit.games.base.View`: one seat's
+knowledge of a hand of any game), so a player can never peek at another hand or the stock order.
 
->>> from rummykit.games import Gin
+>>> from rummykit.games import Gin, Rummy
 >>> state = Gin().new_hand(seed=7)
 >>> player = RandomPlayer(seed=1)
 >>> action = player.choose(state.view(state.to_act))
 >>> action in state.legal_actions()
+True
+>>> table = Rummy().new_hand(players=4, seed=7)
+>>> player.choose(table.view(table.to_act)) in table.legal_actions()
 True
 """
 
 from __future__ import annotations
 
 import random
-from typing import Protocol, TypeAlias, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from rummykit.actions import Action
-from rummykit.games.gin import GinView
+from rummykit.games.base import View
 
 __all__ = ["NoActionError", "Player", "RandomPlayer", "View"]
-
-View: TypeAlias = GinView
-"""What a player decides from: one seat's view of a hand (each game adds its view type here)."""
 
 
 class NoActionError(ValueError):
@@ -46,7 +46,11 @@ class Player(Protocol):
 
 
 class RandomPlayer:
-    """Picks uniformly among the legal actions with its own generator (deterministic per seed)."""
+    """Picks uniformly among the legal actions with its own generator (deterministic per seed).
+
+    It plays any game: it needs nothing from a view but ``seat``, ``to_act`` and
+    ``legal_actions``.
+    """
 
     name: str
 
