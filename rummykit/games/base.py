@@ -40,6 +40,8 @@ class Phase(StrEnum):
 
     OFFER = "offer"
     """The first up-card is offered (Gin: non-dealer, then dealer): take or pass."""
+    BUY = "buy"
+    """Crazy Rummy: a player out of turn is asked whether to buy the offered card."""
     DRAW = "draw"
     """The player to act must draw from the stock or the discard pile."""
     DISCARD = "discard"

@@ -1,0 +1,924 @@
+"""Crazy Rummy: seven contract rounds, two packs with jokers, wild 2s, buying the up-card.
+
+A game of Crazy Rummy is a match of seven rounds (:class:`CrazyMatch`); each round is a
+:class:`CrazyState`. Points left in hand are bad: after round 7 the lowest total wins.
+
+>>> game = Crazy()
+>>> state = game.new_hand(players=4, seed=3)
+>>> state.round, str(state.contract), [len(h) for h in state.hands]
+(1, '2 books', [7, 7, 7, 7])
+>>> state.phase, state.to_act                 # the dealer has the first pick of the up-card
+(<Phase.OFFER: 'offer'>, 0)
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from enum import StrEnum
+from typing import Any
+
+from rummykit.actions import Action, Buy, Discard, Down, Draw, LayOff, Pass, Swap, Take
+from rummykit.cards import AnyCard, Card, double_pack, format_cards
+from rummykit.games.base import Deal, IllegalActionError, Phase, derive_seed, new_rng
+from rummykit.melds import MeldError
+from rummykit.solver.contract import CONTRACTS, HAND_SIZES, Contract, solve_contract
+from rummykit.wild_melds import Book, End, Run, WildMeld, WildRules, hand_points, is_wild
+
+__all__ = [
+    "ROUNDS",
+    "Crazy",
+    "CrazyMatch",
+    "CrazyMatchResult",
+    "CrazyOptions",
+    "CrazyOutcome",
+    "CrazyRoundResult",
+    "CrazyState",
+    "CrazyView",
+    "TableMeld",
+]
+
+ROUNDS = len(CONTRACTS)
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+
+
+class CrazyOutcome(StrEnum):
+    """How a round of Crazy Rummy ended."""
+
+    OUT = "out"
+    """A player got rid of every card."""
+    STOCK_OUT = "stock_out"
+    """A card had to be drawn and none could be had: everyone scores their hand."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CrazyOptions:
+    """The rules of a Crazy Rummy table; every field is a named option of RULES.md section 3."""
+
+    jokers: int = 4
+    max_wilds_run: int = 2
+    max_wilds_book: int = 1
+    penalty_cards: int = 1
+    """Cards a buyer takes from the stock with the bought card."""
+    max_buys_per_round: int | None = None
+    """How often one player may buy in a round; None: no limit."""
+    swap_requires_down: bool = True
+    """True: a player swaps wilds out of runs only after laying down their own contract."""
+    discard_to_go_out: bool = False
+    """True: the last card must be discarded, not played onto the table."""
+
+    def __post_init__(self) -> None:
+        for name in ("jokers", "max_wilds_run", "max_wilds_book", "penalty_cards"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"option {name} must be a whole number of at least 0")
+        limit = self.max_buys_per_round
+        if limit is not None and (
+            isinstance(limit, bool) or not isinstance(limit, int) or limit < 0
+        ):
+            raise ValueError("option max_buys_per_round must be a whole number or unlimited")
+        for name in ("swap_requires_down", "discard_to_go_out"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"option {name} must be true or false")
+
+    @property
+    def rules(self) -> WildRules:
+        """The meld limits these options set."""
+        return WildRules(max_wilds_run=self.max_wilds_run, max_wilds_book=self.max_wilds_book)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The options as JSON data (``"unlimited"`` for no buy limit)."""
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        if self.max_buys_per_round is None:
+            data["max_buys_per_round"] = "unlimited"
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> CrazyOptions:
+        """Options from JSON data; an unknown name or a bad value raises ValueError."""
+        if not isinstance(data, Mapping):
+            raise ValueError("options must be an object of name: value")
+        unknown = sorted(set(data) - {f.name for f in fields(cls)})
+        if unknown:
+            raise ValueError(f"unknown Crazy Rummy option(s): {', '.join(unknown)}")
+        values = dict(data)
+        if values.get("max_buys_per_round") == "unlimited":
+            values["max_buys_per_round"] = None
+        return replace(cls(), **values)
+
+
+@dataclass(frozen=True, slots=True)
+class TableMeld:
+    """A meld on the table and the seat that laid it; lay-offs become part of it."""
+
+    meld: WildMeld
+    owner: int
+
+    def __str__(self) -> str:
+        return str(self.meld)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The meld as JSON data, each card with the card it is or stands for in a run."""
+        data: dict[str, Any] = {
+            "meld": str(self.meld),
+            "kind": "run" if isinstance(self.meld, Run) else "book",
+            "owner": self.owner,
+        }
+        if isinstance(self.meld, Run):
+            data["stands_for"] = [str(c) for c in self.meld.stands_for]
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class CrazyRoundResult:
+    """How a round ended; points are bad."""
+
+    outcome: CrazyOutcome
+    winner: int | None
+    """The seat that went out (None when the stock ran out)."""
+    points: tuple[int, ...]
+    """Per seat, the points of the cards left in hand."""
+    remaining: tuple[tuple[AnyCard, ...], ...]
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """What this round adds to each seat's total (bad points)."""
+        return self.points
+
+    def to_dict(self) -> dict[str, Any]:
+        """The result as JSON data."""
+        return {
+            "outcome": self.outcome.value,
+            "winner": self.winner,
+            "points": list(self.points),
+            "remaining": [[str(c) for c in cs] for cs in self.remaining],
+            "scores": list(self.scores),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class CrazyView:
+    """What one seat may know of a round: never another hand's cards or the stock order."""
+
+    seat: int
+    round: int
+    contract: Contract
+    dealer: int
+    phase: Phase
+    to_act: int | None
+    turn: int | None
+    """The seat whose turn it is (during a buy offer, someone else may be to act)."""
+    hand: tuple[AnyCard, ...]
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    discard_pile: tuple[AnyCard, ...]
+    offered: AnyCard | None
+    """The card on offer (to take or buy), if any."""
+    table: tuple[TableMeld, ...]
+    down: tuple[bool, ...]
+    buys: tuple[int, ...]
+    known_cards: tuple[tuple[AnyCard, ...], ...]
+    """Per seat, the cards it took or bought from the discard pile and still holds."""
+    taken_from_discard: AnyCard | None
+    legal_actions: tuple[Action, ...]
+    result: CrazyRoundResult | None
+    history: tuple[tuple[int, str], ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The view as JSON data."""
+        return {
+            "seat": self.seat,
+            "round": self.round,
+            "contract": {"books": self.contract.books, "runs": self.contract.runs},
+            "dealer": self.dealer,
+            "phase": self.phase.value,
+            "to_act": self.to_act,
+            "turn": self.turn,
+            "hand": [str(c) for c in self.hand],
+            "hand_sizes": list(self.hand_sizes),
+            "stock_size": self.stock_size,
+            "discard_pile": [str(c) for c in self.discard_pile],
+            "offered": None if self.offered is None else str(self.offered),
+            "table": [t.to_dict() for t in self.table],
+            "down": list(self.down),
+            "buys": list(self.buys),
+            "known_cards": [[str(c) for c in cs] for cs in self.known_cards],
+            "taken_from_discard": None
+            if self.taken_from_discard is None
+            else str(self.taken_from_discard),
+            "legal_actions": [str(a) for a in self.legal_actions],
+            "result": None if self.result is None else self.result.to_dict(),
+            "history": [list(h) for h in self.history],
+        }
+
+
+class Crazy:
+    """Crazy Rummy under a set of options (immutable); it creates rounds and seven-round games."""
+
+    name = "crazy"
+    min_players, max_players = MIN_PLAYERS, MAX_PLAYERS
+    outcomes: tuple[str, ...] = tuple(o.value for o in CrazyOutcome)
+
+    def __init__(self, options: CrazyOptions | None = None) -> None:
+        self.options = options if options is not None else CrazyOptions()
+        self.rules = self.options.rules
+        self.pack: tuple[AnyCard, ...] = double_pack(self.options.jokers)
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any] | None = None) -> Crazy:
+        """The game with options given as JSON data (defaults for the missing ones)."""
+        return cls(CrazyOptions.from_dict(options or {}))
+
+    def __repr__(self) -> str:
+        return f"Crazy({self.options!r})"
+
+    def new_hand(
+        self,
+        *,
+        players: int = 4,
+        seed: int | None = None,
+        deal: Deal | None = None,
+        dealer: int = 0,
+        round: int = 1,
+    ) -> CrazyState:
+        """A new round (``round`` 1-7 sets the hand size and contract)."""
+        return CrazyState(self, players=players, seed=seed, deal=deal, dealer=dealer, round=round)
+
+    def new_match(
+        self,
+        *,
+        players: int = 4,
+        seed: int | None = None,
+        dealer: int = 0,
+        first_seed: int | None = None,
+        first_deal: Deal | None = None,
+    ) -> CrazyMatch:
+        """A new seven-round game; its first round is dealt at once."""
+        hands = []
+        if first_seed is not None or first_deal is not None:
+            hands.append(
+                self.new_hand(players=players, seed=first_seed, deal=first_deal, dealer=dealer)
+            )
+        return CrazyMatch(self, players=players, seed=seed, dealer=dealer, hands=hands)
+
+
+def _remove(hand: list[AnyCard], cards: Sequence[AnyCard]) -> None:
+    for card in cards:
+        hand.remove(card)
+
+
+def _has_all(hand: Sequence[AnyCard], cards: Sequence[AnyCard]) -> bool:
+    need = Counter(cards)
+    have = Counter(hand)
+    return all(have[c] >= n for c, n in need.items())
+
+
+class CrazyState:
+    """One round of Crazy Rummy: the up-card offer and buys, turns, contracts, going out.
+
+    Use :meth:`legal_actions`, :meth:`verify`, :meth:`can` and :meth:`apply`. A refused action
+    raises :class:`IllegalActionError` and changes nothing. :meth:`legal_actions` lists every legal
+    action except that, of the many ways to lay down a contract, it lists the one that leaves the
+    fewest points in hand; :meth:`verify` accepts any legal lay-down.
+    """
+
+    def __init__(
+        self,
+        game: Crazy,
+        *,
+        players: int = 4,
+        seed: int | None = None,
+        deal: Deal | None = None,
+        dealer: int = 0,
+        round: int = 1,
+    ) -> None:
+        if isinstance(players, bool) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ValueError(f"Crazy Rummy is for 2 to 6 players, not {players}")
+        if isinstance(round, bool) or round not in range(1, ROUNDS + 1):
+            raise ValueError(f"Crazy Rummy has rounds 1 to {ROUNDS}, not {round!r}")
+        if isinstance(dealer, bool) or dealer not in range(players):
+            raise ValueError(f"dealer must be a seat from 0 to {players - 1}")
+        self.game = game
+        self.options = game.options
+        self.rules = game.rules
+        self.players = players
+        self.dealer = dealer
+        self.round = round
+        self.contract = CONTRACTS[round - 1]
+        self.seed = seed
+        size = HAND_SIZES[round - 1]
+        if deal is None:
+            deal = Deal.shuffled(
+                game.pack, new_rng(seed), dealer=dealer, players=players, hand_size=size
+            )
+        elif seed is not None:
+            raise ValueError("give a seed or a deal, not both")
+        else:
+            deal.check(game.pack, players, size)
+        self.deal = deal
+        self.rng = random.Random(deal.rng_seed() if seed is None else derive_seed(seed, 1 << 20))
+        self.hands: list[list[AnyCard]] = [list(h) for h in deal.hands]
+        self.stock: list[AnyCard] = list(reversed(deal.stock))
+        self.discard_pile: list[AnyCard] = [deal.up]
+        self.table: list[TableMeld] = []
+        self.down = [False] * players
+        self.buys = [0] * players
+        self.known: list[list[AnyCard]] = [[] for _ in range(players)]
+        self.phase = Phase.OFFER
+        self.to_act: int | None = dealer
+        self.turn: int | None = (dealer + 1) % players
+        self.offered: AnyCard | None = deal.up
+        self.offer_from: int = dealer  # buys stop before this seat
+        self.buy_queue: list[int] = []
+        self.taken: AnyCard | None = None
+        self.history: list[tuple[int, Action]] = []
+        self._notation: list[tuple[int, str]] = []
+        self.result: CrazyRoundResult | None = None
+        self._down_memo: tuple[tuple[AnyCard, ...], Down | None] | None = None
+
+    def __repr__(self) -> str:
+        return (
+            f"<CrazyState round={self.round} phase={self.phase.value} to_act={self.to_act} "
+            f"hands={[format_cards(h) for h in self.hands]}>"
+        )
+
+    # --------------------------------------------------------------------------------- queries
+
+    @property
+    def is_over(self) -> bool:
+        """True once the round is scored."""
+        return self.phase is Phase.HAND_OVER
+
+    def _stock_available(self, keep_top: bool) -> int:
+        """Cards that could come from the stock now (restocking the discard pile if needed)."""
+        pile = len(self.discard_pile) - (1 if keep_top and self.discard_pile else 0)
+        return len(self.stock) + max(0, pile)
+
+    def _can_buy(self, seat: int) -> bool:
+        limit = self.options.max_buys_per_round
+        if limit is not None and self.buys[seat] >= limit:
+            return False
+        # the bought card is the top of the pile; the rest of the pile may be restocked
+        return self._stock_available(keep_top=True) >= self.options.penalty_cards
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action for the seat to act (a contract: only its best lay-down)."""
+        phase = self.phase
+        if phase is Phase.OFFER:
+            return [Take(), Pass()]
+        if phase is Phase.BUY:
+            assert self.to_act is not None
+            return [Buy(), Pass()] if self._can_buy(self.to_act) else [Pass()]
+        if phase is Phase.DRAW:
+            return [Take(), Draw()] if self.offered is not None else [Draw()]
+        if phase is not Phase.DISCARD:
+            return []
+        seat = self.to_act
+        assert seat is not None
+        hand = self.hands[seat]
+        actions: list[Action] = []
+        if not self.down[seat]:
+            down = self._best_down(hand)
+            if down is not None:
+                actions.append(down)
+        else:
+            for card in dict.fromkeys(hand):
+                for number, table_meld in enumerate(self.table, 1):
+                    for end in self._layoff_ends(card, table_meld.meld):
+                        if self._strands(1, None, card) is None:
+                            actions.append(LayOff(card, number, end))
+        if self.down[seat] or not self.options.swap_requires_down:
+            for card in dict.fromkeys(c for c in hand if isinstance(c, Card)):
+                for number, table_meld in enumerate(self.table, 1):
+                    meld = table_meld.meld
+                    if table_meld.owner != seat and isinstance(meld, Run) and meld.swap(card):
+                        actions.append(Swap(card, number))
+        # The card taken from the pile stays; an identical second copy may go.
+        taken = self.taken
+        actions.extend(Discard(c) for c in dict.fromkeys(hand) if c != taken or hand.count(c) > 1)
+        return actions
+
+    def _best_down(self, hand: list[AnyCard]) -> Down | None:
+        """The lay-down that leaves the fewest points (memoised for the hand as it is now)."""
+        key = tuple(hand)
+        if self._down_memo is not None and self._down_memo[0] == key:
+            return self._down_memo[1]
+        best = solve_contract(hand, self.contract, self.rules)
+        down = None
+        if best is not None:
+            laid = sum(len(m.cards) for m in best.melds)
+            if self._strands(laid, best.left) is None:
+                down = Down(tuple(tuple(m.cards) for m in best.melds))
+        self._down_memo = (key, down)
+        return down
+
+    def _layoff_ends(self, card: AnyCard, meld: WildMeld) -> list[End | None]:
+        """The ways ``card`` can be laid off onto ``meld``, as the end to name (None: no end).
+
+        On a run, a 2 or a joker always names its end, and so does an ace that fits at both ends;
+        any other natural card goes to the one end it fits and names none. A book has no ends.
+        """
+        if isinstance(meld, Book):
+            return [None] if meld.accepts(card, self.rules) else []
+        ends = meld.layoff_ends(card, self.rules)
+        if is_wild(card) or len(ends) > 1:
+            return list(ends)
+        return [None] if ends else []
+
+    def _strands(
+        self, removed: int, left: Sequence[AnyCard] | None = None, card: AnyCard | None = None
+    ) -> str | None:
+        """Why playing ``removed`` cards onto the table now is refused by the going-out rules."""
+        seat = self.to_act
+        assert seat is not None
+        hand = self.hands[seat]
+        remaining = len(hand) - removed
+        if remaining == 0 and self.options.discard_to_go_out:
+            return "at this table you must go out by discarding your last card (discard_to_go_out)"
+        taken = self.taken
+        if remaining == 1 and taken is not None:
+            if left is None:
+                rest = list(hand)
+                if card is not None:
+                    rest.remove(card)
+                left = rest
+            if list(left) == [taken]:
+                return (
+                    f"that would leave you holding only {taken}, which you took from the discard "
+                    "pile this turn and cannot throw back"
+                )
+        return None
+
+    # ---------------------------------------------------------------------------------- verify
+
+    def verify(self, action: Action, seat: int | None = None) -> None:
+        """Raise :class:`IllegalActionError` unless ``action`` (by ``seat``, if given) is legal."""
+        if self.phase is Phase.HAND_OVER:
+            raise IllegalActionError("the round is over")
+        if seat is not None and seat != self.to_act:
+            raise IllegalActionError(f"it is not seat {seat}'s turn (seat {self.to_act} is to act)")
+        phase = self.phase
+        actor = self.to_act
+        assert actor is not None
+        if isinstance(action, Take | Pass | Buy | Draw):
+            allowed = {
+                Phase.OFFER: (Take, Pass),
+                Phase.BUY: (Buy, Pass),
+                Phase.DRAW: (Take, Draw) if self.offered is not None else (Draw,),
+            }.get(phase, ())
+            if not isinstance(action, allowed):
+                raise IllegalActionError(self._phase_hint())
+            if isinstance(action, Buy) and not self._can_buy(actor):
+                limit = self.options.max_buys_per_round
+                if limit is not None and self.buys[actor] >= limit:
+                    raise IllegalActionError(f"you may buy at most {limit} times a round")
+                raise IllegalActionError("there are not enough cards left to pay the penalty")
+            return
+        if not isinstance(action, Down | LayOff | Swap | Discard):
+            raise IllegalActionError(f"'{action}' is not an action of Crazy Rummy")
+        if phase is not Phase.DISCARD:
+            raise IllegalActionError(self._phase_hint())
+        hand = self.hands[actor]
+        if isinstance(action, Discard):
+            if action.card not in hand:
+                raise IllegalActionError(f"{action.card} is not in your hand")
+            if action.card == self.taken and hand.count(action.card) < 2:
+                raise IllegalActionError(
+                    f"{action.card} was just taken from the discard pile and cannot be thrown this turn"
+                )
+            return
+        if isinstance(action, Down):
+            self._verify_down(action, hand)
+            return
+        if isinstance(action, Swap):
+            self._verify_swap(action, actor, hand)
+            return
+        self._verify_layoff(action, actor, hand)
+
+    def _phase_hint(self) -> str:
+        if self.phase is Phase.OFFER:
+            return "the dealer has the first pick of the up-card: take it or pass"
+        if self.phase is Phase.BUY:
+            return f"{self.offered} is offered for buying: buy it or pass"
+        if self.phase is Phase.DRAW:
+            return "draw first: take the offered card or draw from the stock"
+        return "you have already drawn: lay down, lay off, swap or discard"
+
+    def _melds_of(self, groups: Sequence[Sequence[AnyCard]]) -> list[WildMeld]:
+        """Each group as a book or a run (read as in :func:`rummykit.wild_melds.parse_meld`)."""
+        melds: list[WildMeld] = []
+        for group in groups:
+            cards = tuple(group)
+            naturals = {c.number for c in cards if isinstance(c, Card) and not is_wild(c)}
+            count = sum(1 for c in cards if not is_wild(c))
+            as_book = count >= 2 and len(naturals) == 1
+            readers = (Book.of, Run.of) if as_book else (Run.of, Book.of)
+            try:
+                melds.append(readers[0](cards, self.rules))
+            except MeldError as first:
+                try:
+                    melds.append(readers[1](cards, self.rules))
+                except MeldError:
+                    raise IllegalActionError(str(first)) from None
+        return melds
+
+    def _verify_down(self, action: Down, hand: Sequence[AnyCard]) -> None:
+        actor = self.to_act
+        assert actor is not None
+        if self.down[actor]:
+            raise IllegalActionError(
+                "you have laid down your contract already; play further cards by laying off"
+            )
+        cards = [c for group in action.melds for c in group]
+        if not _has_all(hand, cards):
+            missing = Counter(cards) - Counter(hand)
+            raise IllegalActionError(f"{format_cards(missing.elements())} not in your hand")
+        melds = self._melds_of(action.melds)
+        books = sum(1 for m in melds if isinstance(m, Book))
+        runs = len(melds) - books
+        if (books, runs) != (self.contract.books, self.contract.runs):
+            raise IllegalActionError(
+                f"round {self.round} needs exactly {self.contract}; that is "
+                f"{books} book{'s' if books != 1 else ''} and {runs} run{'s' if runs != 1 else ''}"
+            )
+        left = list(hand)
+        _remove(left, cards)
+        reason = self._strands(len(cards), left)
+        if reason is not None:
+            raise IllegalActionError(reason)
+
+    def _verify_layoff(self, action: LayOff, actor: int, hand: Sequence[AnyCard]) -> None:
+        if not self.down[actor]:
+            raise IllegalActionError("lay down your own contract before laying off")
+        if action.card not in hand:
+            raise IllegalActionError(f"{action.card} is not in your hand")
+        meld = self._table_meld(action.meld)
+        ends = self._layoff_ends(action.card, meld)
+        if action.end not in ends:
+            if not ends:
+                kind = "book" if isinstance(meld, Book) else "run"
+                raise IllegalActionError(
+                    f"{action.card} does not fit {kind} {action.meld} ({meld}): too many wilds, "
+                    "past the ace, or not its rank or suit"
+                )
+            if isinstance(meld, Book):
+                raise IllegalActionError("a book has no ends: lay off onto it without naming one")
+            if None in ends:
+                raise IllegalActionError(
+                    f"{action.card} fits only one end of run {action.meld}: write "
+                    f"'layoff {action.card} {action.meld}'"
+                )
+            raise IllegalActionError(
+                f"name the end {action.card} goes to: "
+                + " or ".join(f"'layoff {action.card} {action.meld} {e}'" for e in ends)
+            )
+        reason = self._strands(1, None, action.card)
+        if reason is not None:
+            raise IllegalActionError(reason)
+
+    def _verify_swap(self, action: Swap, actor: int, hand: Sequence[AnyCard]) -> None:
+        if self.options.swap_requires_down and not self.down[actor]:
+            raise IllegalActionError("lay down your own contract before swapping wilds")
+        if action.card not in hand:
+            raise IllegalActionError(f"{action.card} is not in your hand")
+        table_meld = self._table(action.meld)
+        if isinstance(table_meld.meld, Book):
+            raise IllegalActionError("wilds in a book can never be taken")
+        if table_meld.owner == actor:
+            raise IllegalActionError("you can swap wilds only out of other players' runs")
+        if table_meld.meld.swap(action.card, self.rules) is None:
+            raise IllegalActionError(
+                f"no wild in run {action.meld} ({table_meld.meld}) stands for {action.card}"
+            )
+
+    def _table(self, number: int) -> TableMeld:
+        if not 1 <= number <= len(self.table):
+            raise IllegalActionError(
+                f"there is no meld number {number} (the table has {len(self.table)})"
+            )
+        return self.table[number - 1]
+
+    def _table_meld(self, number: int) -> WildMeld:
+        return self._table(number).meld
+
+    def can(self, action: Action, seat: int | None = None) -> bool:
+        """True if ``action`` is legal now."""
+        try:
+            self.verify(action, seat)
+        except IllegalActionError:
+            return False
+        return True
+
+    # ----------------------------------------------------------------------------------- apply
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Verify and perform ``action``, appending it to :attr:`history`."""
+        self.verify(action, seat)
+        actor = self.to_act
+        assert actor is not None
+        self.history.append((actor, action))
+        self._notation.append((actor, str(action)))
+        if isinstance(action, Take):
+            self._take(actor)
+        elif isinstance(action, Pass):
+            self._pass(actor)
+        elif isinstance(action, Buy):
+            self._buy(actor)
+        elif isinstance(action, Draw):
+            self._decline()
+        elif isinstance(action, Down):
+            hand = self.hands[actor]
+            for meld in self._melds_of(action.melds):
+                _remove(hand, meld.cards)
+                self.table.append(TableMeld(meld, actor))
+            self.down[actor] = True
+            self._forget(actor)
+            self._check_out(actor)
+        elif isinstance(action, LayOff):
+            index = action.meld - 1
+            meld = self.table[index].meld
+            extended: WildMeld | None
+            if isinstance(meld, Book):
+                extended = meld.extended_by(action.card, self.rules)
+            else:
+                extended = meld.extended_by(action.card, action.end, self.rules)
+            assert extended is not None
+            self.hands[actor].remove(action.card)
+            self.table[index] = TableMeld(extended, self.table[index].owner)
+            self._forget(actor)
+            self._check_out(actor)
+        elif isinstance(action, Swap):
+            index = action.meld - 1
+            run = self.table[index].meld
+            assert isinstance(run, Run)
+            swapped = run.swap(action.card, self.rules)
+            assert swapped is not None
+            new_run, wild = swapped
+            self.hands[actor].remove(action.card)
+            self.hands[actor].append(wild)
+            self.table[index] = TableMeld(new_run, self.table[index].owner)
+            self._forget(actor)
+        else:
+            assert isinstance(action, Discard)
+            self.hands[actor].remove(action.card)
+            self.discard_pile.append(action.card)
+            self._forget(actor)
+            if not self.hands[actor]:
+                self._finish_out(actor)
+            else:
+                self._offer_discard(actor)
+
+    def _forget(self, seat: int) -> None:
+        """Known cards (taken from the pile) that left the hand are no longer known to be held."""
+        held = Counter(self.hands[seat])
+        kept: list[AnyCard] = []
+        for card in self.known[seat]:
+            if held[card] > 0:
+                held[card] -= 1
+                kept.append(card)
+        self.known[seat] = kept
+
+    def _check_out(self, seat: int) -> None:
+        if not self.hands[seat]:
+            self._finish_out(seat)
+
+    # ------------------------------------------------------------------------- offer and buying
+
+    def _take(self, seat: int) -> None:
+        card = self.discard_pile.pop()
+        self.hands[seat].append(card)
+        self.known[seat].append(card)
+        self.offered = None
+        if self.phase is Phase.OFFER:
+            # The dealer's first pick: no discard; the next player draws from the stock.
+            self.phase = Phase.DRAW
+            self.to_act = self.turn
+            return
+        self.taken = card
+        self.phase = Phase.DISCARD
+
+    def _pass(self, seat: int) -> None:
+        if self.phase is Phase.OFFER:
+            self.phase = Phase.DRAW
+            self.to_act = self.turn
+            return
+        self._next_buyer()
+
+    def _decline(self) -> None:
+        """The player to move draws from the stock; first, others may buy the offered card."""
+        turn = self.turn
+        assert turn is not None
+        if self.offered is None:
+            self._draw_for_turn()
+            return
+        queue = []
+        seat = (turn + 1) % self.players
+        while seat != self.offer_from and seat != turn:
+            queue.append(seat)
+            seat = (seat + 1) % self.players
+        self.buy_queue = queue
+        self._next_buyer()
+
+    def _next_buyer(self) -> None:
+        while self.buy_queue:
+            seat = self.buy_queue.pop(0)
+            self.phase = Phase.BUY
+            self.to_act = seat
+            return
+        self.offered = None
+        self._draw_for_turn()
+
+    def _buy(self, seat: int) -> None:
+        card = self.discard_pile.pop()
+        self.hands[seat].append(card)
+        self.known[seat].append(card)
+        self.buys[seat] += 1
+        for _ in range(self.options.penalty_cards):
+            drawn = self._from_stock(keep_top=False)
+            assert drawn is not None  # _can_buy checked there were enough
+            self.hands[seat].append(drawn)
+        self.buy_queue = []
+        self.offered = None
+        self._draw_for_turn()
+
+    def _from_stock(self, keep_top: bool = True) -> AnyCard | None:
+        """The top card of the stock, first turning the discard pile into a new stock if empty.
+
+        The pile's top card stays face up, except while a card is being bought: the bought card
+        has already left the pile, so the whole rest of the pile is shuffled.
+        """
+        keep = 1 if keep_top else 0
+        if not self.stock and len(self.discard_pile) > keep:
+            top = self.discard_pile[len(self.discard_pile) - keep :]
+            rest = self.discard_pile[: len(self.discard_pile) - keep]
+            self.rng.shuffle(rest)
+            self.stock = rest
+            self.discard_pile = top
+        return self.stock.pop() if self.stock else None
+
+    def _draw_for_turn(self) -> None:
+        turn = self.turn
+        assert turn is not None
+        card = self._from_stock()
+        if card is None:
+            self._finish_stock_out()
+            return
+        self.hands[turn].append(card)
+        self.to_act = turn
+        self.phase = Phase.DISCARD
+        self.taken = None
+
+    def _offer_discard(self, seat: int) -> None:
+        self.turn = (seat + 1) % self.players
+        self.to_act = self.turn
+        self.offered = self.discard_pile[-1]
+        self.offer_from = seat
+        self.phase = Phase.DRAW
+        self.taken = None
+
+    # ---------------------------------------------------------------------------------- finish
+
+    def _finish_out(self, winner: int) -> None:
+        self._end(CrazyOutcome.OUT, winner)
+
+    def _finish_stock_out(self) -> None:
+        self._end(CrazyOutcome.STOCK_OUT, None)
+
+    def _end(self, outcome: CrazyOutcome, winner: int | None) -> None:
+        self.phase = Phase.HAND_OVER
+        self.to_act = None
+        self.turn = None
+        self.offered = None
+        remaining = tuple(tuple(sorted(h, key=lambda c: c.sort_key)) for h in self.hands)
+        points = tuple(hand_points(h) for h in self.hands)
+        self.result = CrazyRoundResult(outcome, winner, points, remaining)
+
+    # ----------------------------------------------------------------------------------- views
+
+    def view(self, seat: int) -> CrazyView:
+        """What ``seat`` may see now."""
+        if isinstance(seat, bool) or seat not in range(self.players):
+            raise ValueError(f"no seat {seat!r} at a table of {self.players}")
+        return CrazyView(
+            seat=seat,
+            round=self.round,
+            contract=self.contract,
+            dealer=self.dealer,
+            phase=self.phase,
+            to_act=self.to_act,
+            turn=self.turn,
+            hand=tuple(sorted(self.hands[seat], key=lambda c: c.sort_key)),
+            hand_sizes=tuple(len(h) for h in self.hands),
+            stock_size=len(self.stock),
+            discard_pile=tuple(self.discard_pile),
+            offered=self.offered,
+            table=tuple(self.table),
+            down=tuple(self.down),
+            buys=tuple(self.buys),
+            known_cards=tuple(tuple(k) for k in self.known),
+            taken_from_discard=self.taken if self.to_act == seat else None,
+            legal_actions=tuple(self.legal_actions()) if self.to_act == seat else (),
+            result=self.result,
+            history=tuple(self._notation),
+        )
+
+
+# -------------------------------------------------------------------------------------- match
+
+
+@dataclass(frozen=True, slots=True)
+class CrazyMatchResult:
+    """The end of a seven-round game: totals per seat (lowest wins; ties share)."""
+
+    winners: tuple[int, ...]
+    totals: tuple[int, ...]
+    rounds: tuple[tuple[int, ...], ...]
+    """Per round, each seat's points."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The result as JSON data."""
+        return {
+            "winners": list(self.winners),
+            "totals": list(self.totals),
+            "rounds": [list(r) for r in self.rounds],
+        }
+
+
+@dataclass
+class CrazyMatch:
+    """A game of Crazy Rummy: rounds 1 to 7, the deal passing left; the lowest total wins."""
+
+    game: Crazy
+    players: int = 4
+    seed: int | None = None
+    dealer: int = 0
+    hands: list[CrazyState] = field(default_factory=list)
+    result: CrazyMatchResult | None = None
+
+    def __post_init__(self) -> None:
+        if self.seed is None:
+            self.seed = random.SystemRandom().randrange(1 << 62)
+        if not self.hands:
+            self.hands.append(
+                self.game.new_hand(
+                    players=self.players, seed=derive_seed(self.seed, 0), dealer=self.dealer
+                )
+            )
+
+    @property
+    def hand(self) -> CrazyState:
+        """The current round."""
+        return self.hands[-1]
+
+    @property
+    def is_over(self) -> bool:
+        """True after round 7."""
+        return self.result is not None
+
+    def scores(self) -> tuple[int, ...]:
+        """Each seat's total so far (bad points)."""
+        totals = [0] * self.players
+        for h in self.hands:
+            if h.result is not None:
+                for seat, points in enumerate(h.result.scores):
+                    totals[seat] += points
+        return tuple(totals)
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Apply ``action`` to the current round; settles the game after round 7."""
+        if self.result is not None:
+            raise IllegalActionError("the game is over")
+        self.hand.apply(action, seat)
+        if self.hand.is_over and len(self.hands) == ROUNDS:
+            totals = self.scores()
+            best = min(totals)
+            self.result = CrazyMatchResult(
+                tuple(s for s, t in enumerate(totals) if t == best),
+                totals,
+                tuple(h.result.points for h in self.hands if h.result is not None),
+            )
+
+    def next_dealer(self) -> int:
+        """The deal passes to the left every round."""
+        return (self.hand.dealer + 1) % self.players
+
+    def next_hand(self, *, seed: int | None = None, deal: Deal | None = None) -> CrazyState:
+        """Deal the next round."""
+        if self.result is not None:
+            raise IllegalActionError("the game is over")
+        if not self.hand.is_over:
+            raise IllegalActionError("the current round is not over")
+        if seed is None and deal is None:
+            assert self.seed is not None
+            seed = derive_seed(self.seed, len(self.hands))
+        hand = self.game.new_hand(
+            players=self.players,
+            seed=seed,
+            deal=deal,
+            dealer=self.next_dealer(),
+            round=len(self.hands) + 1,
+        )
+        self.hands.append(hand)
+        return hand

@@ -1,0 +1,432 @@
+"""Crazy Rummy: the offer and buy sequence, contracts, lay-offs, swaps, scoring, random play."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rummykit.actions import (
+    Buy,
+    Discard,
+    Down,
+    Draw,
+    LayOff,
+    Pass,
+    Swap,
+    Take,
+    parse_action,
+)
+from rummykit.cards import JOKER, AnyCard, Card, double_pack, parse_cards
+from rummykit.games import IllegalActionError, Phase
+from rummykit.games.base import Deal
+from rummykit.games.crazy import (
+    Crazy,
+    CrazyMatch,
+    CrazyOptions,
+    CrazyOutcome,
+    CrazyState,
+)
+from rummykit.wild_melds import Book, Run, crazy_points, hand_points
+
+C = Card.parse
+
+
+def deal(
+    hands: list[str], up: str, stock_top: str = "", *, jokers: int = 4
+) -> tuple[tuple[tuple[AnyCard, ...], ...], AnyCard, tuple[AnyCard, ...]]:
+    """Hands, up-card and a stock that starts with ``stock_top`` and holds the rest of the pack."""
+    pack = Counter(double_pack(jokers))
+    held = [parse_cards(h) for h in hands]
+    top = parse_cards(stock_top)
+    used = Counter([c for h in held for c in h] + [*parse_cards(up), *top])
+    assert not used - pack, "the test deal uses a card more than twice"
+    rest = sorted((pack - used).elements(), key=lambda c: c.sort_key)
+    return tuple(held), parse_cards(up)[0], (*top, *rest)
+
+
+def table(
+    hands: list[str],
+    up: str,
+    stock_top: str = "",
+    *,
+    round: int = 1,
+    dealer: int = 0,
+    **options: Any,
+) -> CrazyState:
+    held, upcard, stock = deal(hands, up, stock_top)
+    game = Crazy(CrazyOptions(**options))
+    return game.new_hand(
+        players=len(hands), deal=Deal(held, upcard, stock), dealer=dealer, round=round
+    )
+
+
+def play(state: CrazyState, *moves: str) -> None:
+    for text in moves:
+        state.apply(parse_action(text))
+
+
+def conserved(state: CrazyState) -> None:
+    cards = [c for h in state.hands for c in h] + state.stock + state.discard_pile
+    cards += [c for t in state.table for c in t.meld.cards]
+    assert Counter(cards) == Counter(state.game.pack)
+
+
+# Round 1 (2 books), four players, seat 0 deals: seat 1 plays first.
+FOUR = [
+    "3C 4C 5C 6C 7C 8C 9C",
+    "3D 4D 5D 6D 7D 8D 9D",
+    "3H 4H 5H 6H 7H 8H 9H",
+    "3S 4S 5S 6S 7S 8S 9S",
+]
+
+
+# ---------------------------------------------------------------------------- offer and buys
+
+
+def test_dealer_takes_the_first_up_card_and_does_not_discard() -> None:
+    s = table(FOUR, "KD", "AS QS")
+    assert (s.phase, s.to_act, s.legal_actions()) == (Phase.OFFER, 0, [Take(), Pass()])
+    play(s, "take")
+    assert len(s.hands[0]) == 8 and s.discard_pile == []
+    assert (s.phase, s.to_act, s.legal_actions()) == (Phase.DRAW, 1, [Draw()])
+    with pytest.raises(IllegalActionError, match="draw first"):
+        play(s, "take")
+    play(s, "draw")
+    assert (s.phase, s.to_act, s.hands[1][-1]) == (Phase.DISCARD, 1, C("AS"))
+
+
+def test_next_player_takes_the_up_card_as_the_draw() -> None:
+    s = table(FOUR, "KD", "AS QS")
+    play(s, "pass")
+    assert (s.phase, s.to_act, s.legal_actions()) == (Phase.DRAW, 1, [Take(), Draw()])
+    play(s, "take")
+    assert (s.phase, s.to_act, s.taken) == (Phase.DISCARD, 1, C("KD"))
+    with pytest.raises(IllegalActionError, match="just taken"):
+        play(s, "discard KD")
+    play(s, "discard 9D")
+    # the discard is offered to seat 2 first
+    assert (s.phase, s.to_act, s.offered) == (Phase.DRAW, 2, C("9D"))
+
+
+def test_third_player_buys_with_a_penalty_card() -> None:
+    s = table(FOUR, "KD", "AS QS JS")
+    play(s, "pass", "draw")  # seat 1 declines: seat 2 is asked first
+    assert (s.phase, s.to_act, s.legal_actions()) == (Phase.BUY, 2, [Buy(), Pass()])
+    play(s, "buy")
+    assert sorted(map(str, s.hands[2][-2:])) == ["AS", "KD"] and len(s.hands[2]) == 9
+    assert s.buys == [0, 0, 1, 0]
+    # then seat 1 draws from the stock as usual
+    assert (s.phase, s.to_act, s.hands[1][-1], len(s.hands[1])) == (Phase.DISCARD, 1, C("QS"), 8)
+    assert s.view(0).known_cards[2] == (C("KD"),)
+    assert "AS" not in str(s.view(0).to_dict())  # the penalty card stays hidden
+
+
+def test_fourth_player_buys_after_the_third_passes() -> None:
+    s = table(FOUR, "KD", "AS QS JS")
+    play(s, "pass", "draw", "pass")
+    assert (s.phase, s.to_act) == (Phase.BUY, 3)
+    play(s, "buy")
+    assert len(s.hands[3]) == 9 and len(s.hands[2]) == 7
+    assert (s.to_act, s.hands[1][-1]) == (1, C("QS"))
+
+
+def test_nobody_buys_and_the_dealer_is_not_asked_again() -> None:
+    s = table(FOUR, "KD", "AS QS JS")
+    play(s, "pass", "draw", "pass", "pass")
+    assert (s.phase, s.to_act, s.hands[1][-1]) == (Phase.DISCARD, 1, C("AS"))
+    assert s.discard_pile == [C("KD")] and s.offered is None
+    # after seat 1's discard, seats 3 and 0 may buy (seat 2 is to draw; seat 1 threw it)
+    play(s, "discard 9D", "draw")
+    assert (s.phase, s.to_act) == (Phase.BUY, 3)
+    play(s, "pass")
+    assert (s.phase, s.to_act) == (Phase.BUY, 0)
+    play(s, "pass")
+    assert (s.phase, s.to_act) == (Phase.DISCARD, 2)
+
+
+def test_buy_limit() -> None:
+    s = table(FOUR, "KD", "AS QS JS TS 9S", max_buys_per_round=1)
+    play(s, "pass", "draw", "buy")  # seat 2 buys KD
+    play(s, "discard 9D", "draw")  # seat 2 to draw; seats 3, 0 may buy
+    play(s, "pass", "pass", "discard 9H", "draw")  # seat 3 declines 9H: seats 0 and 1 asked
+    play(s, "pass", "pass")
+    play(s, "discard 9S", "draw")  # seat 0 declines 9S: seats 1 and 2 asked
+    play(s, "pass")
+    assert (s.phase, s.to_act) == (Phase.BUY, 2)
+    assert s.legal_actions() == [Pass()]
+    with pytest.raises(IllegalActionError, match="at most 1 times a round"):
+        play(s, "buy")
+
+
+def test_two_players_never_buy() -> None:
+    s = table(FOUR[:2], "KD", "AS QS")
+    play(s, "pass", "draw")
+    assert (s.phase, s.to_act) == (Phase.DISCARD, 1)
+    play(s, "discard 9D", "draw")
+    assert (s.phase, s.to_act) == (Phase.DISCARD, 0)
+
+
+def test_penalty_options() -> None:
+    s = table(FOUR, "KD", "AS QS JS", penalty_cards=2)
+    play(s, "pass", "draw", "buy")
+    assert len(s.hands[2]) == 10 and s.hands[1][-1] == C("JS")
+
+
+# ------------------------------------------------------------------------------- contracts
+
+ROUND3 = ["4S 5S 6S 7S 9D TD JD QD 6H", "5H X 7H 8H 9C TC JC QC 3D"]
+
+
+def test_contract_swap_layoff_and_going_out() -> None:
+    s = table(ROUND3, "KS", "KC 3C", round=3)
+    assert str(s.contract) == "2 runs"
+    play(s, "pass", "draw")  # seat 1 draws KC
+    down = Down((parse_cards("5H X 7H 8H"), parse_cards("9C TC JC QC")))
+    assert s.can(down)
+    play(s, "down 5H X 7H 8H | 9C TC JC QC")
+    assert s.down == [False, True] and sorted(map(str, s.hands[1])) == ["3D", "KC"]
+    assert [str(c) for c in s.table[0].meld.stands_for] == ["5H", "6H", "7H", "8H"]  # type: ignore[union-attr]
+    play(s, "layoff KC 2")  # onto his own run 9C-QC
+    play(s, "discard 3D")  # his last card: out by discarding it
+    r = s.result
+    assert r is not None and r.winner == 1 and r.outcome is CrazyOutcome.OUT
+    assert r.points == (hand_points(s.hands[0]), 0)
+
+
+def test_swap_a_wild_out_of_a_run() -> None:
+    s = table(ROUND3, "KS", "KH 3C", round=3)
+    play(s, "pass", "draw")  # seat 1 draws KH
+    play(s, "down 5H X 7H 8H | 9C TC JC QC", "discard KH")
+    play(s, "draw")  # seat 0 declines KH, draws 3C
+    with pytest.raises(IllegalActionError, match="before swapping"):
+        play(s, "swap 6H 1")
+    play(s, "down 4S 5S 6S 7S | 9D TD JD QD")
+    assert Swap(C("6H"), 1) in s.legal_actions()
+    play(s, "swap 6H 1")
+    assert str(s.table[0].meld) == "5H 6H 7H 8H" and JOKER in s.hands[0]
+    assert Swap(C("8S"), 3) not in s.legal_actions()  # own runs are not swapped from
+    play(s, "layoff X 2 high")  # the joker now stands for KC
+    assert [str(c) for c in s.table[1].meld.stands_for][-1] == "KC"  # type: ignore[union-attr]
+    play(s, "discard 3C")
+    r = s.result
+    assert r is not None and r.winner == 0 and r.points == (0, 5)  # seat 1 kept 3D
+
+
+def test_wilds_in_books_can_never_be_taken() -> None:
+    hands = ["7S 9H 9D 9S KC KD KH", "7H 7D X 8C 8C 8D 3D"]
+    s = table(hands, "4C", "5C 5D 5H", round=1)
+    play(s, "pass", "draw")  # seat 1 draws 5C
+    play(s, "down 7H 7D X | 8C 8C 8D", "discard 5C")
+    play(s, "draw", "down 9H 9D 9S | KC KD KH")  # seat 0 holds 7S and 5D
+    with pytest.raises(IllegalActionError, match="book can never be taken"):
+        play(s, "swap 7S 1")
+    assert Swap(C("7S"), 1) not in s.legal_actions()
+    play(s, "layoff 7S 1")  # a natural card can still be laid off onto the book
+    assert len(s.table[0].meld) == 4
+
+
+def test_lay_off_before_ones_contract_is_refused() -> None:
+    hands = ["7S 9H 9D 4S KC KD QH", "7H 7D X 8C 8C 8D 3D"]
+    s = table(hands, "4C", "5C 5D 5H", round=1)
+    play(s, "pass", "draw", "down 7H 7D X | 8C 8C 8D", "discard 5C")
+    play(s, "draw")
+    with pytest.raises(IllegalActionError, match="lay down your own contract before laying off"):
+        play(s, "layoff 7S 1")
+    assert not any(isinstance(a, LayOff) for a in s.legal_actions())
+
+
+def test_down_must_be_exactly_the_contract() -> None:
+    hands = ["7S 9H 9D 4S KC KD QH", "7H 7D X 2S 8C 8C 8D"]
+    s = table(hands, "4C", "8S 5D", round=1)
+    play(s, "pass", "draw")  # seat 1 draws 8S
+    with pytest.raises(IllegalActionError, match="exactly 2 books"):
+        play(s, "down 7H 7D X")
+    with pytest.raises(IllegalActionError, match="7H 7D 8S: "):
+        play(s, "down 7H 7D 8S | 8C 8C 8D")
+    with pytest.raises(IllegalActionError, match="too many wilds"):
+        s.verify(Down((parse_cards("7H 7D X 2S"), parse_cards("8C 8C 8D"))))
+    with pytest.raises(IllegalActionError, match="not in your hand"):
+        play(s, "down 7H 7D 7S | 8C 8C 8D")
+    play(s, "down 7H 7D X | 8C 8C 8D 8S")  # a longer book is fine
+    with pytest.raises(IllegalActionError, match="already"):
+        play(s, "down 7H 7D X | 8C 8C 8D 8S")
+
+
+@pytest.mark.parametrize(
+    ("run", "ok"),
+    [
+        ("JH QH KH AH", True),
+        ("AH 2H 3H 4H", True),
+        ("QH KH AH 2H", False),
+        ("KH AH 2H 3H", False),
+        ("AH 2H X 2C 5H", True),
+        ("X X 5H 6H", True),
+        ("X 2C 2D 6H 7H", False),
+    ],
+)
+def test_runs_ace_high_and_low_no_wrap_and_natural_twos(run: str, ok: bool) -> None:
+    # round 2: one book and one run
+    cards = run.split()
+    book = "9C 9D 9S"
+    filler = ["3D", "3S", "4D", "4S"][: 8 - 3 - len(cards)] if len(cards) < 5 else []
+    hand = " ".join([*cards, *book.split(), *filler][:8])
+    s = table([hand, "5C 5D 5S 6C 6D 6S 7C 7D"], "KS", "QS JS", round=2, dealer=1)
+    play(s, "pass", "draw")
+    action = Down((parse_cards(run), parse_cards(book)))
+    assert s.can(action) is ok
+    if ok:
+        s.apply(action)
+        placed = s.table[0].meld
+        assert isinstance(placed, Run)
+        if run.startswith("AH 2H"):
+            assert placed.is_wild_at(1) is False  # the 2H is natural in its own place
+
+
+# ---------------------------------------------------------------------------- stock running out
+
+
+def test_empty_stock_reshuffles_the_discards_except_the_top() -> None:
+    s = table(FOUR[:2], "KD", "AS QS")
+    play(s, "pass", "draw", "discard 9D")
+    # white-box: move the whole stock under the top discard, so the stock has run out
+    s.discard_pile = [*s.stock, *s.discard_pile]
+    s.stock = []
+    pile = list(s.discard_pile)
+    play(s, "draw")
+    assert s.discard_pile == [pile[-1]]
+    assert Counter(s.stock) + Counter([s.hands[0][-1]]) == Counter(pile[:-1])
+    conserved(s)
+
+
+def test_no_card_anywhere_ends_the_round_with_everyone_scoring() -> None:
+    s = table(FOUR[:2], "KD", "AS QS")
+    play(s, "pass", "draw", "discard 9D")
+    s.stock = []
+    s.discard_pile = s.discard_pile[-1:]
+    play(s, "draw")
+    r = s.result
+    assert r is not None and r.outcome is CrazyOutcome.STOCK_OUT and r.winner is None
+    assert r.points == tuple(hand_points(h) for h in s.hands)
+
+
+def test_card_points() -> None:
+    assert [crazy_points(c) for c in parse_cards("AS 2S 3S 8S 9S TS JS QS KS X")] == [
+        15,
+        20,
+        5,
+        5,
+        10,
+        10,
+        10,
+        10,
+        10,
+        20,
+    ]
+
+
+def test_views_hide_hands_and_stock() -> None:
+    s = Crazy().new_hand(players=4, seed=11, round=7)
+    v = s.view(2).to_dict()
+    assert v["hand_sizes"] == [13, 13, 13, 13] and v["stock_size"] == len(s.stock)
+    assert v["contract"] == {"books": 0, "runs": 3}
+    assert Counter(v["hand"]) == Counter(str(c) for c in s.hands[2])
+    text = str(v)
+    for seat in (0, 1, 3):
+        for card in set(s.hands[seat]) - set(s.hands[2]) - set(s.discard_pile):
+            assert f"'{card}'" not in text
+    assert v["legal_actions"] == [] and s.view(0).legal_actions == (Take(), Pass())
+
+
+# ------------------------------------------------------------------------------- random play
+
+
+def check(state: CrazyState) -> None:
+    conserved(state)
+    rules = state.rules
+    for t in state.table:
+        meld = t.meld
+        again = Book.of(meld.cards, rules) if isinstance(meld, Book) else Run.of(meld.cards, rules)
+        assert again == meld
+
+
+def play_game(match: CrazyMatch, rng: random.Random, check_every: int = 0) -> int:
+    steps = 0
+    while not match.is_over:
+        if match.hand.is_over:
+            match.next_hand()
+        state = match.hand
+        legal = state.legal_actions()
+        assert legal and len(set(legal)) == len(legal)
+        if check_every and steps % check_every == 0:
+            for action in legal:
+                assert state.can(action), action
+        plays = [a for a in legal if isinstance(a, Down | LayOff | Swap)]
+        choice = rng.choice(plays) if plays and rng.random() < 0.8 else rng.choice(legal)
+        match.apply(choice)
+        check(state)
+        steps += 1
+        assert steps < 20000
+    return steps
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(2, 6), st.integers(0, 2**32))
+def test_random_games_keep_every_invariant(players: int, seed: int) -> None:
+    match = Crazy().new_match(players=players, seed=seed, dealer=seed % players)
+    play_game(match, random.Random(seed), check_every=3)
+    r = match.result
+    assert r is not None and len(match.hands) == 7
+    assert [h.round for h in match.hands] == list(range(1, 8))
+    assert [h.dealer for h in match.hands] == [(seed % players + i) % players for i in range(7)]
+    for h in match.hands:
+        res = h.result
+        assert res is not None
+        assert res.points == tuple(hand_points(x) for x in h.hands)
+        if res.outcome is CrazyOutcome.OUT:
+            assert res.winner is not None and res.points[res.winner] == 0
+    assert r.totals == tuple(sum(rnd[i] for rnd in r.rounds) for i in range(players))
+    assert r.winners == tuple(i for i, t in enumerate(r.totals) if t == min(r.totals))
+
+
+def test_many_random_games_end() -> None:
+    outcomes: Counter[str] = Counter()
+    for seed in range(60):
+        players = 2 + seed % 5
+        match = Crazy().new_match(players=players, seed=seed)
+        play_game(match, random.Random(seed))
+        outcomes.update(h.result.outcome.value for h in match.hands if h.result)
+    assert outcomes["out"] > 100
+
+
+def test_illegal_actions_change_nothing() -> None:
+    s = table(ROUND3, "KS", "KC 3C", round=3)
+    before = (list(map(list, s.hands)), list(s.stock), list(s.discard_pile), s.phase, s.to_act)
+    for text in [
+        "draw",
+        "buy",
+        "discard 4S",
+        "down 4S 5S 6S 7S | 9D TD JD QD",
+        "swap 6H 1",
+        "layoff X 1 low",
+    ]:
+        with pytest.raises(IllegalActionError):
+            play(s, text)
+        assert (
+            list(map(list, s.hands)),
+            list(s.stock),
+            list(s.discard_pile),
+            s.phase,
+            s.to_act,
+        ) == before
+    with pytest.raises(IllegalActionError, match="not seat 1's turn"):
+        s.apply(Pass(), 1)
+    with pytest.raises(ValueError, match="rounds 1 to 7"):
+        Crazy().new_hand(round=8)
+    with pytest.raises(ValueError, match="2 to 6 players"):
+        Crazy().new_hand(players=7)
+    assert Discard(C("4S")) not in s.legal_actions()
