@@ -336,7 +336,7 @@ class CrazyState:
         self.history: list[tuple[int, Action]] = []
         self._notation: list[tuple[int, str]] = []
         self.result: CrazyRoundResult | None = None
-        self._down_memo: tuple[tuple[AnyCard, ...], Down | None] | None = None
+        self._down_memo: tuple[tuple[AnyCard | None, ...], Down | None] | None = None
 
     def __repr__(self) -> str:
         return (
@@ -402,7 +402,7 @@ class CrazyState:
 
     def _best_down(self, hand: list[AnyCard]) -> Down | None:
         """The lay-down that leaves the fewest points (memoised for the hand as it is now)."""
-        key = tuple(hand)
+        key = (*hand, self.taken)
         if self._down_memo is not None and self._down_memo[0] == key:
             return self._down_memo[1]
         best = solve_contract(hand, self.contract, self.rules)

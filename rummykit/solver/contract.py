@@ -15,7 +15,7 @@ True
 >>> contract_distance(parse_cards("5H 8H 9C 9D KD X 3S"), CONTRACTS[0])
 2
 >>> [str(c) for c in missing_cards(parse_cards("5H 8H 9C 9D KD X 3S"), CONTRACTS[0])]
-['KC', 'KD']
+['3C', '9C']
 
 How it works. A hand is four suit vectors (4 bits of count per rank, two packs) and a number of
 jokers. Runs never mix suits, so for each suit a table lists every way of making up to the
@@ -484,7 +484,7 @@ def _build_solution(
         ]
         book_naturals.append(cards)
         intervals.append(_book_interval(len(cards), rules))
-    for s, shape in run_shapes:
+    for _, shape in run_shapes:
         intervals.append(_run_interval(shape, rules))
     for s, shape in run_shapes:
         for p in shape:
@@ -712,6 +712,39 @@ def _dist_book_options(vecs: tuple[int, ...], runs: int, rules: WildRules) -> li
     return options
 
 
+def _books_fit(books: Sequence[_DistBook], vecs: Sequence[int], *, by_suit: bool) -> bool:
+    """True if the hand holds the copies the books take (by suit, or by rank only)."""
+    used: Counter[tuple[int, int]] = Counter()
+    for r, taken, _ in books:
+        if r >= 0:
+            for s in range(4):
+                used[(s if by_suit else 0, r)] += taken[s]
+    for (s, r), k in used.items():
+        have = _count(vecs[s], r) if by_suit else sum(_count(v, r) for v in vecs)
+        if k > have:
+            return False
+    return True
+
+
+def _assign_suits(books: Sequence[_DistBook], vecs: Sequence[int]) -> tuple[_DistBook, ...]:
+    """The books with their copies taken from the suits the hand has (when suits do not matter)."""
+    free = [list(_count(v, r) for r in range(13)) for v in vecs]
+    out: list[_DistBook] = []
+    for r, taken, n in books:
+        if r < 0:
+            out.append((r, taken, n))
+            continue
+        need = sum(taken)
+        per_suit = [0, 0, 0, 0]
+        for s in range(4):
+            k = min(need, free[s][r])
+            per_suit[s] = k
+            free[s][r] -= k
+            need -= k
+        out.append((r, (per_suit[0], per_suit[1], per_suit[2], per_suit[3]), n))
+    return tuple(out)
+
+
 def _book_cost(book: _DistBook, rules: WildRules) -> tuple[int, int]:
     _, taken, n = book
     holes = n - sum(taken)
@@ -763,17 +796,10 @@ def _dist_plans(
     combos: list[tuple[int, int, tuple[_DistBook, ...]]] = []
     for combo in combinations_with_replacement(range(len(book_options)), contract.books):
         books = tuple(book_options[i] for i in combo)
-        used = [[0] * 13 for _ in range(4)]
-        ok = True
-        for r, taken, _ in books:
-            if r < 0:
-                continue
-            for s in range(4):
-                used[s][r] += taken[s]
-                if used[s][r] > _count(vecs[s], r):
-                    ok = False
-        if not ok:
+        if not _books_fit(books, vecs, by_suit=n_runs > 0):
             continue
+        if n_runs == 0:
+            books = _assign_suits(books, vecs)
         gaps = room = 0
         for book in books:
             g, w = _book_cost(book, rules)
@@ -932,8 +958,8 @@ def _realise(
             wild_slots.append((len(slots), i))
         slots.append(cards)
         kinds.append(("scratch", -1, rules.min_run))
-    for (m, i), wild in zip(wild_slots, pool, strict=False):
-        slots[m][i] = wild
+    for (m, i), hand_wild in zip(wild_slots, pool, strict=False):
+        slots[m][i] = hand_wild
     # the rest: runs first (their cards are exact), then books, then melds of added cards only
     for m, (kind, s, low) in enumerate(kinds):
         if kind != "run":
