@@ -74,9 +74,16 @@ def hand_record(state: HandState, players: list[str] | None = None) -> dict[str,
         "options": _options(state),
         "players": _names(players, len(state.deal.hands)),
         "dealer": state.dealer,
+        **_round_data(state),
         **_deal_data(state),
         "actions": _actions_data(state),
     }
+
+
+def _round_data(state: HandState) -> dict[str, Any]:
+    """Crazy Rummy: a round on its own names its number (1-7); other games have no rounds."""
+    number = getattr(state, "round", None)
+    return {} if number is None else {"round": number}
 
 
 def match_record(match: Match, players: list[str] | None = None) -> dict[str, Any]:
@@ -154,8 +161,21 @@ def _new_hand(
 ) -> HandState:
     seed, deal = _start(data, where)
     try:
+        if "round" in data:
+            number = data["round"]
+            if type(number) is not int:
+                raise RecordError(f"{where}: round must be a whole number")
+            rounds_game: Any = game  # a game with rounds (Crazy Rummy) takes the round number
+            return cast(
+                HandState,
+                rounds_game.new_hand(
+                    players=players, seed=seed, deal=deal, dealer=dealer, round=number
+                ),
+            )
         return game.new_hand(players=players, seed=seed, deal=deal, dealer=dealer)
     except ValueError as exc:
+        if isinstance(exc, RecordError):
+            raise
         raise RecordError(f"{where}: {exc}") from None
 
 
@@ -205,6 +225,8 @@ def load_record(data: Mapping[str, Any] | str) -> Replayed:
     if "hands" in data:
         return _load_match(game, players, data)
     known = {"game", "options", "players", "dealer", "seed", "deal", "actions"}
+    if getattr(game, "rounds", None):
+        known.add("round")
     extra = sorted(set(data) - known)
     if extra:
         raise RecordError(f"unknown field(s) in a hand record: {', '.join(extra)}")

@@ -249,3 +249,51 @@ def test_rummy_classic_name_applies_the_preset() -> None:
     saved = hand_record(state, ["An", "Binh"])
     assert saved["game"] == "rummy" and saved["options"]["melds_per_turn"] == "unlimited"
     assert saved["options"]["restock"] == "shuffle"
+
+
+# ------------------------------------------------------------------------------ Crazy Rummy
+
+
+def test_crazy_game_record_replays_seven_rounds() -> None:
+    from rummykit.games.crazy import CrazyMatch
+
+    data = golden("crazy_match.json")
+    match = load_record(data)
+    assert isinstance(match, CrazyMatch) and match.result is not None
+    assert [h.round for h in match.hands] == list(range(1, 8))
+    assert [h.dealer for h in match.hands] == [i % 3 for i in range(7)]
+    assert match.result.winners == (2,) and match.result.totals == (490, 675, 140)
+    assert match_record(match, data["players"]) == data
+
+
+def test_crazy_round_record_names_its_round() -> None:
+    from rummykit.games.crazy import CrazyState
+
+    data = golden("crazy_round5.json")
+    assert data["round"] == 5
+    state = load_record(data)
+    assert (
+        isinstance(state, CrazyState)
+        and state.round == 5
+        and str(state.contract) == "2 books + 1 run"
+    )
+    assert state.result is not None and state.result.points == (90, 0)
+    assert hand_record(state, data["players"]) == data
+
+
+@pytest.mark.parametrize(
+    ("data", "fragment"),
+    [
+        (corrupt("crazy_round5.json", lambda d: d.update(round=9)), "rounds 1 to 7"),
+        (
+            corrupt("crazy_round5.json", lambda d: d.update(round="5")),
+            "round must be a whole number",
+        ),
+        (corrupt("gin_hand.json", lambda d: d.update(round=1)), "unknown field"),
+        (corrupt("crazy_round5.json", lambda d: d["options"].update(jokers=-1)), "jokers"),
+        (corrupt("crazy_match.json", lambda d: d["hands"].append(d["hands"][0])), "already over"),
+    ],
+)
+def test_malformed_crazy_records_are_refused(data: Any, fragment: str) -> None:
+    with pytest.raises(RecordError, match=fragment):
+        load_record(data)

@@ -3,7 +3,7 @@
 >>> find_game("rummy-classic", {"rummy_bonus": True}).options.melds_per_turn is None
 True
 >>> sorted(GAMES)
-['basic-rummy', 'gin', 'gin-rummy', 'rummy', 'rummy-classic']
+['basic-rummy', 'crazy', 'crazy-rummy', 'gin', 'gin-rummy', 'rummy', 'rummy-classic']
 """
 
 from __future__ import annotations
@@ -12,11 +12,14 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from rummykit.games.base import Game, IllegalActionError, Phase
+from rummykit.games.crazy import Crazy, CrazyOptions
 from rummykit.games.gin import Gin, GinOptions
 from rummykit.games.rummy import Rummy, RummyOptions
 
 __all__ = [
     "GAMES",
+    "Crazy",
+    "CrazyOptions",
     "Game",
     "Gin",
     "GinOptions",
@@ -36,6 +39,8 @@ GAMES: dict[str, GameFactory] = {
     "rummy": lambda options: Rummy.from_options(options, "rummy"),
     "basic-rummy": lambda options: Rummy.from_options(options, "rummy"),
     "rummy-classic": lambda options: Rummy.from_options(options, "rummy-classic"),
+    "crazy": Crazy.from_options,
+    "crazy-rummy": Crazy.from_options,
 }
 """Every game variant by name and alias."""
 

@@ -219,6 +219,7 @@ class Crazy:
 
     name = "crazy"
     min_players, max_players = MIN_PLAYERS, MAX_PLAYERS
+    rounds = ROUNDS
     outcomes: tuple[str, ...] = tuple(o.value for o in CrazyOutcome)
 
     def __init__(self, options: CrazyOptions | None = None) -> None:
