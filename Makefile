@@ -1,5 +1,5 @@
 # Two commands do all the set-up on a fresh machine:
-#   make run    start rummykit (creates .venv and installs the package on first use)
+#   make run    start the web app on http://127.0.0.1:8000/ (creates .venv and installs on first use)
 #   make test   lint, type-check and run every test
 PYTHON ?= python3
 VENV := .venv
@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/rummykit $(or $(ARGS),demo)
+	$(BIN)/rummykit $(or $(ARGS),serve)
 
 lint: $(STAMP)
 	$(BIN)/ruff check rummykit tests bench

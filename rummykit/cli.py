@@ -9,6 +9,7 @@ presets ``rummy`` (alias ``basic-rummy``) and ``rummy-classic``.
     rummykit sim gin --players random,random --hands 1000 --jobs 4 [--json] [--option knock_limit=5]
     rummykit sim rummy-classic --players random,random,random,random --option restock=shuffle
     rummykit demo [--game gin|rummy|rummy-classic] [--players N] [--seed 7]
+    rummykit serve [--host 127.0.0.1] [--port 8000] [--db PATH]
     rummykit --version
 """
 
@@ -839,6 +840,32 @@ def demo(
         _rummy_demo(game.strip().lower(), played, size, default if seed is None else seed)
     else:  # pragma: no cover - every game of GAMES has a demo
         raise _fail(f"no demo for {played.name} yet", 2)
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=0, max=65535, help="Port to listen on.")] = 8000,
+    db: Annotated[
+        Path | None,
+        typer.Option(help="SQLite file of the tables (default: ~/.local/share/rummykit)."),
+    ] = None,
+    delay: Annotated[
+        float, typer.Option(min=0.0, max=10.0, help="Seconds before each computer move.")
+    ] = 0.8,
+) -> None:
+    """Play in the browser: serve the web app (open http://HOST:PORT/)."""
+    import os
+
+    import uvicorn
+
+    from rummykit.server.app import create_app
+
+    if db is None:
+        data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+        db = Path(data_home) / "rummykit" / "tables.sqlite3"
+    _err().print(f"rummykit {__version__}: open http://{host}:{port}/  (games kept in {db})")
+    uvicorn.run(create_app(db, delay=delay), host=host, port=port, log_level="warning")
 
 
 def main() -> None:

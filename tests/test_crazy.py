@@ -395,12 +395,12 @@ def test_random_games_keep_every_invariant(players: int, seed: int) -> None:
 
 def test_many_random_games_end() -> None:
     outcomes: Counter[str] = Counter()
-    for seed in range(60):
+    for seed in range(20):
         players = 2 + seed % 5
         match = Crazy().new_match(players=players, seed=seed)
         play_game(match, random.Random(seed))
         outcomes.update(h.result.outcome.value for h in match.hands if h.result)
-    assert outcomes["out"] > 100
+    assert outcomes["out"] > 40
 
 
 def test_illegal_actions_change_nothing() -> None:

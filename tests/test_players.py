@@ -148,7 +148,7 @@ def test_no_legal_action_is_an_error() -> None:
 
 def test_registry_finds_players_by_game_and_name() -> None:
     assert "random" in PLAYERS["gin"]
-    assert set(PLAYERS) == set(REGISTRY) == {"gin", "rummy"}
+    assert set(PLAYERS) == set(REGISTRY) == {"gin", "rummy", "crazy"}
     player = find_player("gin", "random", 7)
     assert isinstance(player, RandomPlayer) and isinstance(player, Player)
     assert player.name == "random"

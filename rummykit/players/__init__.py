@@ -5,7 +5,7 @@ player, write its class (constructed as ``Cls(seed)``) and add one line to :data
 the game's canonical name (``Game.name``): every variant and alias of that game then finds it.
 
 >>> PLAYERS["gin"], PLAYERS["rummy"]
-(('random',), ('random',))
+(('random', 'easy', 'medium', 'hard'), ('random',))
 >>> find_player("gin-rummy", "random", seed=3)
 RandomPlayer(seed=3)
 >>> find_player("rummy-classic", "random", seed=4)
@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from rummykit.games import find_game
 from rummykit.players.base import NoActionError, Player, RandomPlayer, View
+from rummykit.players.gin import EasyGinPlayer, HardGinPlayer, MediumGinPlayer
 
 __all__ = [
     "PLAYERS",
@@ -37,8 +38,14 @@ PlayerFactory = Callable[[int | None], Player]
 REGISTRY: dict[str, dict[str, PlayerFactory]] = {
     "gin": {
         "random": RandomPlayer,
+        "easy": EasyGinPlayer,
+        "medium": MediumGinPlayer,
+        "hard": HardGinPlayer,
     },
     "rummy": {
+        "random": RandomPlayer,
+    },
+    "crazy": {
         "random": RandomPlayer,
     },
 }

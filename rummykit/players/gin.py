@@ -1,0 +1,773 @@
+"""Computer players for Gin Rummy, three levels, and hints a person can read.
+
+Every player decides from a :class:`~rummykit.games.gin.GinView` alone (never the state), and is
+deterministic given its seed: each decision draws from a generator seeded with the player's seed
+and the view's public history, so the same view always gets the same answer.
+
+- ``easy`` (:class:`EasyGinPlayer`) plays legal, sensible moves with deliberate mistakes: it
+  sometimes throws a middling card instead of its worst one, overlooks a useful up-card, holds
+  on instead of knocking, forgets lay-offs, and never watches what the opponent collects.
+- ``medium`` (:class:`MediumGinPlayer`) plays sound heuristics on the exact deadwood: it throws
+  the card that leaves the least deadwood, counting the chances of the next draw and the danger
+  of feeding the opponent (cards next to what the opponent took are held back, cards next to
+  what it threw are safe); it takes the up-card only when it melds or allows a knock; it knocks as
+  soon as it may, except that it waits for gin when the hand is nearly gin early on; as defender
+  it lays off the best way.
+- ``hard`` (:class:`HardGinPlayer`) remembers every card (:mod:`rummykit.players.tracking`),
+  infers the opponent's likely cards from what it took, threw and drew past (and that it did not
+  knock), and chooses among the best few moves by determinized Monte Carlo: it deals the unseen
+  cards to the opponent's hand and the stock at random many times, consistently with its view,
+  plays each deal out to the end of the hand with a fast greedy policy for both sides (the same
+  deals for every candidate move, so the comparison is fair), and takes the move with the best
+  average hand score. Knocking is scored exactly against each sampled opponent hand (lay-offs and
+  undercuts included), so it knocks when the undercut risk is low and keeps going otherwise.
+
+``suggest(view)`` returns the player's move and a short reason, e.g.
+``"discard KD: highest card, no meld nearby"``; the hint button uses the hard player's.
+
+>>> from rummykit.games import Gin
+>>> state = Gin().new_hand(seed=7)
+>>> hard = HardGinPlayer(seed=1)
+>>> action, reason = hard.suggest(state.view(state.to_act))
+>>> action in state.legal_actions() and bool(reason)
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from rummykit.actions import Action, Discard, Done, Draw, Knock, LayOff, Pass, Take
+from rummykit.cards import STANDARD_PACK, Card
+from rummykit.games.base import Phase, View
+from rummykit.games.gin import GinOptions, GinView
+from rummykit.melds import Meld
+from rummykit.players.base import NoActionError
+from rummykit.players.tracking import (
+    CardMemory,
+    gin_memory,
+    holding_chances,
+    holding_weights,
+    meld_chance,
+    sample_hidden,
+)
+from rummykit.solver.deadwood import (
+    best_arrangement,
+    best_discards,
+    best_layoffs,
+    discard_deadwoods,
+    hand_mask,
+    min_deadwood_mask,
+)
+
+__all__ = ["EasyGinPlayer", "HardGinPlayer", "MediumGinPlayer"]
+
+WALL: Final = 2
+"""An ordinary discard that leaves this many cards in the stock cancels the hand."""
+
+
+# ------------------------------------------------------------------------------ small helpers
+
+
+def _gin_view(view: View) -> GinView:
+    if not isinstance(view, GinView):
+        raise TypeError(f"a Gin player needs a GinView, not {type(view).__name__}")
+    if not view.legal_actions:
+        raise NoActionError(f"seat {view.seat} has no legal action now (seat {view.to_act} acts)")
+    return view
+
+
+def _decision_rng(seed: int, view: GinView) -> random.Random:
+    """A generator for one decision: the same seed and public history give the same draws."""
+    history = ";".join(text for _, text in view.history)
+    hand = "".join(c.text for c in view.hand)
+    return random.Random(f"{seed}|{view.seat}|{view.dealer}|{history}|{hand}")
+
+
+def _near_in_hand(card: Card, mask: int) -> bool:
+    """True if the hand ``mask`` holds a card of ``card``'s rank or within 2 of it in its suit."""
+    for s in range(4):
+        if s != card.suit_index and mask >> (13 * s + card.number - 1) & 1:
+            return True
+    base = 13 * card.suit_index
+    for n in (card.number - 2, card.number - 1, card.number + 1, card.number + 2):
+        if 1 <= n <= 13 and mask >> (base + n - 1) & 1:
+            return True
+    return False
+
+
+def _melds_with(hand_mask_: int, card: Card) -> bool:
+    """True if ``card`` joins a meld in a best arrangement of the hand plus ``card``."""
+    return min_deadwood_mask(hand_mask_ | card.bit) < min_deadwood_mask(hand_mask_) + card.points
+
+
+def _throw_order(card: Card) -> tuple[int, int]:
+    """Among equally good discards, throw the highest card (and the higher rank: a K runs less)."""
+    return card.points, card.number
+
+
+def _best_without(hand: Sequence[Card], keep: Card | None) -> tuple[int, Card]:
+    """The least deadwood after one discard other than ``keep``, and the card to throw."""
+    value, cards = best_discards(hand)
+    options = [c for c in cards if c is not keep]
+    if options:
+        return value, max(options, key=_throw_order)
+    table = discard_deadwoods(hand)
+    best = min(v for c, v in table.items() if c is not keep)
+    return best, max((c for c, v in table.items() if v == best and c is not keep), key=_throw_order)
+
+
+def _meld_text(hand: Sequence[Card], card: Card) -> str:
+    """The meld ``card`` joins in the best arrangement of ``hand`` (which holds it), as text."""
+    for meld in best_arrangement(hand).melds:
+        if card in meld.cards:
+            return str(meld)
+    return ""
+
+
+def _layoff_decision(view: GinView) -> tuple[Action, str]:
+    """The defender's best lay-offs, one at a time, then done."""
+    plan = best_layoffs(view.hand, view.knock_melds)
+    if plan.layoffs:
+        card, index = plan.layoffs[0]
+        action = LayOff(card, index + 1)
+        if action in view.legal_actions:
+            meld = view.knock_melds[index]
+            return action, f"lay off {card} on {meld}: it no longer counts against you"
+    return Done(), f"done: nothing more fits; you keep {plan.deadwood} deadwood"
+
+
+# ------------------------------------------------------------------------------- the analysis
+
+
+@dataclass(slots=True)
+class _Analysis:
+    """What a decision needs from a view: card memory and the opponent's likely cards."""
+
+    view: GinView
+    memory: CardMemory
+    opponent: int
+    weights: list[float]
+    chances: list[float]
+    """Per card index, the chance the opponent holds it."""
+    live: list[Card]
+    """Unseen cards, which may still come from the stock."""
+    draw_odds: list[float]
+    """Per live card, the chance it is the next stock card (it is not in the opponent's hand)."""
+
+
+def _analyse(view: GinView) -> _Analysis:
+    memory = gin_memory(view)
+    opponent = 1 - view.seat
+    weights = holding_weights(memory, opponent)
+    chances = holding_chances(memory, opponent, weights)
+    live = list(memory.unseen_cards())
+    odds = [max(0.0, 1.0 - chances[c.index]) for c in live]
+    total = sum(odds)
+    draw_odds = [o / total for o in odds] if total > 0 else odds
+    return _Analysis(view, memory, opponent, weights, chances, live, draw_odds)
+
+
+def _draw_gain(rest: list[Card], deadwood: int, an: _Analysis) -> float:
+    """Expected deadwood saved by the next stock card for the 10-card hand ``rest``."""
+    gain = 0.0
+    mask = hand_mask(rest)
+    for card, odds in zip(an.live, an.draw_odds, strict=True):
+        if not odds:
+            continue
+        if not deadwood:
+            break
+        if card.points >= 10 and not _near_in_hand(card, mask):
+            continue  # a lone ten-point card replaces nothing better
+        rest.append(card)
+        value = best_discards(rest)[0]
+        rest.pop()
+        if value < deadwood:
+            gain += odds * (deadwood - value)
+    return gain
+
+
+GAIN_WEIGHT: Final = 2.0
+"""How much the expected saving of the next draw counts in the static discard score."""
+DANGER_WEIGHT: Final = 9.0
+"""The cost, in deadwood points, of handing the opponent a card it surely melds."""
+
+
+def _discard_scores(
+    hand: Sequence[Card],
+    candidates: Sequence[Card],
+    an: _Analysis,
+    *,
+    gain_weight: float = GAIN_WEIGHT,
+    danger_weight: float = DANGER_WEIGHT,
+) -> dict[Card, tuple[float, int, float, float]]:
+    """Per candidate discard: (score, deadwood left, draw gain, danger); the lowest score is best."""
+    table = discard_deadwoods(hand)
+    floor = min(table[c] for c in candidates)
+    out: dict[Card, tuple[float, int, float, float]] = {}
+    for card in candidates:
+        deadwood = table[card]
+        if deadwood > floor + 14:
+            out[card] = (float(deadwood) + 100.0, deadwood, 0.0, 0.0)
+            continue
+        rest = [c for c in hand if c is not card]
+        gain = _draw_gain(rest, deadwood, an) if gain_weight else 0.0
+        danger = meld_chance(card, an.chances) if danger_weight else 0.0
+        score = deadwood - gain_weight * gain + danger_weight * danger - 0.01 * card.number
+        out[card] = (score, deadwood, gain, danger)
+    return out
+
+
+def _gin_outs(rest: list[Card], an: _Analysis) -> int:
+    """How many live cards would give the 10-card hand ``rest`` gin on the next draw."""
+    outs = 0
+    mask = hand_mask(rest)
+    for card in an.live:
+        if _near_in_hand(card, mask):
+            rest.append(card)
+            if best_discards(rest)[0] == 0:
+                outs += 1
+            rest.pop()
+    return outs
+
+
+# --------------------------------------------------------------------------- reasons in words
+
+
+def _discard_reason(card: Card, hand: Sequence[Card], an: _Analysis, deadwood: int) -> str:
+    """Why throwing ``card`` is sensible, in a few words."""
+    mask = hand_mask(hand) & ~card.bit
+    opp = an.memory.seats[an.opponent]
+    safe_from = [d for d in opp.discarded if d.number == card.number] or [
+        d for d in opp.discarded if d.suit is card.suit and abs(d.number - card.number) == 1
+    ]
+    loose = not _near_in_hand(card, mask)
+    arrangement = best_arrangement(list(hand))
+    unmatched = arrangement.unmatched
+    highest = bool(unmatched) and card in unmatched and card.points >= max(c.points for c in unmatched)
+    parts: list[str] = []
+    if highest and loose:
+        parts.append("highest card, no meld nearby")
+    elif highest:
+        parts.append("highest unmatched card")
+    elif loose:
+        parts.append("no meld nearby")
+    elif card not in unmatched:
+        parts.append("spare card: the meld holds without it")
+    else:
+        parts.append("the weakest draw in your hand")
+    if safe_from:
+        parts.append(f"safe, the opponent threw {safe_from[-1]}")
+    parts.append(f"{deadwood} deadwood left")
+    return f"discard {card}: " + "; ".join(parts)
+
+
+def _draw_reason(up: Card | None, hand: Sequence[Card], passing: bool) -> str:
+    verb = "pass" if passing else "draw from the stock"
+    if up is None:
+        return f"{verb}: the stock is the only choice"
+    if not _near_in_hand(up, hand_mask(hand)):
+        return f"{verb}: {up} completes nothing"
+    return f"{verb}: {up} does not make a meld, and taking it would reveal your plan"
+
+
+def _take_reason(up: Card, hand: Sequence[Card]) -> str:
+    cards = [*hand, up]
+    knock_dw, _ = _best_without(cards, up)
+    meld = _meld_text(cards, up)
+    if knock_dw == 0:
+        return f"take {up}: it gives you gin"
+    if meld and knock_dw <= 10:
+        return f"take {up}: it makes {meld} and lets you knock"
+    if meld:
+        return f"take {up}: it makes {meld}"
+    return f"take {up}: it lowers your deadwood to {knock_dw}"
+
+
+# ------------------------------------------------------------------------------------- medium
+
+
+def _take_helps(view: GinView, limit: int) -> bool:
+    """Medium's rule: take the up-card when it joins a meld and lowers the deadwood, or allows a
+    knock right away."""
+    up = view.discard_pile[-1]
+    mask = hand_mask(view.hand)
+    cards = [*view.hand, up]
+    after, _ = _best_without(cards, up)
+    if after <= limit:
+        return True
+    return _melds_with(mask, up) and after < min_deadwood_mask(mask)
+
+
+def _discard_cards(view: GinView) -> list[Card]:
+    """The cards this seat may discard now."""
+    return [a.card for a in view.legal_actions if isinstance(a, Discard) and isinstance(a.card, Card)]
+
+
+def _knocks(view: GinView) -> dict[Card, int]:
+    """Per legal knock card, the knocker's deadwood."""
+    cards = [a.card for a in view.legal_actions if isinstance(a, Knock)]
+    if not cards:
+        return {}
+    table = discard_deadwoods(view.hand)
+    return {c: table[c] for c in cards}
+
+
+def _best_knock(knocks: dict[Card, int]) -> tuple[Card, int]:
+    best = min(knocks.values())
+    card = max((c for c, v in knocks.items() if v == best), key=_throw_order)
+    return card, best
+
+
+class MediumGinPlayer:
+    """Sound heuristics on the exact deadwood (see the module's description).
+
+    ``gain_weight`` and ``danger_weight`` weigh the next draw's chances and the danger of feeding
+    the opponent against the deadwood left (see :data:`GAIN_WEIGHT`, :data:`DANGER_WEIGHT`);
+    ``wait_for_gin`` lets it hold a very low knock early when gin is near.
+    """
+
+    name: str
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        options: GinOptions | None = None,
+        gain_weight: float = GAIN_WEIGHT,
+        danger_weight: float = DANGER_WEIGHT,
+        wait_for_gin: bool = True,
+    ) -> None:
+        self.name = "medium"
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(1 << 62)
+        self.options = options if options is not None else GinOptions()
+        self.gain_weight = gain_weight
+        self.danger_weight = danger_weight
+        self.wait_for_gin = wait_for_gin
+
+    def __repr__(self) -> str:
+        return f"MediumGinPlayer(seed={self.seed!r})"
+
+    def choose(self, view: View) -> Action:
+        """The medium player's action."""
+        return self.suggest(view)[0]
+
+    def suggest(self, view: View) -> tuple[Action, str]:
+        """The medium player's action and why."""
+        v = _gin_view(view)
+        return _medium_decision(
+            v,
+            self.options.knock_limit,
+            gain_weight=self.gain_weight,
+            danger_weight=self.danger_weight,
+            wait_for_gin=self.wait_for_gin,
+        )
+
+
+def _medium_decision(
+    view: GinView,
+    limit: int,
+    *,
+    gain_weight: float = GAIN_WEIGHT,
+    danger_weight: float = DANGER_WEIGHT,
+    wait_for_gin: bool = True,
+) -> tuple[Action, str]:
+    if view.phase is Phase.LAYOFF:
+        return _layoff_decision(view)
+    legal = view.legal_actions
+    if view.phase in (Phase.OFFER, Phase.DRAW):
+        if Take() in legal and view.discard_pile:
+            up = view.discard_pile[-1]
+            if _take_helps(view, limit):
+                return Take(), _take_reason(up, view.hand)
+            other: Action = Pass() if view.phase is Phase.OFFER else Draw()
+            return other, _draw_reason(up, view.hand, view.phase is Phase.OFFER)
+        return legal[0], _draw_reason(None, view.hand, False)
+    an = _analyse(view)
+    knocks = _knocks(view)
+    hand = list(view.hand)
+    if knocks:
+        card, deadwood = _best_knock(knocks)
+        if deadwood == 0:
+            return Knock(card), f"knock with {card}: gin, no deadwood at all"
+        rest = [c for c in hand if c is not card]
+        wait = (
+            wait_for_gin
+            and deadwood <= 3
+            and view.stock_size >= 14
+            and _gin_outs(rest, an) >= 2
+        )
+        if not wait:
+            return Knock(card), (
+                f"knock with {card}: {deadwood} deadwood; knock early before the opponent improves"
+            )
+    candidates = _discard_cards(view)
+    scores = _discard_scores(
+        hand, candidates, an, gain_weight=gain_weight, danger_weight=danger_weight
+    )
+    card = min(candidates, key=lambda c: scores[c][0])
+    return Discard(card), _discard_reason(card, hand, an, scores[card][1])
+
+
+# --------------------------------------------------------------------------------------- easy
+
+
+class EasyGinPlayer:
+    """A beginner: sensible legal moves with deliberate mistakes (see the module's description)."""
+
+    name: str
+    MISTAKE: Final = 0.35
+    """The chance of throwing a random unmatched card instead of the worst one."""
+
+    def __init__(self, seed: int | None = None, *, options: GinOptions | None = None) -> None:
+        self.name = "easy"
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(1 << 62)
+        self.options = options if options is not None else GinOptions()
+
+    def __repr__(self) -> str:
+        return f"EasyGinPlayer(seed={self.seed!r})"
+
+    def choose(self, view: View) -> Action:
+        """The easy player's action."""
+        return self.suggest(view)[0]
+
+    def suggest(self, view: View) -> tuple[Action, str]:
+        """The easy player's action and a plain reason."""
+        v = _gin_view(view)
+        rng = _decision_rng(self.seed, v)
+        legal = v.legal_actions
+        if v.phase is Phase.LAYOFF:
+            if rng.random() < 0.5:
+                return Done(), "done"
+            layoffs = [a for a in legal if isinstance(a, LayOff)]
+            if layoffs:
+                return layoffs[0], f"lay off {layoffs[0].card}"
+            return Done(), "done: nothing fits"
+        if v.phase in (Phase.OFFER, Phase.DRAW):
+            other: Action = Pass() if v.phase is Phase.OFFER else Draw()
+            if Take() in legal and v.discard_pile:
+                up = v.discard_pile[-1]
+                if _melds_with(hand_mask(v.hand), up) and rng.random() < 0.7:
+                    return Take(), f"take {up}: it makes a meld"
+            return (other if other in legal else legal[0]), "try the stock"
+        hand = list(v.hand)
+        knocks = _knocks(v)
+        if knocks:
+            card, deadwood = _best_knock(knocks)
+            if deadwood <= 4 or rng.random() < 0.4:
+                return Knock(card), f"knock with {card}: {deadwood} deadwood"
+        taken = v.taken_from_discard
+        deadwood, card = _best_without(hand, taken)
+        if rng.random() < self.MISTAKE:
+            loose = [c for c in best_arrangement(hand).unmatched if c is not taken]
+            if loose:
+                card = loose[rng.randrange(len(loose))]
+                return Discard(card), f"discard {card}: it does not fit"
+        return Discard(card), f"discard {card}: it does not fit, {deadwood} deadwood left"
+
+
+# --------------------------------------------------------------------------------------- hard
+
+
+def _greedy_take(hand: list[Card], mask: int, up: Card, limit: int) -> bool:
+    """The playout policy's draw: the up-card if it melds (lowering the deadwood) or allows a knock."""
+    now = min_deadwood_mask(mask)
+    with_up = min_deadwood_mask(mask | up.bit)
+    if with_up < now + up.points:
+        return True
+    if with_up - 10 <= limit:
+        hand.append(up)
+        after = _best_without(hand, up)[0]
+        hand.pop()
+        return after <= limit
+    return False
+
+
+def _settle(
+    knocker_hand: list[Card], deadwood: int, defender_hand: list[Card], options: GinOptions
+) -> int:
+    """Points of a knock for the knocker (negative when the defender undercuts)."""
+    if deadwood == 0:
+        return options.gin_bonus + min_deadwood_mask(hand_mask(defender_hand))
+    melds = best_arrangement(knocker_hand).melds
+    defender = best_layoffs(defender_hand, melds).deadwood
+    if defender <= deadwood:
+        return -(deadwood - defender + options.undercut_bonus)
+    return defender - deadwood
+
+
+def _playout(
+    hands: list[list[Card]],
+    stock: list[Card],
+    top: Card | None,
+    turn: int,
+    can_take: bool,
+    options: GinOptions,
+) -> int:
+    """Both seats play greedily from ``turn``'s draw to the end; points for seat 0 (signed).
+
+    ``hands`` and ``stock`` are changed in place.
+    """
+    limit = options.knock_limit
+    masks = [hand_mask(hands[0]), hand_mask(hands[1])]
+    while True:
+        hand = hands[turn]
+        mask = masks[turn]
+        taken: Card | None = None
+        if can_take and top is not None and _greedy_take(hand, mask, top, limit):
+            taken = top
+            hand.append(top)
+            mask |= top.bit
+        else:
+            card = stock.pop()
+            hand.append(card)
+            mask |= card.bit
+        deadwood, thrown = _best_without(hand, taken)
+        hand.remove(thrown)
+        masks[turn] = mask ^ thrown.bit
+        if deadwood <= limit:
+            points = _settle(hand, deadwood, hands[1 - turn], options)
+            return points if turn == 0 else -points
+        if len(stock) <= WALL:
+            return 0
+        top = thrown
+        can_take = True
+        turn ^= 1
+
+
+@dataclass(slots=True)
+class _Deal:
+    """One determinization: the opponent's whole hand and the stock in drawing order."""
+
+    opponent: list[Card]
+    stock: list[Card]
+
+
+def _paired_gain(values: Sequence[int], base: Sequence[int]) -> tuple[float, float]:
+    """Mean and standard error of ``values - base`` over the same deals."""
+    n = len(values)
+    diffs = [a - b for a, b in zip(values, base, strict=True)]
+    mean = sum(diffs) / n
+    if n < 2:
+        return mean, 0.0
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean, (var / n) ** 0.5
+
+
+class HardGinPlayer:
+    """Determinized Monte Carlo over the best few moves (see the module's description).
+
+    ``deals`` is how many random deals of the unseen cards each decision is tried on (the time a
+    decision takes grows with it); ``candidates`` how many discards are compared; a move other
+    than the heuristic favourite is taken only if it scores better on the same deals by more
+    than ``confidence`` standard errors.
+    """
+
+    name: str
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        options: GinOptions | None = None,
+        deals: int = 40,
+        candidates: int = 4,
+        confidence: float = 1.0,
+        search_knock: bool = True,
+        search_discard: bool = True,
+        search_draw: bool = True,
+    ) -> None:
+        self.name = "hard"
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(1 << 62)
+        self.options = options if options is not None else GinOptions()
+        self.deals = deals
+        self.candidates = candidates
+        self.confidence = confidence
+        self.search_knock = search_knock
+        self.search_discard = search_discard
+        self.search_draw = search_draw
+
+    def __repr__(self) -> str:
+        return f"HardGinPlayer(seed={self.seed!r})"
+
+    def choose(self, view: View) -> Action:
+        """The hard player's action."""
+        return self.suggest(view)[0]
+
+    def suggest(self, view: View) -> tuple[Action, str]:
+        """The hard player's action and a short reason a person understands."""
+        v = _gin_view(view)
+        if v.phase is Phase.LAYOFF:
+            return _layoff_decision(v)
+        legal = v.legal_actions
+        if len(legal) == 1:
+            action = legal[0]
+            if isinstance(action, Draw):
+                return action, _draw_reason(None, v.hand, False)
+        rng = _decision_rng(self.seed, v)
+        an = _analyse(v)
+        if v.phase in (Phase.OFFER, Phase.DRAW):
+            return self._draw(v, an, rng)
+        return self._discard(v, an, rng)
+
+    # ------------------------------------------------------------------------ sampling
+
+    def _deals(self, view: GinView, an: _Analysis, rng: random.Random, count: int) -> list[_Deal]:
+        """``count`` random deals of the unseen cards, consistent with the view."""
+        memory = an.memory
+        opp = an.opponent
+        known = hand_mask(view.known_cards[opp])
+        limit = self.options.knock_limit
+        # It discarded (rather than knock) since its hand last changed: it probably could not knock.
+        could_have_knocked = any(s == opp and t.startswith("discard") for s, t in view.history[-3:])
+
+        def accept(seat: int, mask: int) -> bool:
+            if not could_have_knocked:
+                return True
+            deadwood = min_deadwood_mask(mask | known)
+            if deadwood > limit:
+                return True
+            return rng.random() < (0.02 if deadwood == 0 else 0.2)
+
+        weights = [an.weights if s == opp else [0.0] * 52 for s in (0, 1)]
+        out = []
+        known_cards = list(view.known_cards[opp])
+        for _ in range(count):
+            masks, stock = sample_hidden(memory, rng, weights, accept=accept)
+            hidden = [STANDARD_PACK[i] for i in range(52) if masks[opp] >> i & 1]
+            out.append(_Deal(known_cards + hidden, stock))
+        return out
+
+    # ------------------------------------------------------------------------ drawing
+
+    def _draw(self, view: GinView, an: _Analysis, rng: random.Random) -> tuple[Action, str]:
+        legal = view.legal_actions
+        offer = view.phase is Phase.OFFER
+        other: Action = Pass() if offer else Draw()
+        if Take() not in legal or not view.discard_pile:
+            return legal[0], _draw_reason(None, view.hand, False)
+        up = view.discard_pile[-1]
+        hand = list(view.hand)
+        limit = self.options.knock_limit
+        favourite = _take_helps(view, limit)
+        after, _ = _best_without([*hand, up], up)
+        if after == 0:
+            return Take(), _take_reason(up, hand)
+        mask = hand_mask(hand)
+        now = min_deadwood_mask(mask)
+        obvious = not _near_in_hand(up, mask) and after >= now - 3 and after > limit
+        if obvious or not self.search_draw:
+            if favourite:
+                return Take(), _take_reason(up, hand)
+            return other, _draw_reason(up, hand, offer)
+        deals = self._deals(view, an, rng, self.deals)
+        takes: list[int] = []
+        others: list[int] = []
+        for deal in deals:
+            hands = [list(hand), list(deal.opponent)]
+            takes.append(self._after_take(hands, list(deal.stock), up))
+            hands = [list(hand), list(deal.opponent)]
+            others.append(self._after_other(view, hands, list(deal.stock), up, offer))
+        gain, error = _paired_gain(takes, others)
+        if favourite:
+            take = gain > -self.confidence * error
+        else:
+            take = gain > self.confidence * error
+        if take:
+            return Take(), _take_reason(up, hand)
+        return other, _draw_reason(up, hand, offer)
+
+    def _after_take(self, hands: list[list[Card]], stock: list[Card], up: Card) -> int:
+        options = self.options
+        hand = hands[0]
+        hand.append(up)
+        deadwood, thrown = _best_without(hand, up)
+        hand.remove(thrown)
+        if deadwood <= options.knock_limit:
+            return _settle(hand, deadwood, hands[1], options)
+        if len(stock) <= WALL:
+            return 0
+        return _playout(hands, stock, thrown, 1, True, options)
+
+    def _after_other(
+        self,
+        view: GinView,
+        hands: list[list[Card]],
+        stock: list[Card],
+        up: Card,
+        offer: bool,
+    ) -> int:
+        options = self.options
+        if not offer:
+            return _playout(hands, stock, None, 0, False, options)
+        if view.seat == view.dealer:
+            # The non-dealer passed already: it now draws from the stock.
+            return _playout(hands, stock, None, 1, False, options)
+        # The dealer is offered the up-card next; if it passes too, this player draws.
+        opp = hands[1]
+        if _greedy_take(opp, hand_mask(opp), up, options.knock_limit):
+            opp.append(up)
+            deadwood, thrown = _best_without(opp, up)
+            opp.remove(thrown)
+            if deadwood <= options.knock_limit:
+                return -_settle(opp, deadwood, hands[0], options)
+            return _playout(hands, stock, thrown, 0, True, options)
+        return _playout(hands, stock, None, 0, False, options)
+
+    # ------------------------------------------------------------------------ discarding
+
+    def _discard(self, view: GinView, an: _Analysis, rng: random.Random) -> tuple[Action, str]:
+        hand = list(view.hand)
+        options = self.options
+        knocks = _knocks(view)
+        knock_card: Card | None = None
+        knock_dw = 0
+        if knocks:
+            knock_card, knock_dw = _best_knock(knocks)
+            if knock_dw == 0:
+                return Knock(knock_card), f"knock with {knock_card}: gin, no deadwood at all"
+            if not self.search_knock:
+                return Knock(knock_card), (
+                    f"knock with {knock_card}: {knock_dw} deadwood; knock before the opponent improves"
+                )
+        discards = _discard_cards(view)
+        scores = _discard_scores(hand, discards, an)
+        ranked = sorted(discards, key=lambda c: scores[c][0])
+        favourite = ranked[0]
+        shortlist = ranked[: self.candidates] if self.search_discard else ranked[:1]
+        if len(shortlist) == 1 and knock_card is None:
+            return Discard(favourite), _discard_reason(favourite, hand, an, scores[favourite][1])
+        deals = self._deals(view, an, rng, self.deals)
+        values: dict[Card, list[int]] = {c: [] for c in shortlist}
+        knock_values: list[int] = []
+        for deal in deals:
+            if knock_card is not None:
+                rest = [c for c in hand if c is not knock_card]
+                knock_values.append(_settle(rest, knock_dw, list(deal.opponent), options))
+            for card in shortlist:
+                mine = [c for c in hand if c is not card]
+                hands = [mine, list(deal.opponent)]
+                stock = list(deal.stock)
+                values[card].append(_playout(hands, stock, card, 1, True, options))
+        best = favourite
+        best_gain = 0.0
+        for card in shortlist[1:]:
+            gain, error = _paired_gain(values[card], values[favourite])
+            if gain > self.confidence * error and gain > best_gain:
+                best, best_gain = card, gain
+        n = len(deals)
+        if knock_card is not None:
+            undercuts = sum(v < 0 for v in knock_values)
+            risk = round(100 * undercuts / n)
+            gain, error = _paired_gain(values[best], knock_values)
+            if gain <= self.confidence * error:
+                return Knock(knock_card), (
+                    f"knock with {knock_card}: {knock_dw} deadwood, undercut risk about {risk}%"
+                )
+        reason = _discard_reason(best, hand, an, scores[best][1])
+        if knock_card is not None:
+            reason += "; waiting should pay more than knocking now"
+        return Discard(best), reason

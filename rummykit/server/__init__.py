@@ -1,0 +1,6 @@
+"""The web server: tables of any game played in the browser, one WebSocket per seat.
+
+The only async code of rummykit lives in :mod:`rummykit.server.app`; :mod:`~.tables`,
+:mod:`~.store` and :mod:`~.protocol` are synchronous and wrap the engine, which never imports them.
+Start it with ``rummykit serve``.
+"""

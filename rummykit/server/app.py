@@ -1,0 +1,290 @@
+"""The FastAPI application: the page, a small JSON API, and one WebSocket per seat.
+
+This is rummykit's only async code. Each table has a lock: a person's intent and a computer
+seat's move are handled one at a time, committed to the store, and the resulting views are sent
+before the lock is released, so every socket receives views in ``seq`` order. After a person's
+action, a task runs the computer seats one action at a time, ``delay`` seconds apart, so the page
+can show each move.
+
+Routes: ``GET /`` (the page, static files from ``rummykit/web``), ``GET /api/games``,
+``POST /api/tables``, ``GET /api/tables/{id}``, ``WS /ws/{table}/{seat}``. The protocol is in
+``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.responses import JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from rummykit import __version__
+from rummykit.server.protocol import (
+    ActionIntent,
+    BestLayoffs,
+    CheckDown,
+    Hello,
+    HintRequest,
+    NextHand,
+    ProtocolError,
+    ViewRequest,
+    error_message,
+    parse_incoming,
+)
+from rummykit.server.store import Store
+from rummykit.server.tables import Table, TableManager, game_catalogue
+
+__all__ = ["WEB_DIR", "Hub", "create_app"]
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+"""The page's static files (HTML, CSS, JavaScript modules, catalogues, rules)."""
+
+HELLO_TIMEOUT = 30.0
+"""Seconds a new socket has to say hello with its token."""
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "font-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'"
+)
+"""Everything comes from this server: no external font, image or script can load."""
+
+log = logging.getLogger("rummykit.server")
+
+Messages = dict[int, dict[str, Any]]
+
+
+class Hub:
+    """The live side of the tables: sockets per seat, a lock per table, computer-move tasks."""
+
+    def __init__(self, manager: TableManager, delay: float) -> None:
+        self.manager = manager
+        self.delay = delay
+        self.sockets: dict[str, dict[int, set[WebSocket]]] = {}
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.runners: dict[str, asyncio.Task[None]] = {}
+
+    def lock(self, table_id: str) -> asyncio.Lock:
+        """The lock that serialises everything done to one table."""
+        return self.locks.setdefault(table_id, asyncio.Lock())
+
+    def join(self, table_id: str, seat: int, ws: WebSocket) -> None:
+        """Register a seat's socket."""
+        self.sockets.setdefault(table_id, {}).setdefault(seat, set()).add(ws)
+
+    def leave(self, table_id: str, seat: int, ws: WebSocket) -> None:
+        """Forget a closed socket."""
+        self.sockets.get(table_id, {}).get(seat, set()).discard(ws)
+
+    async def send(self, table_id: str, messages: Messages) -> None:
+        """Send each seat its message, on every socket it has open (call with the table lock)."""
+        for seat, message in messages.items():
+            for ws in list(self.sockets.get(table_id, {}).get(seat, ())):
+                try:
+                    await ws.send_json(message)
+                except Exception:  # a closed socket: the seat reconnects and asks for the view
+                    self.leave(table_id, seat, ws)
+
+    def wake(self, table: Table) -> None:
+        """Start the computer seats' moves if one is to act and none is running."""
+        runner = self.runners.get(table.id)
+        if table.computer_to_act() is not None and (runner is None or runner.done()):
+            self.runners[table.id] = asyncio.create_task(self._run_computers(table))
+
+    async def _run_computers(self, table: Table) -> None:
+        while True:
+            await asyncio.sleep(self.delay)
+            async with self.lock(table.id):
+                if table.computer_to_act() is None:
+                    return
+                try:
+                    messages = table.step_computer()
+                except Exception:
+                    log.exception("computer move failed at table %s", table.id)
+                    return
+                await self.send(table.id, messages)
+
+    async def stop(self) -> None:
+        """Cancel the computer-move tasks (on shutdown)."""
+        for task in self.runners.values():
+            task.cancel()
+        for task in self.runners.values():
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+
+async def _receive(ws: WebSocket) -> str | bytes | None:
+    """The next message's text (or bytes), or None once the socket is closed."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        return None
+    text = message.get("text")
+    if text is not None:
+        return str(text)
+    data = message.get("bytes")
+    return bytes(data) if data is not None else b""
+
+
+def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = None) -> FastAPI:
+    """The application serving the page and the tables stored in the SQLite file ``db``.
+
+    ``delay`` is the pause in seconds before each computer move (the page animates them).
+    """
+    store = Store(db)
+    manager = TableManager(store)
+    hub = Hub(manager, delay)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        broken = manager.load_unfinished()
+        for table_id in broken:
+            log.error("table %s could not be replayed from its record; left out", table_id)
+        for table in list(manager.tables.values()):
+            hub.wake(table)
+        yield
+        await hub.stop()
+        store.close()
+
+    app = FastAPI(title="rummykit", version=__version__, lifespan=lifespan, docs_url=None)
+    app.state.hub = hub
+    app.state.manager = manager
+
+    @app.middleware("http")
+    async def security_headers(
+        request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
+        response = await call_next(request)
+        response.headers["Content-Security-Policy"] = CSP
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        if request.url.path.startswith("/api/"):
+            response.headers["Cache-Control"] = "no-store"
+        return response
+
+    @app.get("/api/games")
+    async def games() -> dict[str, Any]:
+        """The games, their presets, table sizes, computer levels and main options."""
+        return {"version": __version__, "games": [g.to_dict() for g in game_catalogue()]}
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(request: Request) -> JSONResponse:
+        """A new table: ``{"game", "opponents", "level", "options"}`` -> seat 0 and its token."""
+        try:
+            body = await request.json()
+        except ValueError:
+            return JSONResponse({"error": "the body is a JSON object"}, status_code=400)
+        if not isinstance(body, dict):
+            return JSONResponse({"error": "the body is a JSON object"}, status_code=400)
+        game = body.get("game")
+        opponents = body.get("opponents", 1)
+        level = body.get("level", "random")
+        options = body.get("options") or {}
+        if (
+            not isinstance(game, str)
+            or isinstance(opponents, bool)
+            or not isinstance(opponents, int)
+            or not isinstance(level, str)
+            or not isinstance(options, dict)
+        ):
+            return JSONResponse(
+                {"error": "expected game (string), opponents (number), level, options (object)"},
+                status_code=400,
+            )
+        try:
+            table, token = manager.create(
+                variant=game, opponents=opponents, level=level, options=options
+            )
+        except (ValueError, TypeError) as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+        return JSONResponse({"table": table.id, "seat": 0, "token": token}, status_code=201)
+
+    @app.get("/api/tables/{table_id}")
+    async def table_info(table_id: str) -> JSONResponse:
+        """Whether a table exists and is unfinished (for the start screen's Continue)."""
+        table = manager.get(table_id)
+        if table is None:
+            return JSONResponse({"error": "no such table"}, status_code=404)
+        return JSONResponse(
+            {
+                "table": table.id,
+                "game": table.game_name,
+                "variant": table.variant,
+                "over": table.finished,
+                "hand_number": len(table.match.hands),
+                "seats": [s.public() for s in table.seats],
+            }
+        )
+
+    @app.websocket("/ws/{table_id}/{seat}")
+    async def seat_socket(ws: WebSocket, table_id: str, seat: int) -> None:
+        await ws.accept()
+        try:
+            first = await asyncio.wait_for(_receive(ws), HELLO_TIMEOUT)
+        except TimeoutError:
+            await ws.close(code=4408)
+            return
+        if first is None:
+            return
+        table = manager.get(table_id)
+        try:
+            hello = parse_incoming(first)
+            if not isinstance(hello, Hello):
+                raise ProtocolError("say hello with the seat's token first", "auth")
+            if table is None:
+                raise ProtocolError("there is no such table", "unknown_table")
+            if not table.check_token(seat, hello.token):
+                raise ProtocolError("wrong token for this seat", "auth")
+        except ProtocolError as exc:
+            await ws.send_json(error_message(exc))
+            await ws.close(code=4404 if exc.code == "unknown_table" else 4401)
+            return
+        assert table is not None
+        async with hub.lock(table.id):
+            hub.join(table.id, seat, ws)
+            await ws.send_json(table.welcome(seat))
+            await ws.send_json(table.view_message(seat))
+        hub.wake(table)
+        try:
+            while True:
+                text = await _receive(ws)
+                if text is None:
+                    break
+                await _handle(table, seat, ws, text)
+        finally:
+            hub.leave(table.id, seat, ws)
+
+    async def _handle(table: Table, seat: int, ws: WebSocket, text: str | bytes) -> None:
+        try:
+            message = parse_incoming(text)
+            async with hub.lock(table.id):
+                if isinstance(message, ActionIntent):
+                    await hub.send(table.id, table.act(seat, message.action, message.seq))
+                elif isinstance(message, NextHand):
+                    await hub.send(table.id, table.next_hand(seat, message.seq))
+                elif isinstance(message, BestLayoffs):
+                    await hub.send(table.id, table.best_layoffs(seat, message.seq))
+                elif isinstance(message, HintRequest):
+                    await ws.send_json(table.hint(seat))
+                elif isinstance(message, ViewRequest):
+                    await ws.send_json(table.view_message(seat))
+                elif isinstance(message, CheckDown):
+                    await ws.send_json(table.check_down(seat, message.cards))
+                else:
+                    raise ProtocolError("you have already said hello")
+            hub.wake(table)
+        except ProtocolError as exc:
+            await ws.send_json(error_message(exc))
+        except Exception:
+            log.exception("failed to handle a message at table %s", table.id)
+            await ws.send_json(
+                {"t": "error", "code": "server", "message": "the server could not do that"}
+            )
+
+    static = web_dir if web_dir is not None else WEB_DIR
+    app.mount("/", StaticFiles(directory=static, html=True), name="web")
+    return app

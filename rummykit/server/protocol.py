@@ -1,0 +1,177 @@
+"""The messages a page and the server exchange over a seat's WebSocket, and their validation.
+
+Every message is one JSON object with a type ``t``. The page sends intents; the server answers
+with views (``state.view(seat)`` only, never the state), errors, hints and checks. The full
+protocol is documented in ``docs/protocol.md``.
+
+>>> parse_incoming('{"t": "action", "action": "discard 7H", "seq": 4}')
+ActionIntent(action='discard 7H', seq=4)
+>>> parse_incoming('{"t": "action", "action": "discard 7H"}')
+Traceback (most recent call last):
+...
+rummykit.server.protocol.ProtocolError: 'action' needs 'seq', a whole number (the seq of the view you act on)
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+__all__ = [
+    "MAX_MESSAGE",
+    "ActionIntent",
+    "BestLayoffs",
+    "CheckDown",
+    "Hello",
+    "HintRequest",
+    "Incoming",
+    "NextHand",
+    "ProtocolError",
+    "ViewRequest",
+    "error_message",
+    "parse_incoming",
+]
+
+MAX_MESSAGE = 4096
+"""The longest message (in characters) the server reads; anything longer is refused."""
+
+
+class ProtocolError(ValueError):
+    """A message the server refuses; the text says why and is sent back to the page.
+
+    ``code`` names the kind of problem for programs: ``bad_message``, ``stale``, ``not_your_turn``,
+    ``illegal``, ``auth``, ``unknown_table``, ``over``.
+    """
+
+    def __init__(self, message: str, code: str = "bad_message") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """The first message on a socket: the seat's secret token."""
+
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
+class ActionIntent:
+    """Take an action (in the notation of ``docs/notation.md``) on the view numbered ``seq``."""
+
+    action: str
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class NextHand:
+    """Deal the next hand once the current one is over (``seq`` as for an action)."""
+
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class BestLayoffs:
+    """Gin, the defender after a knock: make the best lay-offs and say done, in one tap."""
+
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class HintRequest:
+    """Ask the computer player what it would do now, and why."""
+
+
+@dataclass(frozen=True, slots=True)
+class ViewRequest:
+    """Ask for the full view again (after a reconnect)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CheckDown:
+    """Crazy Rummy: do these selected cards lay down the round's contract, and how?"""
+
+    cards: tuple[str, ...]
+
+
+Incoming: TypeAlias = (
+    Hello | ActionIntent | NextHand | BestLayoffs | HintRequest | ViewRequest | CheckDown
+)
+"""Any message a page may send."""
+
+
+def _seq(data: dict[str, Any], kind: str) -> int:
+    seq = data.get("seq")
+    if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0:
+        raise ProtocolError(
+            f"'{kind}' needs 'seq', a whole number (the seq of the view you act on)"
+        )
+    return seq
+
+
+def _fields(data: dict[str, Any], kind: str, allowed: set[str]) -> None:
+    extra = sorted(set(data) - allowed - {"t"})
+    if extra:
+        raise ProtocolError(f"unexpected field(s) in '{kind}': {', '.join(extra)}")
+
+
+def parse_incoming(text: str | bytes) -> Incoming:
+    """Read one message from a page; raises :class:`ProtocolError` saying what is wrong."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ProtocolError("a message is UTF-8 JSON text") from None
+    if len(text) > MAX_MESSAGE:
+        raise ProtocolError(f"message too long (at most {MAX_MESSAGE} characters)")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        raise ProtocolError('a message is a JSON object, e.g. {"t": "view"}') from None
+    if not isinstance(data, dict):
+        raise ProtocolError('a message is a JSON object, e.g. {"t": "view"}')
+    kind = data.get("t")
+    if not isinstance(kind, str):
+        raise ProtocolError("a message needs its type 't' (a string)")
+    if kind == "hello":
+        _fields(data, kind, {"token"})
+        token = data.get("token")
+        if not isinstance(token, str) or not token:
+            raise ProtocolError("'hello' needs the seat's 'token'", "auth")
+        return Hello(token)
+    if kind == "action":
+        _fields(data, kind, {"action", "seq"})
+        action = data.get("action")
+        if not isinstance(action, str) or not action.strip():
+            raise ProtocolError("'action' needs 'action', the action's notation, e.g. 'draw'")
+        return ActionIntent(action.strip(), _seq(data, kind))
+    if kind == "next_hand":
+        _fields(data, kind, {"seq"})
+        return NextHand(_seq(data, kind))
+    if kind == "best_layoffs":
+        _fields(data, kind, {"seq"})
+        return BestLayoffs(_seq(data, kind))
+    if kind == "hint":
+        _fields(data, kind, set())
+        return HintRequest()
+    if kind == "view":
+        _fields(data, kind, set())
+        return ViewRequest()
+    if kind == "check_down":
+        _fields(data, kind, {"cards"})
+        cards = data.get("cards")
+        if (
+            not isinstance(cards, list)
+            or len(cards) > 40
+            or not all(isinstance(c, str) and 0 < len(c) <= 3 for c in cards)
+        ):
+            raise ProtocolError("'check_down' needs 'cards', a list of card strings")
+        return CheckDown(tuple(cards))
+    known = "hello, action, next_hand, best_layoffs, hint, view, check_down"
+    raise ProtocolError(f"unknown message type {kind!r} (known: {known})")
+
+
+def error_message(exc: ProtocolError) -> dict[str, Any]:
+    """The error message sent back for a refused message (nothing changed)."""
+    return {"t": "error", "code": exc.code, "message": str(exc)}

@@ -1,0 +1,196 @@
+"""SQLite storage of tables as game records, appended action by action.
+
+Every table is its seats and a match record (``rummykit.record``): the game, its options, the match
+seed, and per hand its dealer, seed and actions. Each accepted action is one row, committed before
+the server acknowledges it, so a server killed at any moment loses nothing it has answered; on
+start, every unfinished table is rebuilt by replaying its record with
+:func:`rummykit.record.load_record`, which validates every action again.
+
+The database runs in WAL mode with ``synchronous=FULL``; the standard library's ``sqlite3`` is all it
+needs.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = ["SCHEMA", "Store", "StoredTable"]
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    created REAL NOT NULL,
+    updated REAL NOT NULL,
+    variant TEXT NOT NULL,
+    game TEXT NOT NULL,
+    options TEXT NOT NULL,
+    seats TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    finished INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS hands (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    number INTEGER NOT NULL,
+    dealer INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    PRIMARY KEY (table_id, number)
+);
+CREATE TABLE IF NOT EXISTS actions (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    hand INTEGER NOT NULL,
+    number INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    PRIMARY KEY (table_id, hand, number)
+);
+"""
+"""The tables: ``tables`` (one row a table), ``hands`` (dealer and seed of each hand) and
+``actions`` (one row per accepted action, in order)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTable:
+    """A table as stored: its seats and its match record (ready for ``load_record``)."""
+
+    id: str
+    created: float
+    variant: str
+    """The game name the table was created with (e.g. ``rummy-classic``)."""
+    seats: list[dict[str, Any]]
+    finished: bool
+    record: dict[str, Any]
+
+
+class Store:
+    """One SQLite database of tables. Safe to call from one thread at a time (a lock guards it)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        """Close the database."""
+        with self._lock:
+            self._db.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def create_table(
+        self,
+        table_id: str,
+        *,
+        variant: str,
+        game: str,
+        options: dict[str, Any],
+        seats: Sequence[dict[str, Any]],
+        seed: int,
+        dealer: int,
+        hand_seed: int,
+    ) -> None:
+        """Store a new table and its first hand, committed."""
+        now = time.time()
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO tables (id, created, updated, variant, game, options, seats, seed)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (table_id, now, now, variant, game, json.dumps(options), json.dumps(seats), seed),
+            )
+            db.execute(
+                "INSERT INTO hands (table_id, number, dealer, seed) VALUES (?, 0, ?, ?)",
+                (table_id, dealer, hand_seed),
+            )
+
+    def append_action(
+        self, table_id: str, hand: int, number: int, seat: int, action: str, *, finished: bool
+    ) -> None:
+        """Append one accepted action (``number`` counts from 0 within the hand), committed."""
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO actions (table_id, hand, number, seat, action) VALUES (?, ?, ?, ?, ?)",
+                (table_id, hand, number, seat, action),
+            )
+            db.execute(
+                "UPDATE tables SET updated = ?, finished = ? WHERE id = ?",
+                (time.time(), int(finished), table_id),
+            )
+
+    def add_hand(self, table_id: str, number: int, dealer: int, seed: int) -> None:
+        """Record that hand ``number`` (from 0) was dealt by ``dealer`` from ``seed``, committed."""
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO hands (table_id, number, dealer, seed) VALUES (?, ?, ?, ?)",
+                (table_id, number, dealer, seed),
+            )
+            db.execute("UPDATE tables SET updated = ? WHERE id = ?", (time.time(), table_id))
+
+    def table_ids(self, *, unfinished_only: bool = True) -> list[str]:
+        """The ids of the stored tables (unfinished ones only, by default), oldest first."""
+        where = " WHERE finished = 0" if unfinished_only else ""
+        with self._lock:
+            rows = self._db.execute(f"SELECT id FROM tables{where} ORDER BY created").fetchall()
+        return [str(r[0]) for r in rows]
+
+    def load(self, table_id: str) -> StoredTable | None:
+        """The table with this id and its record, or None if there is none."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id, created, variant, game, options, seats, seed, finished"
+                " FROM tables WHERE id = ?",
+                (table_id,),
+            ).fetchone()
+            if row is None:
+                return None
+            hands = self._db.execute(
+                "SELECT number, dealer, seed FROM hands WHERE table_id = ? ORDER BY number",
+                (table_id,),
+            ).fetchall()
+            actions = self._db.execute(
+                "SELECT hand, seat, action FROM actions WHERE table_id = ? ORDER BY hand, number",
+                (table_id,),
+            ).fetchall()
+        seats = json.loads(row[5])
+        per_hand: dict[int, list[list[Any]]] = {int(h[0]): [] for h in hands}
+        for hand, seat, action in actions:
+            per_hand.setdefault(int(hand), []).append([int(seat), str(action)])
+        record = {
+            "game": row[3],
+            "options": json.loads(row[4]),
+            "players": [f"seat {i}" for i in range(len(seats))],
+            "seed": int(row[6]),
+            "hands": [
+                {"dealer": int(h[1]), "seed": int(h[2]), "actions": per_hand[int(h[0])]}
+                for h in hands
+            ],
+        }
+        return StoredTable(
+            id=str(row[0]),
+            created=float(row[1]),
+            variant=str(row[2]),
+            seats=seats,
+            finished=bool(row[7]),
+            record=record,
+        )

@@ -1,0 +1,558 @@
+"""Tables: a match of any game, its seats (one person, the rest computer players) and turn flow.
+
+Everything here is synchronous; :mod:`rummykit.server.app` wraps it in the async edge. A table
+holds a :class:`~rummykit.games.base.Match`, checks every intent of a seat (its token, the view
+``seq`` it acts on, whose turn it is, the action's legality by the engine), commits each accepted
+action to the :class:`~rummykit.server.store.Store` before answering, and runs the computer seats
+one action at a time (:meth:`Table.step_computer`) so the page can show each move.
+
+What a seat is sent is built from ``state.view(seat)`` only, plus aids computed from that view
+(the melds found in the seat's own hand, its deadwood) and a log of the last move as that seat saw
+it. Nothing here ever puts another seat's cards or the stock in a message.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, cast
+
+from rummykit.actions import Action, ActionSyntaxError, Buy, Down, Take, parse_action
+from rummykit.cards import AnyCard, CardError, parse_card
+from rummykit.games import GAMES, find_game
+from rummykit.games.base import Game, HandState, IllegalActionError, Match, Phase, View
+from rummykit.games.crazy import CrazyView
+from rummykit.games.gin import GinView
+from rummykit.games.rummy import RummyView
+from rummykit.players import PLAYERS, Player, RandomPlayer, UnknownPlayerError, find_player
+from rummykit.record import RecordError, is_match, load_record
+from rummykit.server.protocol import ProtocolError
+from rummykit.server.store import Store, StoredTable
+from rummykit.solver.contract import solve_contract
+from rummykit.solver.deadwood import best_arrangement, best_layoffs, discard_deadwoods
+from rummykit.wild_melds import WildRules
+
+__all__ = [
+    "VARIANTS",
+    "GameInfo",
+    "Table",
+    "TableManager",
+    "game_catalogue",
+    "hash_token",
+]
+
+VARIANTS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("gin", "gin", ()),
+    ("rummy", "rummy", ("rummy", "rummy-classic")),
+    ("crazy", "crazy", ()),
+)
+"""The games the start screen offers: (key, default variant, presets). A game whose name
+``find_game`` does not know yet is left out."""
+
+MAIN_OPTIONS: dict[str, tuple[str, ...]] = {
+    "gin": ("target_score", "knock_limit"),
+    "rummy": ("target_score",),
+    "crazy": (),
+}
+"""Per game, the options the start screen lets a person set."""
+
+HINT_LEVELS = ("hard", "medium", "easy", "random")
+"""The hint comes from the strongest of these levels that the game has."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """What the start screen needs to know about one game."""
+
+    key: str
+    presets: tuple[str, ...]
+    min_players: int
+    max_players: int
+    default_players: int
+    levels: tuple[str, ...]
+    options: dict[str, Any]
+    main_options: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """As JSON data."""
+        return {
+            "key": self.key,
+            "presets": list(self.presets),
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "default_players": self.default_players,
+            "levels": list(self.levels),
+            "options": self.options,
+            "main_options": list(self.main_options),
+        }
+
+
+def levels_for(game: str) -> tuple[str, ...]:
+    """The computer levels ``find_player`` offers for ``game`` (the random player at least)."""
+    canonical = find_game(game).name
+    return PLAYERS.get(canonical) or ("random",)
+
+
+def make_player(game: str, level: str, seed: int | None) -> Player:
+    """A computer player; the random player serves any game not (yet) in the players registry."""
+    try:
+        return find_player(game, level, seed)
+    except UnknownPlayerError:
+        if level == "random" and find_game(game).name not in PLAYERS:
+            return RandomPlayer(seed)
+        raise
+
+
+def game_catalogue() -> list[GameInfo]:
+    """Every game the server can seat, for ``GET /api/games``."""
+    out = []
+    for key, variant, presets in VARIANTS:
+        if variant not in GAMES:
+            continue
+        game = find_game(variant)
+        default = 4 if game.name == "crazy" else 2
+        out.append(
+            GameInfo(
+                key=key,
+                presets=presets,
+                min_players=game.min_players,
+                max_players=game.max_players,
+                default_players=max(game.min_players, min(default, game.max_players)),
+                levels=levels_for(variant),
+                options=game.options.to_dict(),
+                main_options=MAIN_OPTIONS.get(key, ()),
+            )
+        )
+    return out
+
+
+def hash_token(token: str) -> str:
+    """What is stored of a seat's token: its SHA-256, never the token."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def _seed() -> int:
+    return secrets.randbelow(1 << 62)
+
+
+@dataclass
+class Seat:
+    """A seat: a person (with the hash of their secret token) or a computer player."""
+
+    kind: str
+    level: str | None = None
+    token_hash: str | None = None
+    player: Player | None = field(default=None, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """As stored (the token's hash only)."""
+        if self.kind == "human":
+            return {"kind": "human", "token": self.token_hash}
+        return {"kind": "computer", "level": self.level}
+
+    def public(self) -> dict[str, Any]:
+        """As shown to the other seats."""
+        return {"kind": self.kind, "level": self.level}
+
+
+class _Checks(Protocol):
+    """A hand state that answers :meth:`can` (every game's does) and has meld rules (Crazy)."""
+
+    rules: WildRules
+
+    def can(self, action: Action, seat: int | None = None) -> bool: ...
+
+
+def _cards(cards: Sequence[AnyCard]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+def aids(view: View) -> dict[str, Any]:
+    """Help for the page computed from ``view`` alone (the seat's own hand and public cards).
+
+    Gin and Basic Rummy: the melds of the best arrangement of the hand (for the coloured bars) and
+    its deadwood; Gin, when the seat must discard: the deadwood left by each discard (the Knock
+    button reads Gin when it is 0); Gin, when the seat lays off: the best lay-offs.
+    """
+    out: dict[str, Any] = {}
+    if isinstance(view, GinView | RummyView):
+        hand = view.hand
+        arrangement = best_arrangement(hand)
+        out["melds"] = [_cards(m.cards) for m in arrangement.melds]
+        out["deadwood"] = arrangement.deadwood
+        if isinstance(view, GinView) and view.to_act == view.seat:
+            if view.phase is Phase.DISCARD and len(hand) == 11:
+                deadwoods = discard_deadwoods(hand)
+                out["discard_deadwood"] = {str(c): d for c, d in deadwoods.items()}
+                out["deadwood"] = min(deadwoods.values())
+            elif view.phase is Phase.LAYOFF:
+                plan = best_layoffs(hand, view.knock_melds)
+                out["best_layoffs"] = [f"layoff {c} {i + 1}" for c, i in plan.layoffs]
+                out["deadwood_after_layoffs"] = plan.deadwood
+    elif isinstance(view, CrazyView):
+        out["contract"] = {"books": view.contract.books, "runs": view.contract.runs}
+        downs = [str(a) for a in view.legal_actions if isinstance(a, Down)]
+        out["can_lay_down"] = bool(downs)
+    return out
+
+
+class Table:
+    """One match at a table: the seats, the match, the view counter ``seq``, the store."""
+
+    def __init__(
+        self,
+        table_id: str,
+        variant: str,
+        match: Match,
+        seats: list[Seat],
+        store: Store,
+    ) -> None:
+        self.id = table_id
+        self.variant = variant
+        self.match = match
+        self.seats = seats
+        self.store = store
+        self.game_name = match.hand.game.name
+        seed = match.seed if match.seed is not None else 0
+        for index, seat in enumerate(seats):
+            if seat.kind == "computer":
+                assert seat.level is not None
+                seat.player = make_player(
+                    variant, seat.level, (seed + 7919 * (index + 1)) % (1 << 62)
+                )
+
+    # ---------------------------------------------------------------------------- creation
+
+    @classmethod
+    def create(
+        cls,
+        store: Store,
+        *,
+        variant: str,
+        opponents: int,
+        level: str,
+        options: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+    ) -> tuple[Table, str]:
+        """A new table: the person at seat 0, ``opponents`` computer players at ``level``.
+
+        Returns the table and seat 0's secret token. Raises ValueError for a bad game, option,
+        table size or level.
+        """
+        game: Game = find_game(variant, options or {})
+        players = opponents + 1
+        if not game.min_players <= players <= game.max_players:
+            raise ValueError(
+                f"{game.name} is for {game.min_players} to {game.max_players} players, "
+                f"so {game.min_players - 1} to {game.max_players - 1} opponents"
+            )
+        if level not in levels_for(variant):
+            raise ValueError(
+                f"unknown level {level!r} for {game.name} (valid: {', '.join(levels_for(variant))})"
+            )
+        match_seed = _seed() if seed is None else seed
+        match = game.new_match(players=players, seed=match_seed, dealer=0)
+        token = secrets.token_urlsafe(24)
+        seats = [Seat("human", token_hash=hash_token(token))]
+        seats.extend(Seat("computer", level=level) for _ in range(opponents))
+        table_id = secrets.token_hex(8)
+        first = match.hand
+        store.create_table(
+            table_id,
+            variant=variant,
+            game=game.name,
+            options=game.options.to_dict(),
+            seats=[s.to_dict() for s in seats],
+            seed=match_seed,
+            dealer=first.dealer,
+            hand_seed=cast(int, first.seed),
+        )
+        return cls(table_id, variant, match, seats, store), token
+
+    @classmethod
+    def restore(cls, stored: StoredTable, store: Store) -> Table:
+        """Rebuild a stored table by replaying its record (every action validated again)."""
+        replayed = load_record(stored.record)
+        if not is_match(replayed):  # pragma: no cover - the store writes match records
+            raise RecordError("a table's record is a match record")
+        seats = [
+            Seat(s["kind"], level=s.get("level"), token_hash=s.get("token")) for s in stored.seats
+        ]
+        return cls(stored.id, stored.variant, replayed, seats, store)
+
+    # ----------------------------------------------------------------------------- queries
+
+    @property
+    def hand(self) -> HandState:
+        """The hand in play."""
+        return self.match.hand
+
+    @property
+    def seq(self) -> int:
+        """The number of changes so far (actions and new hands); each view carries it."""
+        return sum(len(h.history) for h in self.match.hands) + len(self.match.hands) - 1
+
+    @property
+    def finished(self) -> bool:
+        """True once the match is over."""
+        return self.match.is_over
+
+    def human_seats(self) -> list[int]:
+        """The seats played by people."""
+        return [i for i, s in enumerate(self.seats) if s.kind == "human"]
+
+    def check_token(self, seat: int, token: str) -> bool:
+        """True if ``token`` is the secret of ``seat``, a person's seat."""
+        if not 0 <= seat < len(self.seats):
+            return False
+        stored = self.seats[seat].token_hash
+        return stored is not None and hmac.compare_digest(stored, hash_token(token))
+
+    def computer_to_act(self) -> int | None:
+        """The computer seat that acts now, if one does."""
+        if self.match.is_over or self.hand.is_over:
+            return None
+        seat = self.hand.to_act
+        if seat is not None and self.seats[seat].kind == "computer":
+            return seat
+        return None
+
+    def welcome(self, seat: int) -> dict[str, Any]:
+        """The first message to a seat: the table, the game and its options, the seats."""
+        return {
+            "t": "welcome",
+            "table": self.id,
+            "seat": seat,
+            "game": self.game_name,
+            "variant": self.variant,
+            "options": self.hand.game.options.to_dict(),
+            "seats": [s.public() for s in self.seats],
+        }
+
+    def match_view(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may see of the match: the hand's view, the scores, the results."""
+        match = self.match
+        hand_view = match.hand.view(seat)
+        data: dict[str, Any] = {
+            "hand": hand_view.to_dict(),
+            "hand_number": len(match.hands),
+            "scores": list(match.scores()),
+            "hand_scores": [list(h.result.scores) for h in match.hands if h.result is not None],
+            "result": None if match.result is None else match.result.to_dict(),
+            "over": match.is_over,
+        }
+        boxes = getattr(match, "boxes", None)
+        if callable(boxes):
+            data["boxes"] = list(boxes())
+        return data
+
+    def view_message(
+        self, seat: int, log: Sequence[dict[str, Any]] = (), gained: Sequence[str] = ()
+    ) -> dict[str, Any]:
+        """The view message for ``seat``: ``view(seat)`` data, aids, and the log of the last move."""
+        return {
+            "t": "view",
+            "seq": self.seq,
+            "view": self.match_view(seat),
+            "aids": aids(self.hand.view(seat)),
+            "log": list(log),
+            "gained": list(gained),
+        }
+
+    # ----------------------------------------------------------------------------- actions
+
+    def _check_turn(self, seat: int, seq: int) -> None:
+        if self.match.is_over:
+            raise ProtocolError("the match is over", "over")
+        if seq != self.seq:
+            raise ProtocolError(
+                f"that message is for view {seq}, but the table is at view {self.seq}"
+                " (a stale or repeated message); nothing changed",
+                "stale",
+            )
+        if self.seats[seat].kind != "human":  # pragma: no cover - sockets are for people only
+            raise ProtocolError("a computer plays that seat", "auth")
+        if self.hand.is_over:
+            raise ProtocolError("the hand is over: deal the next one", "not_your_turn")
+        if self.hand.to_act != seat:
+            raise ProtocolError(
+                f"it is not your turn (seat {self.hand.to_act} is to act)", "not_your_turn"
+            )
+
+    def act(self, seat: int, text: str, seq: int) -> dict[int, dict[str, Any]]:
+        """A person's action, checked and committed; returns the view message for each person."""
+        self._check_turn(seat, seq)
+        try:
+            action = parse_action(text)
+        except ActionSyntaxError as exc:
+            raise ProtocolError(str(exc)) from None
+        return self._apply(seat, action)
+
+    def step_computer(self) -> dict[int, dict[str, Any]]:
+        """Let the computer seat to act take one action; returns the messages for the people."""
+        seat = self.computer_to_act()
+        if seat is None:
+            raise ProtocolError("no computer seat is to act", "not_your_turn")
+        player = self.seats[seat].player
+        assert player is not None
+        action = player.choose(self.hand.view(seat))
+        return self._apply(seat, action)
+
+    def best_layoffs(self, seat: int, seq: int) -> dict[int, dict[str, Any]]:
+        """Gin's one-tap choice for the defender: the best lay-offs, then done."""
+        self._check_turn(seat, seq)
+        view = self.hand.view(seat)
+        if not isinstance(view, GinView) or view.phase is not Phase.LAYOFF:
+            raise ProtocolError("there is nothing to lay off now", "illegal")
+        plan = aids(view)["best_layoffs"]
+        messages: dict[int, dict[str, Any]] = {}
+        logs: dict[int, list[dict[str, Any]]] = {}
+        for text in [*plan, "done"]:
+            messages = self._apply(seat, parse_action(text))
+            for s, m in messages.items():
+                logs.setdefault(s, []).extend(m["log"])
+        for s, m in messages.items():
+            m["log"] = logs[s]
+        return messages
+
+    def next_hand(self, seat: int, seq: int) -> dict[int, dict[str, Any]]:
+        """Deal the next hand (a person asks, once the hand is over); committed first."""
+        if self.match.is_over:
+            raise ProtocolError("the match is over", "over")
+        if seq != self.seq:
+            raise ProtocolError(
+                f"that message is for view {seq}, but the table is at view {self.seq}", "stale"
+            )
+        if not self.hand.is_over:
+            raise ProtocolError("the hand is not over yet", "illegal")
+        hand = self.match.next_hand()
+        number = len(self.match.hands) - 1
+        try:
+            self.store.add_hand(self.id, number, hand.dealer, cast(int, hand.seed))
+        except Exception:
+            self.match.hands.pop()  # type: ignore[attr-defined]
+            raise
+        return {s: self.view_message(s) for s in self.human_seats()}
+
+    def _apply(self, seat: int, action: Action) -> dict[int, dict[str, Any]]:
+        """Apply, commit, and build each person's message (with the move as they saw it)."""
+        hand = self.hand
+        before = {s: Counter(hand.view(s).to_dict()["hand"]) for s in self.human_seats()}
+        top = hand.view(seat).to_dict()["discard_pile"]
+        offered = top[-1] if top else None
+        try:
+            self.match.apply(action, seat)
+        except IllegalActionError as exc:
+            raise ProtocolError(str(exc), "illegal") from None
+        number = len(hand.history) - 1
+        try:
+            self.store.append_action(
+                self.id,
+                len(self.match.hands) - 1,
+                number,
+                seat,
+                str(action),
+                finished=self.finished,
+            )
+        except Exception:
+            # Not committed, so not accepted: rebuild the table from what is stored.
+            self._reload()
+            raise
+        messages = {}
+        for viewer in self.human_seats():
+            data = hand.view(viewer).to_dict()
+            seen = data["history"][-1][1]
+            entry: dict[str, Any] = {"seat": seat, "action": seen}
+            if isinstance(action, Take | Buy) and offered is not None:
+                entry["card"] = offered
+            after = Counter(data["hand"])
+            gained = list((after - before[viewer]).elements())
+            messages[viewer] = self.view_message(viewer, [entry], gained)
+        return messages
+
+    def _reload(self) -> None:
+        stored = self.store.load(self.id)
+        if stored is None:  # pragma: no cover - the table was stored when created
+            return
+        self.match = Table.restore(stored, self.store).match
+
+    # ------------------------------------------------------------------------------ helpers
+
+    def hint(self, seat: int) -> dict[str, Any]:
+        """What the strongest computer player would do for ``seat`` now, and why."""
+        view = self.hand.view(seat)
+        if not view.legal_actions:
+            raise ProtocolError("it is not your turn", "not_your_turn")
+        levels = levels_for(self.variant)
+        level = next((lv for lv in HINT_LEVELS if lv in levels), levels[0])
+        player = make_player(self.variant, level, self.seq)
+        action, reason = player.suggest(view)
+        return {"t": "hint", "seq": self.seq, "action": str(action), "reason": reason}
+
+    def check_down(self, seat: int, cards: Sequence[str]) -> dict[str, Any]:
+        """Crazy Rummy: whether the selected cards lay down the contract, and the lay-down."""
+        view = self.hand.view(seat)
+        if not isinstance(view, CrazyView):
+            raise ProtocolError("only Crazy Rummy has a contract to lay down")
+        try:
+            chosen = [parse_card(c) for c in cards]
+        except CardError as exc:
+            raise ProtocolError(str(exc)) from None
+        down: str | None = None
+        reason = ""
+        if Counter(chosen) - Counter(view.hand):
+            reason = "not_in_hand"
+        elif view.legal_actions and any(isinstance(a, Down) for a in view.legal_actions):
+            rules = cast(_Checks, self.hand).rules
+            solution = solve_contract(chosen, view.contract, rules)
+            if solution is not None and not solution.left:
+                action = Down(tuple(tuple(m.cards) for m in solution.melds))
+                if cast(_Checks, self.hand).can(action, seat):
+                    down = str(action)
+            if down is None:
+                reason = "no_contract"
+        else:
+            reason = "not_now"
+        return {"t": "check_down", "cards": list(cards), "down": down, "reason": reason}
+
+
+class TableManager:
+    """Every table the server holds, loaded from the store on start."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.tables: dict[str, Table] = {}
+
+    def load_unfinished(self) -> list[str]:
+        """Replay every unfinished stored table; returns the ids that could not be replayed."""
+        broken = []
+        for table_id in self.store.table_ids():
+            stored = self.store.load(table_id)
+            if stored is None:  # pragma: no cover - just listed
+                continue
+            try:
+                self.tables[table_id] = Table.restore(stored, self.store)
+            except (RecordError, ValueError):
+                broken.append(table_id)
+        return broken
+
+    def create(self, **kwargs: Any) -> tuple[Table, str]:
+        """Create a table (see :meth:`Table.create`)."""
+        table, token = Table.create(self.store, **kwargs)
+        self.tables[table.id] = table
+        return table, token
+
+    def get(self, table_id: str) -> Table | None:
+        """The table with this id, loading a finished one from the store if needed."""
+        table = self.tables.get(table_id)
+        if table is None:
+            stored = self.store.load(table_id)
+            if stored is None:
+                return None
+            table = Table.restore(stored, self.store)
+            self.tables[table_id] = table
+        return table

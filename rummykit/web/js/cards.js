@@ -1,0 +1,84 @@
+// Cards as text: parsing the notation ("7H", "TC", "X"), names from the catalogue, faces drawn
+// with CSS (real text, sized in em). The drawing is decorative; the button carries the name.
+import { t } from "./i18n.js";
+
+export const SUITS = ["C", "D", "H", "S"];
+export const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
+const SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
+
+/** {rank, suit} of a card string; a joker is {rank: "X", suit: null}. */
+export function parseCard(text) {
+  if (text === "X") return { rank: "X", suit: null };
+  return { rank: text.slice(0, -1), suit: text.slice(-1) };
+}
+
+/** The rank as printed on a card face: "10" for T. */
+export function rankLabel(rank) {
+  return rank === "T" ? "10" : rank;
+}
+
+/** A short printed form: "7♥", "10♣", "🃏" for a joker. */
+export function shortCard(text) {
+  const { rank, suit } = parseCard(text);
+  if (suit === null) return t("card.joker_short");
+  return rankLabel(rank) + SYMBOL[suit];
+}
+
+/** The card's accessible name from the catalogue: "7 of hearts" / "7 cơ". */
+export function cardName(text) {
+  const { rank, suit } = parseCard(text);
+  if (suit === null) return t("card.joker");
+  return t("card.name", { rank: t(`rank.${rank}`), suit: t(`suit.${suit}`) });
+}
+
+/** Sort keys for the two sort orders of the hand (display only, not a rule). */
+export function suitOrder(text) {
+  const { rank, suit } = parseCard(text);
+  if (suit === null) return 1000;
+  return SUITS.indexOf(suit) * 20 + RANKS.indexOf(rank);
+}
+export function rankOrder(text) {
+  const { rank, suit } = parseCard(text);
+  if (suit === null) return 1000;
+  return RANKS.indexOf(rank) * 4 + SUITS.indexOf(suit);
+}
+
+/** Fill ``el`` with a card face: corner index, centre pip; or a back when ``text`` is null. */
+export function drawFace(el, text) {
+  el.textContent = "";
+  if (text === null) {
+    el.className = "face back";
+    return el;
+  }
+  const { rank, suit } = parseCard(text);
+  el.className = "face " + (suit === null ? "joker" : `suit-${suit}`);
+  const corner = document.createElement("span");
+  corner.className = "corner";
+  const r = document.createElement("span");
+  r.className = "rank";
+  r.textContent = suit === null ? "★" : rankLabel(rank);
+  const s = document.createElement("span");
+  s.className = "pip";
+  s.textContent = suit === null ? "" : SYMBOL[suit];
+  corner.append(r, s);
+  const centre = document.createElement("span");
+  centre.className = "centre";
+  centre.textContent = suit === null ? "🃏" : SYMBOL[suit];
+  el.append(corner, centre);
+  return el;
+}
+
+/** A new decorative face element (aria-hidden) for ``text`` (null: a back). */
+export function face(text) {
+  const el = document.createElement("span");
+  el.setAttribute("aria-hidden", "true");
+  return drawFace(el, text);
+}
+
+/** Cards of an action's notation: "meld 7C 7D 7H" -> ["7C", "7D", "7H"]. */
+export function actionCards(action) {
+  return action
+    .split(/[\s|:]+/)
+    .slice(1)
+    .filter((w) => /^([2-9TJQKA][CDHS]|X)$/.test(w));
+}

@@ -1,0 +1,748 @@
+// The page's controller: screens, the seat's connection, intents from taps, keys and drags.
+// It holds the latest view message (from the server) and the local-only ui state, and asks the
+// render modules for one redraw per animation frame.
+import { actionCards, cardName, shortCard } from "./cards.js";
+import { currentLanguage, onLanguage, preferredLanguage, setLanguage, t, translateStatic } from "./i18n.js";
+import { has, meldFor, targetsFor, verbs } from "./intents.js";
+import { renderResult } from "./results.js";
+import { Connection } from "./socket.js";
+import { readStart, renderFields, renderStart, showContinue } from "./start.js";
+import { contractText, focusHandCard, handEntries, promptText, render, seatName, selectedCards } from "./table.js";
+
+const $ = (id) => document.getElementById(id);
+const SESSION = "rummykit.session";
+const SETTINGS = "rummykit.settings";
+
+const S = {
+  games: [],
+  settings: loadJSON(SETTINGS) || { game: "gin", opponents: 1, level: "easy", options: {} },
+  session: null,
+  conn: null,
+  welcome: null,
+  msg: null,
+  ui: newUi(),
+};
+
+function newUi() {
+  return {
+    selected: new Set(),
+    order: [],
+    sortMode: "suit",
+    focusKey: null,
+    gained: new Set(),
+    log: [],
+    down: null,
+    pendingEnds: null,
+    resultShown: null,
+  };
+}
+
+function loadJSON(key) {
+  try {
+    return JSON.parse(localStorage.getItem(key));
+  } catch {
+    return null;
+  }
+}
+
+function ctx() {
+  return { welcome: S.welcome, msg: S.msg, ui: S.ui, seat: S.session.seat };
+}
+
+// --------------------------------------------------------------------------------- rendering
+
+let frame = 0;
+let moves = [];
+function scheduleRender(newMoves = []) {
+  moves.push(...newMoves);
+  if (frame) return;
+  frame = requestAnimationFrame(() => {
+    frame = 0;
+    if (!S.msg || !S.welcome) return;
+    const m = moves;
+    moves = [];
+    render(ctx(), m);
+  });
+}
+
+function announce(text) {
+  if (!text) return;
+  const live = $("live");
+  const p = document.createElement("p");
+  p.textContent = text;
+  live.append(p);
+  while (live.children.length > 4) live.firstChild.remove();
+}
+
+let alertTimer = 0;
+function showAlert(text) {
+  const box = $("alert");
+  box.textContent = text;
+  clearTimeout(alertTimer);
+  alertTimer = setTimeout(() => (box.textContent = ""), 6000);
+}
+
+function showScreen(name) {
+  $("loading").hidden = true;
+  $("start").hidden = name !== "start";
+  $("table").hidden = name !== "table";
+  document.body.dataset.screen = name;
+}
+
+// ------------------------------------------------------------------------------------- start
+
+async function boot() {
+  await setLanguage(preferredLanguage());
+  markLanguage();
+  if (localStorage.getItem("rummykit.fourColour") === "1") setFourColour(true);
+  const response = await fetch("/api/games");
+  S.games = (await response.json()).games;
+  renderStart(S.games, S.settings);
+  showScreen("start");
+  await refreshContinue();
+  renderKeys();
+}
+
+async function refreshContinue() {
+  const session = loadJSON(SESSION);
+  if (!session) return showContinue(null);
+  try {
+    const response = await fetch(`/api/tables/${encodeURIComponent(session.table)}`);
+    if (!response.ok) throw new Error("gone");
+    const info = await response.json();
+    if (info.over) throw new Error("over");
+    showContinue(info);
+  } catch {
+    localStorage.removeItem(SESSION);
+    showContinue(null);
+  }
+}
+
+async function startGame(settings) {
+  S.settings = settings;
+  localStorage.setItem(SETTINGS, JSON.stringify(settings));
+  const response = await fetch("/api/tables", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({
+      game: settings.variant,
+      opponents: settings.opponents,
+      level: settings.level,
+      options: settings.options,
+    }),
+  });
+  const data = await response.json();
+  if (!response.ok) {
+    showAlert(t("error.create") + (currentLanguage() === "en" ? `: ${data.error}` : ""));
+    return;
+  }
+  const session = { table: data.table, seat: data.seat, token: data.token };
+  localStorage.setItem(SESSION, JSON.stringify(session));
+  connect(session);
+}
+
+function connect(session) {
+  if (S.conn) S.conn.close();
+  S.session = session;
+  S.welcome = null;
+  S.msg = null;
+  S.ui = newUi();
+  $("log").textContent = "";
+  $("hand").textContent = "";
+  S.conn = new Connection({
+    ...session,
+    onMessage,
+    onStatus: (status) => {
+      const conn = $("conn");
+      conn.hidden = status === "open";
+      conn.textContent = t(`conn.${status}`);
+    },
+    onRefused: () => {
+      localStorage.removeItem(SESSION);
+      showAlert(t("error.auth"));
+      leaveTable();
+    },
+  });
+  S.conn.open();
+}
+
+function leaveTable() {
+  if (S.conn) S.conn.close();
+  S.conn = null;
+  if ($("dlg-result").open) $("dlg-result").close();
+  renderStart(S.games, S.settings);
+  showScreen("start");
+  refreshContinue();
+}
+
+// ---------------------------------------------------------------------------------- messages
+
+function onMessage(m) {
+  if (m.t === "welcome") {
+    S.welcome = m;
+    return;
+  }
+  if (m.t === "view") return onView(m);
+  if (m.t === "error") {
+    const base = t(`error.${m.code}`);
+    showAlert(currentLanguage() === "en" || base === `error.${m.code}` ? `${base}: ${m.message}` : base);
+    if (m.code === "stale") S.conn.send({ t: "view" });
+    return;
+  }
+  if (m.t === "hint") return onHint(m);
+  if (m.t === "check_down") {
+    const key = [...m.cards].sort().join(" ");
+    if (S.ui.down && S.ui.down.key === key) S.ui.down.action = m.down;
+    scheduleRender();
+  }
+}
+
+function keyOf(entries) {
+  return new Set(entries.map((e) => e.key));
+}
+
+function onView(m) {
+  if (S.msg && m.seq < S.msg.seq) return;
+  const prev = S.msg;
+  const ui = S.ui;
+  const newHand = !prev || prev.view.hand_number !== m.view.hand_number;
+  if (newHand) {
+    ui.selected.clear();
+    ui.order = [];
+    if (ui.sortMode === "custom") ui.sortMode = "suit";
+    ui.resultShown = null;
+    ui.down = null;
+    if (prev) ui.log.push(t("log.new_hand", { n: m.view.hand_number }));
+  }
+  const before = prev && !newHand ? keyOf(handEntries(prev.view.hand, ui)) : new Set();
+  S.msg = m;
+  const afterEntries = handEntries(m.view.hand, ui);
+  const after = keyOf(afterEntries);
+  const removed = [...before].filter((k) => !after.has(k));
+  ui.gained = newHand || !prev ? new Set() : new Set([...after].filter((k) => !before.has(k)));
+  for (const k of [...ui.selected]) if (!after.has(k)) ui.selected.delete(k);
+  ui.pendingEnds = null;
+  $("hint-text").textContent = "";
+  const newMoves = [];
+  for (const entry of m.log) {
+    const line = describe(entry, m.gained);
+    ui.log.push(line);
+    announce(line);
+    newMoves.push({ entry, removedKeys: entry.seat === S.session.seat ? removed : [] });
+  }
+  if (ui.log.length > 30) ui.log.splice(0, ui.log.length - 30);
+  const hand = m.view.hand;
+  const myTurnNow = hand.to_act === S.session.seat;
+  const myTurnBefore = prev && prev.view.hand.to_act === S.session.seat && !newHand;
+  if (myTurnNow && !myTurnBefore && S.welcome) announce(promptText(ctx()));
+  showScreen("table");
+  scheduleRender(newMoves);
+  if (hand.phase === "hand_over" && ui.resultShown !== m.view.hand_number && S.welcome) {
+    ui.resultShown = m.view.hand_number;
+    openResult();
+  }
+  maybeCheckDown();
+}
+
+function describe(entry, gained) {
+  const me = entry.seat === S.session.seat;
+  const name = seatName(ctx(), entry.seat);
+  const words = entry.action.split(" ");
+  const verb = words[0];
+  const cards = actionCards(entry.action).map(shortCard);
+  const got = gained.map(shortCard).join(" ");
+  let line;
+  switch (verb) {
+    case "draw":
+      line = me && got ? t("log.draw_own", { cards: got }) : t("log.draw", { name });
+      break;
+    case "take":
+      line = t("log.take", { name, card: entry.card ? shortCard(entry.card) : "" });
+      break;
+    case "pass":
+      line = t("log.pass", { name });
+      break;
+    case "buy":
+      line = t("log.buy", { name, card: entry.card ? shortCard(entry.card) : "" });
+      break;
+    case "discard":
+      line = t("log.discard", { name, card: cards[0] });
+      break;
+    case "knock":
+      line = t("log.knock", { name });
+      break;
+    case "biggin":
+      line = t("log.big_gin", { name });
+      break;
+    case "layoff":
+      line = t("log.layoff", { name, card: cards[0], n: words[2] });
+      break;
+    case "swap":
+      line = t("log.swap", { name, card: cards[0], n: words[2] });
+      break;
+    case "done":
+      line = t("log.done", { name });
+      break;
+    case "meld":
+      line = t("log.meld", { name, cards: cards.join(" ") });
+      break;
+    case "down":
+      line = t("log.down", {
+        name,
+        cards: entry.action
+          .slice(5)
+          .split("|")
+          .map((g) => g.trim().split(" ").map(shortCard).join(" "))
+          .join(" | "),
+      });
+      break;
+    default:
+      line = `${name}: ${entry.action}`;
+  }
+  if (!me && got) line += " · " + t("log.you_got", { cards: got });
+  return line;
+}
+
+// ------------------------------------------------------------------------------------ intents
+
+function send(message) {
+  if (!S.conn || !S.conn.send(message)) showAlert(t("conn.reconnecting"));
+}
+
+function act(action) {
+  if (!S.msg || !action) return;
+  S.ui.pendingEnds = null;
+  send({ t: "action", action, seq: S.msg.seq });
+}
+
+function entryOf(key) {
+  return handEntries(S.msg.view.hand, S.ui).find((e) => e.key === key);
+}
+
+function selectionChanged() {
+  S.ui.pendingEnds = null;
+  maybeCheckDown();
+  scheduleRender();
+}
+
+function tapCard(key) {
+  if (!S.msg) return;
+  const ui = S.ui;
+  const e = entryOf(key);
+  if (!e) return;
+  ui.focusKey = key;
+  if (S.welcome.game === "gin") {
+    if (ui.selected.has(key)) {
+      if (has(S.msg, `discard ${e.card}`)) return act(`discard ${e.card}`);
+      ui.selected.clear();
+    } else {
+      ui.selected = new Set([key]);
+    }
+  } else if (ui.selected.has(key)) ui.selected.delete(key);
+  else ui.selected.add(key);
+  selectionChanged();
+}
+
+function discardSelected() {
+  const sel = selectedCards(ctx());
+  if (sel.length === 1 && has(S.msg, `discard ${sel[0]}`)) act(`discard ${sel[0]}`);
+  else if (sel.length !== 1) showAlert(t("error.select_one"));
+  else showAlert(t("error.cannot_discard", { card: cardName(sel[0]) }));
+}
+
+function knock() {
+  const knocks = verbs(S.msg, "knock").map((a) => a.split(" ")[1]);
+  if (!knocks.length) return;
+  const sel = selectedCards(ctx());
+  if (sel.length === 1 && knocks.includes(sel[0])) return act(`knock ${sel[0]}`);
+  if (sel.length === 1) return showAlert(t("error.cannot_knock", { card: cardName(sel[0]) }));
+  const dws = (S.msg.aids && S.msg.aids.discard_deadwood) || {};
+  const best = knocks.reduce((a, b) => ((dws[b] ?? 99) < (dws[a] ?? 99) ? b : a));
+  act(`knock ${best}`);
+}
+
+function meld() {
+  const action = meldFor(S.msg, selectedCards(ctx()));
+  if (action) act(action);
+  else showAlert(t("error.no_meld"));
+}
+
+function pickDown() {
+  const down = verbs(S.msg, "down")[0];
+  if (!down) return;
+  selectCards(actionCards(down));
+}
+
+function selectCards(cards) {
+  const entries = handEntries(S.msg.view.hand, S.ui);
+  const chosen = new Set();
+  const pool = [...entries];
+  for (const c of cards) {
+    const i = pool.findIndex((e) => e.card === c);
+    if (i >= 0) chosen.add(pool.splice(i, 1)[0].key);
+  }
+  if (chosen.size) {
+    S.ui.selected = chosen;
+    selectionChanged();
+  }
+}
+
+function layDown() {
+  const ui = S.ui;
+  if (ui.down && ui.down.action) act(ui.down.action);
+  else showAlert(t("error.no_contract"));
+}
+
+function maybeCheckDown() {
+  if (!S.msg || !S.welcome || S.welcome.game !== "crazy") return;
+  const hand = S.msg.view.hand;
+  const sel = selectedCards(ctx());
+  const key = [...sel].sort().join(" ");
+  if (S.ui.down && S.ui.down.key === key && S.ui.down.seq === S.msg.seq) return;
+  S.ui.down = null;
+  if (hand.phase !== "discard" || hand.to_act !== S.session.seat || !S.msg.aids.can_lay_down || sel.length < 6) return;
+  S.ui.down = { key, action: null, seq: S.msg.seq };
+  send({ t: "check_down", cards: sel });
+}
+
+function tapMeld(n) {
+  const sel = selectedCards(ctx());
+  if (sel.length !== 1) return showAlert(t("error.select_one"));
+  const targets = targetsFor(S.msg, sel[0], n);
+  if (!targets.length) return showAlert(t("error.no_fit", { card: cardName(sel[0]), n }));
+  if (targets.length === 1) return act(targets[0]);
+  S.ui.pendingEnds = targets;
+  scheduleRender();
+  $("btn-end-low").focus();
+}
+
+function chooseEnd(end) {
+  const targets = S.ui.pendingEnds || [];
+  const action = targets.find((a) => a.endsWith(` ${end}`));
+  S.ui.pendingEnds = null;
+  if (action) act(action);
+  scheduleRender();
+}
+
+function onHint(m) {
+  const action = m.action;
+  const cards = actionCards(action);
+  let text = t(`hint.${action.split(" ")[0]}`, { cards: cards.map(shortCard).join(" ") });
+  if (currentLanguage() === "en" && m.reason) text += ` (${m.reason})`;
+  $("hint-text").textContent = t("hint.prefix", { text });
+  const verb = action.split(" ")[0];
+  if (cards.length && S.msg && verb !== "take" && verb !== "buy") selectCards(verb === "layoff" || verb === "swap" ? cards.slice(0, 1) : cards);
+}
+
+function toggleSort() {
+  S.ui.sortMode = S.ui.sortMode === "rank" ? "suit" : "rank";
+  S.ui.order = [];
+  scheduleRender();
+}
+
+function openResult() {
+  renderResult(ctx());
+  const dlg = $("dlg-result");
+  if (!dlg.open) dlg.showModal();
+  const next = $("btn-next");
+  (next.hidden ? $("btn-rematch") : next).focus();
+}
+
+function nextHand() {
+  if (!S.msg) return;
+  if ($("dlg-result").open) $("dlg-result").close();
+  send({ t: "next_hand", seq: S.msg.seq });
+}
+
+// ---------------------------------------------------------------------------- keys and drags
+
+function handKeys(event) {
+  const target = event.target.closest("button.card");
+  if (!target || !S.msg) return;
+  const entries = handEntries(S.msg.view.hand, S.ui);
+  const index = entries.findIndex((e) => e.key === target.dataset.key);
+  let next = -1;
+  switch (event.key) {
+    case "ArrowLeft":
+    case "ArrowUp":
+      next = Math.max(0, index - 1);
+      break;
+    case "ArrowRight":
+    case "ArrowDown":
+      next = Math.min(entries.length - 1, index + 1);
+      break;
+    case "Home":
+      next = 0;
+      break;
+    case "End":
+      next = entries.length - 1;
+      break;
+    case " ":
+      event.preventDefault();
+      if (S.welcome.game === "gin") {
+        S.ui.selected = S.ui.selected.has(target.dataset.key) ? new Set() : new Set([target.dataset.key]);
+        selectionChanged();
+      } else tapCard(target.dataset.key);
+      return;
+    case "Enter":
+      event.preventDefault();
+      event.stopPropagation();
+      if (S.welcome.game === "gin" && !S.ui.selected.size) S.ui.selected = new Set([target.dataset.key]);
+      discardSelected();
+      return;
+    default:
+      return;
+  }
+  event.preventDefault();
+  const key = entries[next].key;
+  S.ui.focusKey = key;
+  if (S.welcome.game === "gin") {
+    S.ui.selected = new Set([key]);
+    selectionChanged();
+  } else scheduleRender();
+  // focus now so the next key press goes to the new card (the redraw keeps the node)
+  focusHandCard(key);
+}
+
+function globalKeys(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const tag = event.target.tagName;
+  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+  const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+  if (key === "?") {
+    event.preventDefault();
+    $("dlg-keys").showModal();
+    return;
+  }
+  if ($("dlg-result").open) {
+    if (key === "n" && !$("btn-next").hidden) nextHand();
+    return;
+  }
+  if (document.querySelector("dialog[open]") || $("table").hidden || !S.msg) return;
+  const hand = S.msg.view.hand;
+  const actions = {
+    d: () => has(S.msg, "draw") && act("draw"),
+    t: () => has(S.msg, "take") && act("take"),
+    p: () => has(S.msg, "pass") && act("pass"),
+    b: () => has(S.msg, "buy") && act("buy"),
+    k: () => knock(),
+    m: () => S.welcome.game === "rummy" && meld(),
+    l: () => S.welcome.game === "crazy" && layDown(),
+    o: () => has(S.msg, "done") && act("done"),
+    a: () => hand.phase === "layoff" && send({ t: "best_layoffs", seq: S.msg.seq }),
+    h: () => send({ t: "hint" }),
+    r: () => toggleSort(),
+    n: () => hand.phase === "hand_over" && openResult(),
+  };
+  if (actions[key]) {
+    event.preventDefault();
+    actions[key]();
+    return;
+  }
+  if (key === "Enter" && event.target === document.body) {
+    event.preventDefault();
+    discardSelected();
+  }
+}
+
+let drag = null;
+let suppressClick = false;
+
+function dragStart(event) {
+  const card = event.target.closest("button.card");
+  if (!card || event.button > 0) return;
+  drag = { key: card.dataset.key, el: card, x: event.clientX, y: event.clientY, id: event.pointerId, active: false };
+}
+
+function dragMove(event) {
+  if (!drag || event.pointerId !== drag.id) return;
+  const dx = event.clientX - drag.x;
+  const dy = event.clientY - drag.y;
+  if (!drag.active) {
+    if (Math.hypot(dx, dy) < 8) return;
+    drag.active = true;
+    drag.el.setPointerCapture(event.pointerId);
+    drag.el.classList.add("dragging");
+  }
+  drag.el.style.transform = `translate(${dx}px, ${dy}px)`;
+}
+
+function dragEnd(event) {
+  if (!drag || event.pointerId !== drag.id) return;
+  const d = drag;
+  drag = null;
+  if (!d.active) return;
+  suppressClick = true;
+  setTimeout(() => (suppressClick = false), 0);
+  d.el.classList.remove("dragging");
+  d.el.style.transform = "";
+  const pile = $("discard").getBoundingClientRect();
+  const e = entryOf(d.key);
+  if (
+    e &&
+    event.clientX >= pile.left &&
+    event.clientX <= pile.right &&
+    event.clientY >= pile.top &&
+    event.clientY <= pile.bottom
+  ) {
+    if (has(S.msg, `discard ${e.card}`)) act(`discard ${e.card}`);
+    return;
+  }
+  // Reorder: the card goes before the nearest card under the pointer.
+  const entries = handEntries(S.msg.view.hand, S.ui);
+  const others = entries.filter((x) => x.key !== d.key);
+  let best = others.length;
+  let bestDistance = Infinity;
+  others.forEach((x, i) => {
+    const node = document.querySelector(`#hand button.card[data-key="${CSS.escape(x.key)}"]`);
+    if (!node) return;
+    const r = node.getBoundingClientRect();
+    const cx = r.left + r.width / 2;
+    const cy = r.top + r.height / 2;
+    const dist = Math.hypot(event.clientX - cx, (event.clientY - cy) * 2);
+    if (dist < bestDistance) {
+      bestDistance = dist;
+      best = event.clientX < cx ? i : i + 1;
+    }
+  });
+  const order = others.map((x) => x.key);
+  order.splice(best, 0, d.key);
+  S.ui.order = order;
+  S.ui.sortMode = "custom";
+  scheduleRender();
+}
+
+// ------------------------------------------------------------------------------------- wiring
+
+function renderKeys() {
+  const list = $("keys-list");
+  list.textContent = "";
+  const keys = ["arrows", "space", "enter", "d", "t", "p", "b", "k", "m", "l", "o", "a", "h", "r", "n", "?"];
+  for (const k of keys) {
+    const dt = document.createElement("dt");
+    dt.textContent = t(`keys.${k}.key`);
+    const dd = document.createElement("dd");
+    dd.textContent = t(`keys.${k}`);
+    list.append(dt, dd);
+  }
+}
+
+function markLanguage() {
+  for (const b of document.querySelectorAll("button.lang")) {
+    b.setAttribute("aria-pressed", b.dataset.lang === currentLanguage() ? "true" : "false");
+  }
+}
+
+function setFourColour(on) {
+  document.documentElement.classList.toggle("four-colour", on);
+  $("btn-colours").setAttribute("aria-pressed", on ? "true" : "false");
+  localStorage.setItem("rummykit.fourColour", on ? "1" : "0");
+}
+
+async function openRules(game) {
+  for (const b of document.querySelectorAll(".rules-tab")) {
+    b.setAttribute("aria-pressed", b.dataset.game === game ? "true" : "false");
+  }
+  const response = await fetch(`/rules/${game}.${currentLanguage()}.html`);
+  const body = $("rules-body");
+  body.innerHTML = response.ok ? await response.text() : "";
+  body.dataset.game = game;
+}
+
+function wire() {
+  for (const b of document.querySelectorAll("button.lang")) {
+    b.addEventListener("click", () => setLanguage(b.dataset.lang));
+  }
+  onLanguage(() => {
+    markLanguage();
+    renderKeys();
+    if (!$("start").hidden) renderStart(S.games, readStart(S.games));
+    if (S.msg && S.welcome) {
+      S.ui.log = [];
+      scheduleRender();
+      if ($("dlg-result").open) renderResult(ctx());
+    }
+    if ($("dlg-rules").open) openRules($("rules-body").dataset.game || "gin");
+  });
+  $("btn-colours").addEventListener("click", () =>
+    setFourColour(!document.documentElement.classList.contains("four-colour")),
+  );
+  $("btn-keys").addEventListener("click", () => $("dlg-keys").showModal());
+  $("btn-rules").addEventListener("click", () => {
+    $("dlg-rules").showModal();
+    openRules(S.welcome && !$("table").hidden ? S.welcome.game : readStart(S.games).game);
+  });
+  for (const b of document.querySelectorAll(".rules-tab")) b.addEventListener("click", () => openRules(b.dataset.game));
+  $("game-choices").addEventListener("change", () => {
+    const settings = readStart(S.games);
+    renderFields(S.games.find((g) => g.key === settings.game), { ...S.settings, game: null });
+  });
+  $("start-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    startGame(readStart(S.games));
+  });
+  $("btn-continue").addEventListener("click", () => {
+    const session = loadJSON(SESSION);
+    if (session) connect(session);
+  });
+  const hand = $("hand");
+  hand.addEventListener("click", (event) => {
+    if (suppressClick) return;
+    const card = event.target.closest("button.card");
+    if (card) tapCard(card.dataset.key);
+  });
+  hand.addEventListener("keydown", handKeys);
+  hand.addEventListener("pointerdown", dragStart);
+  hand.addEventListener("pointermove", dragMove);
+  hand.addEventListener("pointerup", dragEnd);
+  hand.addEventListener("pointercancel", () => {
+    if (drag && drag.active) {
+      drag.el.classList.remove("dragging");
+      drag.el.style.transform = "";
+    }
+    drag = null;
+  });
+  $("stock").addEventListener("click", () => has(S.msg, "draw") && act("draw"));
+  $("discard").addEventListener("click", () => {
+    if (has(S.msg, "take")) return act("take");
+    discardSelected();
+  });
+  $("melds-zone").addEventListener("click", (event) => {
+    const b = event.target.closest("button.table-meld");
+    if (b) tapMeld(Number(b.dataset.meld));
+  });
+  $("btn-take").addEventListener("click", () => act("take"));
+  $("btn-pass").addEventListener("click", () => act("pass"));
+  $("btn-buy").addEventListener("click", () => act("buy"));
+  $("btn-nobuy").addEventListener("click", () => act("pass"));
+  $("btn-discard").addEventListener("click", discardSelected);
+  $("btn-knock").addEventListener("click", knock);
+  $("btn-meld").addEventListener("click", meld);
+  $("btn-down").addEventListener("click", layDown);
+  $("btn-pick").addEventListener("click", pickDown);
+  $("btn-done").addEventListener("click", () => act("done"));
+  $("btn-best-layoffs").addEventListener("click", () => send({ t: "best_layoffs", seq: S.msg.seq }));
+  $("btn-hint").addEventListener("click", () => send({ t: "hint" }));
+  $("btn-sort").addEventListener("click", toggleSort);
+  $("btn-end-low").addEventListener("click", () => chooseEnd("low"));
+  $("btn-end-high").addEventListener("click", () => chooseEnd("high"));
+  $("btn-result").addEventListener("click", openResult);
+  $("btn-leave").addEventListener("click", leaveTable);
+  $("btn-next").addEventListener("click", nextHand);
+  $("btn-see-table").addEventListener("click", () => $("dlg-result").close());
+  $("btn-rematch").addEventListener("click", () => {
+    $("dlg-result").close();
+    startGame(S.settings);
+  });
+  $("btn-newgame").addEventListener("click", () => {
+    localStorage.removeItem(SESSION);
+    leaveTable();
+  });
+  document.addEventListener("keydown", globalKeys);
+}
+
+wire();
+boot();
+// exposed for debugging in the console only
+window.rummykit = { state: S, contractText };
+translateStatic(document);

@@ -1,0 +1,196 @@
+// The end-of-hand and end-of-match screens: every number comes from the server's results.
+import { cardName, face, shortCard } from "./cards.js";
+import { t } from "./i18n.js";
+import { seatName } from "./table.js";
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function cardsRow(cards, cls = "mini-row") {
+  const row = el("span", cls);
+  const names = el("span", "sr-only", cards.map(cardName).join(", "));
+  row.append(names);
+  for (const c of cards) {
+    const f = face(c);
+    f.classList.add("mini");
+    row.append(f);
+  }
+  return row;
+}
+
+function table(head, rows, caption) {
+  const tbl = el("table", "score-table");
+  if (caption) tbl.append(el("caption", "", caption));
+  const thead = el("thead");
+  const tr = el("tr");
+  head.forEach((h, i) => {
+    const th = el("th", "", h);
+    th.scope = "col";
+    tr.append(th);
+  });
+  thead.append(tr);
+  tbl.append(thead);
+  const tbody = el("tbody");
+  for (const row of rows) {
+    const r = el("tr");
+    row.forEach((cell, i) => {
+      const c = el(i === 0 ? "th" : "td", "", String(cell));
+      if (i === 0) c.scope = "row";
+      r.append(c);
+    });
+    tbody.append(r);
+  }
+  tbl.append(tbody);
+  return tbl;
+}
+
+function seats(ctx) {
+  return ctx.msg.view.scores.map((_, s) => s);
+}
+
+// ------------------------------------------------------------------------------------- hands
+
+function ginTitle(ctx, r) {
+  const name = r.winner === null ? "" : seatName(ctx, r.winner);
+  const k = `result.gin.${r.outcome}`;
+  return t(k, { name, count: r.points, knocker: r.knocker === null ? "" : seatName(ctx, r.knocker) });
+}
+
+function ginBody(ctx, r, body) {
+  if (r.outcome === "cancelled") {
+    body.append(el("p", "", t("result.gin.cancelled_text")));
+    return;
+  }
+  for (const seat of [r.knocker, 1 - r.knocker]) {
+    const box = el("section", "result-seat");
+    const role = seat === r.knocker ? t("result.knocker") : t("result.defender");
+    box.append(el("h3", "", `${seatName(ctx, seat)} (${role})`));
+    const melds = el("div", "result-melds");
+    for (const m of r.melds[seat]) melds.append(cardsRow(m.split(" ")));
+    if (!r.melds[seat].length) melds.append(el("p", "", t("result.no_melds")));
+    box.append(melds);
+    const dw = el("p", "result-deadwood");
+    dw.append(t("result.deadwood", { n: r.deadwood[seat] }) + " ");
+    if (r.unmatched[seat].length) dw.append(cardsRow(r.unmatched[seat]));
+    box.append(dw);
+    body.append(box);
+  }
+  if (r.layoffs.length) {
+    const lay = el("p", "result-layoffs");
+    lay.textContent = t("result.layoffs", {
+      list: r.layoffs.map(([c, n]) => t("result.layoff_item", { card: shortCard(c), n })).join(", "),
+    });
+    body.append(lay);
+  } else if (r.outcome === "knock" || r.outcome === "undercut") {
+    body.append(el("p", "result-layoffs", t("result.no_layoffs")));
+  }
+  const pts = el("p", "result-points");
+  pts.textContent = r.bonus
+    ? t("result.points_bonus", { name: seatName(ctx, r.winner), count: r.points, bonus: r.bonus })
+    : t("result.points", { name: seatName(ctx, r.winner), count: r.points });
+  body.append(pts);
+}
+
+function rummyTitle(ctx, r) {
+  if (r.outcome === "stalemate") return t("result.rummy.stalemate");
+  return t("result.rummy.out", { name: seatName(ctx, r.winner), count: r.points });
+}
+
+function rummyBody(ctx, r, body) {
+  for (const seat of seats(ctx)) {
+    const box = el("section", "result-seat");
+    box.append(el("h3", "", seatName(ctx, seat)));
+    const p = el("p", "");
+    p.append(t("result.left", { n: r.hand_values[seat] }) + " ");
+    if (r.remaining[seat].length) p.append(cardsRow(r.remaining[seat]));
+    box.append(p);
+    body.append(box);
+  }
+  if (r.rummy) body.append(el("p", "", t("result.rummy.bonus")));
+}
+
+function crazyTitle(ctx, r) {
+  if (r.outcome === "stock_out") return t("result.crazy.stock_out");
+  return t("result.crazy.out", { name: seatName(ctx, r.winner) });
+}
+
+function crazyBody(ctx, r, body) {
+  for (const seat of seats(ctx)) {
+    const box = el("section", "result-seat");
+    box.append(el("h3", "", seatName(ctx, seat)));
+    const p = el("p", "");
+    p.append(t("result.crazy.points", { count: r.points[seat] }) + " ");
+    if (r.remaining[seat].length) p.append(cardsRow(r.remaining[seat]));
+    box.append(p);
+    body.append(box);
+  }
+  const rows = ctx.msg.view.hand_scores.map((scores, i) => [t("result.crazy.round", { n: i + 1 }), ...scores]);
+  rows.push([t("result.total"), ...ctx.msg.view.scores]);
+  body.append(table(["", ...seats(ctx).map((s) => seatName(ctx, s))], rows, t("result.crazy.table")));
+}
+
+// ------------------------------------------------------------------------------------- match
+
+function matchBody(ctx, body) {
+  const m = ctx.msg.view.result;
+  const names = seats(ctx).map((s) => seatName(ctx, s));
+  const game = ctx.welcome.game;
+  const section = el("section", "match-result");
+  let rows;
+  if (game === "gin") {
+    section.append(el("h3", "", t("result.match.winner", { name: seatName(ctx, m.winner) })));
+    rows = [
+      [t("result.match.hand_points"), ...m.hand_points],
+      [t("result.match.game_bonus"), ...m.game_bonus],
+      [t("result.match.box_bonus"), ...m.box_bonus.map((b, i) => t("result.match.boxes", { count: m.boxes[i], points: b }))],
+    ];
+    if (m.shutout) rows.push([t("result.match.shutout"), ...m.totals.map((_, i) => (i === m.winner ? "×2" : ""))]);
+    rows.push([t("result.total"), ...m.totals]);
+  } else {
+    const winners = m.winners.map((s) => seatName(ctx, s)).join(", ");
+    section.append(el("h3", "", t(m.winners.length > 1 ? "result.match.tie" : "result.match.winner", { name: winners })));
+    if (game === "crazy") section.append(el("p", "", t("result.crazy.lowest")));
+    rows = ctx.msg.view.hand_scores.map((s, i) => [t(game === "crazy" ? "result.crazy.round" : "result.hand_n", { n: i + 1 }), ...s]);
+    rows.push([t("result.total"), ...m.totals]);
+  }
+  section.append(table(["", ...names], rows, t("result.match.table")));
+  body.append(section);
+}
+
+/** Fill the result dialog for the hand just over (and the match, if it is over). */
+export function renderResult(ctx) {
+  const view = ctx.msg.view;
+  const r = view.hand.result;
+  const body = document.getElementById("result-body");
+  body.textContent = "";
+  const game = ctx.welcome.game;
+  let title = "";
+  if (r) {
+    if (game === "gin") {
+      title = ginTitle(ctx, r);
+      ginBody(ctx, r, body);
+    } else if (game === "crazy") {
+      title = crazyTitle(ctx, r);
+      crazyBody(ctx, r, body);
+    } else {
+      title = rummyTitle(ctx, r);
+      rummyBody(ctx, r, body);
+    }
+  }
+  if (game !== "crazy" && !view.over) {
+    const rows = [[t("result.total"), ...view.scores]];
+    body.append(table(["", ...seats(ctx).map((s) => seatName(ctx, s))], rows, t("result.scores")));
+  }
+  if (view.over) {
+    matchBody(ctx, body);
+    title = t("result.match.title");
+  }
+  document.getElementById("result-title").textContent = title;
+  document.getElementById("btn-next").hidden = view.over;
+  document.getElementById("btn-rematch").hidden = !view.over;
+  document.getElementById("btn-newgame").hidden = !view.over;
+}

@@ -1,0 +1,457 @@
+// The table's render module: render(ctx) rebuilds the table from the latest view message and the
+// page's local state (selection, hand order, focus). DOM nodes are keyed by card id and reused so
+// focus and transitions survive. No game rule here: buttons are enabled from the view's legal
+// actions and the server's aids.
+import { actionCards, cardName, face, rankOrder, shortCard, suitOrder } from "./cards.js";
+import { t } from "./i18n.js";
+import { has, meldFor, meldsAccepting, verbs } from "./intents.js";
+import { flip, fly, measure } from "./motion.js";
+
+const $ = (id) => document.getElementById(id);
+const handNodes = new Map();
+
+/** The seat's display name: "You", "Computer", "Computer 2". */
+export function seatName(ctx, seat) {
+  if (seat === ctx.seat) return t("seat.you");
+  const others = ctx.welcome.seats.length - 1;
+  if (others === 1) return t("seat.computer");
+  const n = seat < ctx.seat ? seat + 1 : seat;
+  return t("seat.computer_n", { n });
+}
+
+/** The hand as [{key, card}] in display order (sorted by suit or rank, or the player's order). */
+export function handEntries(view, ui) {
+  const seen = {};
+  const entries = view.hand.map((card) => {
+    seen[card] = (seen[card] || 0) + 1;
+    return { key: `${card}#${seen[card] - 1}`, card };
+  });
+  if (ui.sortMode === "custom") {
+    const pos = new Map(ui.order.map((k, i) => [k, i]));
+    const known = entries.filter((e) => pos.has(e.key)).sort((a, b) => pos.get(a.key) - pos.get(b.key));
+    const fresh = entries.filter((e) => !pos.has(e.key));
+    return [...known, ...fresh];
+  }
+  const order = ui.sortMode === "rank" ? rankOrder : suitOrder;
+  return entries.sort((a, b) => order(a.card) - order(b.card) || a.key.localeCompare(b.key));
+}
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function cardList(cards) {
+  return cards.map(cardName).join(", ");
+}
+
+function show(id, visible) {
+  $(id).hidden = !visible;
+}
+
+function enable(id, enabled) {
+  $(id).disabled = !enabled;
+}
+
+// ------------------------------------------------------------------------------- score bar
+
+function renderScorebar(ctx) {
+  const { msg, welcome } = ctx;
+  const view = msg.view;
+  const bar = $("scorebar");
+  bar.textContent = "";
+  const info = el("p", "game-line");
+  const parts = [t(`game.${welcome.game}`)];
+  if (welcome.game === "crazy") {
+    const c = view.hand.contract;
+    parts.push(t("score.round", { n: view.hand.round, total: 7 }));
+    parts.push(t("score.contract", { contract: contractText(c) }));
+  } else {
+    parts.push(t("score.hand", { n: view.hand_number }));
+    if (welcome.options.hands) parts.push(t("score.hands_total", { count: welcome.options.hands }));
+    else if (welcome.options.target_score) parts.push(t("score.target", { n: welcome.options.target_score }));
+  }
+  info.textContent = parts.join(" · ");
+  bar.append(info);
+  const list = el("ul", "scores");
+  list.setAttribute("aria-label", t("score.label"));
+  view.scores.forEach((score, seat) => {
+    const li = el("li", seat === ctx.seat ? "me" : "");
+    if (view.hand.to_act === seat) li.classList.add("acting");
+    const name = el("span", "who", seatName(ctx, seat));
+    const pts = el("span", "pts", t("score.points", { count: score }));
+    li.append(name, pts);
+    if (view.boxes) li.append(el("span", "boxes", t("score.boxes", { count: view.boxes[seat] })));
+    list.append(li);
+  });
+  bar.append(list);
+  $("table-title").textContent = t(`game.${welcome.game}`);
+}
+
+export function contractText(c) {
+  const parts = [];
+  if (c.books) parts.push(t("contract.books", { count: c.books }));
+  if (c.runs) parts.push(t("contract.runs", { count: c.runs }));
+  return parts.join(" + ");
+}
+
+// ---------------------------------------------------------------------------------- opponents
+
+function renderOpponents(ctx) {
+  const { msg } = ctx;
+  const hand = msg.view.hand;
+  const zone = $("opponents-zone");
+  const n = hand.hand_sizes.length;
+  const wanted = [];
+  for (let i = 1; i < n; i++) wanted.push((ctx.seat + i) % n);
+  zone.textContent = "";
+  for (const seat of wanted) {
+    const box = el("section", "opp");
+    box.dataset.seat = String(seat);
+    if (hand.to_act === seat) box.classList.add("acting");
+    const head = el("h3", "opp-name", seatName(ctx, seat));
+    const level = ctx.welcome.seats[seat].level;
+    if (level) head.append(el("span", "level", ` · ${t(`level.${level}`)}`));
+    box.append(head);
+    const count = hand.hand_sizes[seat];
+    const backs = el("div", "backs");
+    backs.setAttribute("aria-hidden", "true");
+    for (let i = 0; i < Math.min(count, 14); i++) backs.append(face(null));
+    box.append(backs);
+    const facts = [t("opp.cards", { count })];
+    if (hand.dealer === seat) facts.push(t("opp.dealer"));
+    if (hand.down && hand.down[seat]) facts.push(t("opp.down"));
+    if (hand.buys && hand.buys[seat]) facts.push(t("opp.buys", { count: hand.buys[seat] }));
+    box.append(el("p", "opp-facts", facts.join(" · ")));
+    const known = hand.known_cards ? hand.known_cards[seat] : [];
+    if (known && known.length) {
+      box.append(el("p", "opp-known", t("opp.known", { cards: known.map(shortCard).join(" ") })));
+    }
+    zone.append(box);
+  }
+}
+
+// ------------------------------------------------------------------------------------ piles
+
+function renderPiles(ctx) {
+  const hand = ctx.msg.view.hand;
+  const stock = $("stock");
+  stock.textContent = "";
+  stock.append(face(null), el("span", "pile-count", String(hand.stock_size)));
+  stock.setAttribute("aria-label", t("pile.stock", { count: hand.stock_size }));
+  enable("stock", has(ctx.msg, "draw"));
+  const pile = hand.discard_pile;
+  const top = pile.length ? pile[pile.length - 1] : null;
+  const discard = $("discard");
+  discard.textContent = "";
+  if (pile.length > 1) {
+    const under = face(pile[pile.length - 2]);
+    under.classList.add("under");
+    discard.append(under);
+  }
+  if (top) discard.append(face(top));
+  else discard.append(el("span", "empty-pile"));
+  discard.setAttribute(
+    "aria-label",
+    top ? t("pile.discard", { card: cardName(top), count: pile.length }) : t("pile.discard_empty"),
+  );
+  const selected = selectedCards(ctx);
+  const canDiscardSelected = selected.length === 1 && has(ctx.msg, `discard ${selected[0]}`);
+  enable("discard", has(ctx.msg, "take") || canDiscardSelected);
+}
+
+// ------------------------------------------------------------------------------ table melds
+
+function meldButton(ctx, number, meld, stands, label, enabled) {
+  const cards = meld.split(" ");
+  const b = el("button", "table-meld");
+  b.type = "button";
+  b.dataset.meld = String(number);
+  const names = cards.map((c, i) => {
+    const s = stands ? stands[i] : null;
+    return s && s !== c ? t("card.wild_as", { card: cardName(c), as: cardName(s) }) : cardName(c);
+  });
+  b.setAttribute("aria-label", t("meld.label", { n: number, cards: names.join(", ") }) + (label ? ` (${label})` : ""));
+  cards.forEach((c, i) => {
+    const f = face(c);
+    const s = stands ? stands[i] : null;
+    if (s && s !== c) {
+      f.classList.add("wild");
+      f.append(el("span", "stands", `=${shortCard(s)}`));
+    }
+    b.append(f);
+  });
+  b.disabled = !enabled;
+  return b;
+}
+
+function renderMelds(ctx) {
+  const { msg, welcome } = ctx;
+  const hand = msg.view.hand;
+  const zone = $("melds-zone");
+  zone.textContent = "";
+  const selected = selectedCards(ctx);
+  const canTarget = selected.length === 1;
+  if (welcome.game === "gin") {
+    if (hand.knocker === null || hand.knocker === undefined) return;
+    const group = el("section", "meld-group");
+    group.append(el("h3", "", t("melds.knocker", { name: seatName(ctx, hand.knocker) })));
+    const list = el("div", "meld-list");
+    const accepting = canTarget ? meldsAccepting(msg, selected[0]) : new Set();
+    hand.knock_melds.forEach((m, i) => list.append(meldButton(ctx, i + 1, m, null, "", accepting.has(i + 1))));
+    group.append(list);
+    if (hand.knock_deadwood.length) {
+      const dw = el("p", "knock-deadwood", t("melds.knock_deadwood", { cards: hand.knock_deadwood.map(shortCard).join(" ") }));
+      group.append(dw);
+    }
+    zone.append(group);
+    return;
+  }
+  const table = hand.table || [];
+  if (!table.length) {
+    zone.append(el("p", "no-melds", t("melds.none")));
+    return;
+  }
+  const owners = [];
+  table.forEach((m, i) => {
+    if (!owners.includes(m.owner)) owners.push(m.owner);
+  });
+  owners.sort((a, b) => ((a - ctx.seat + 99) % 99) - ((b - ctx.seat + 99) % 99));
+  const accepting = canTarget ? meldsAccepting(msg, selected[0]) : new Set();
+  for (const owner of owners) {
+    const group = el("section", "meld-group");
+    group.append(el("h3", "", t("melds.by", { name: seatName(ctx, owner) })));
+    const list = el("div", "meld-list");
+    table.forEach((m, i) => {
+      if (m.owner === owner) list.append(meldButton(ctx, i + 1, m.meld, m.stands_for || null, "", accepting.has(i + 1)));
+    });
+    group.append(list);
+    zone.append(group);
+  }
+}
+
+// -------------------------------------------------------------------------------------- hand
+
+export function selectedCards(ctx) {
+  const entries = handEntries(ctx.msg.view.hand, ctx.ui);
+  return entries.filter((e) => ctx.ui.selected.has(e.key)).map((e) => e.card);
+}
+
+function renderHand(ctx) {
+  const { msg, ui, welcome } = ctx;
+  const hand = msg.view.hand;
+  const zone = $("hand");
+  const entries = handEntries(hand, ui);
+  const meldOf = new Map();
+  const melds = (msg.aids && msg.aids.melds) || [];
+  melds.forEach((m, i) => m.forEach((c) => meldOf.set(c, i)));
+  const keys = new Set(entries.map((e) => e.key));
+  const hadFocus = zone.contains(document.activeElement);
+  const dws = msg.aids && msg.aids.discard_deadwood;
+  const mine = hand.to_act === ctx.seat && hand.phase === "discard";
+  for (const [key, node] of handNodes) {
+    if (!keys.has(key)) {
+      node.remove();
+      handNodes.delete(key);
+    }
+  }
+  if (!ui.focusKey || !keys.has(ui.focusKey)) ui.focusKey = entries.length ? entries[0].key : null;
+  entries.forEach((e, index) => {
+    let b = handNodes.get(e.key);
+    if (!b) {
+      b = el("button", "card");
+      b.type = "button";
+      b.dataset.key = e.key;
+      b.append(face(e.card));
+      handNodes.set(e.key, b);
+    }
+    b.dataset.card = e.card;
+    const selected = ui.selected.has(e.key);
+    b.setAttribute("aria-pressed", selected ? "true" : "false");
+    let name = cardName(e.card);
+    const m = meldOf.get(e.card);
+    b.classList.remove("m0", "m1", "m2", "m3", "m4", "in-meld");
+    if (m !== undefined && welcome.game !== "crazy") {
+      b.classList.add("in-meld", `m${m % 5}`);
+    }
+    b.classList.toggle("new", ui.gained.has(e.key));
+    const taken = hand.taken_from_discard === e.card && hand.phase === "discard";
+    b.classList.toggle("taken", taken);
+    b.setAttribute("aria-label", name);
+    const desc = [];
+    if (m !== undefined && welcome.game !== "crazy") desc.push(t("hand.in_meld", { n: m + 1 }));
+    if (taken) desc.push(t("hand.just_taken"));
+    if (dws && dws[e.card] !== undefined && !taken) desc.push(t("hand.if_discarded", { n: dws[e.card] }));
+    if (mine && welcome.game !== "gin") {
+      const fits = [...meldsAccepting(msg, e.card)];
+      if (fits.length) desc.push(t("hand.fits", { list: fits.join(", ") }));
+    }
+    if (desc.length) b.title = desc.join(" · ");
+    else b.removeAttribute("title");
+    b.tabIndex = e.key === ui.focusKey ? 0 : -1;
+    b.style.setProperty("--i", String(index));
+    if (zone.children[index] !== b) zone.insertBefore(b, zone.children[index] || null);
+  });
+  if (hadFocus && !zone.contains(document.activeElement) && ui.focusKey) handNodes.get(ui.focusKey)?.focus();
+  zone.classList.toggle("many", entries.length > 11);
+  zone.style.setProperty("--n", String(Math.max(2, entries.length)));
+  $("hand-title").textContent = t("hand.title", { count: entries.length });
+  const dw = $("deadwood");
+  const sel = selectedCards(ctx);
+  if (dws && sel.length === 1 && dws[sel[0]] !== undefined) {
+    dw.textContent = t("hand.deadwood_if", { card: shortCard(sel[0]), n: dws[sel[0]] });
+  } else if (msg.aids && msg.aids.deadwood !== undefined && welcome.game === "gin") {
+    dw.textContent = t(hand.hand.length === 11 ? "hand.deadwood_after" : "hand.deadwood", { n: msg.aids.deadwood });
+  } else if (msg.aids && msg.aids.deadwood !== undefined && welcome.game === "rummy") {
+    dw.textContent = t("hand.unmelded", { n: msg.aids.deadwood });
+  } else dw.textContent = "";
+  $("btn-sort").textContent = t(ui.sortMode === "rank" ? "hand.sort_suit" : "hand.sort_rank");
+}
+
+// ----------------------------------------------------------------------------------- actions
+
+function knockLabel(ctx) {
+  const dws = ctx.msg.aids && ctx.msg.aids.discard_deadwood;
+  if (!dws) return t("action.knock");
+  const sel = selectedCards(ctx);
+  const knocks = verbs(ctx.msg, "knock").map((a) => a.split(" ")[1]);
+  if (sel.length === 1 && knocks.includes(sel[0])) return dws[sel[0]] === 0 ? t("action.gin") : t("action.knock");
+  if (!knocks.length) return t("action.knock");
+  const best = Math.min(...knocks.map((c) => dws[c]));
+  return best === 0 ? t("action.gin") : t("action.knock");
+}
+
+function renderActions(ctx) {
+  const { msg, ui, welcome } = ctx;
+  const hand = msg.view.hand;
+  const game = welcome.game;
+  const mine = hand.to_act === ctx.seat;
+  const sel = selectedCards(ctx);
+  const offer = hand.phase === "offer";
+  show("btn-take", mine && has(msg, "take"));
+  enable("btn-take", has(msg, "take"));
+  const top = hand.discard_pile.length ? hand.discard_pile[hand.discard_pile.length - 1] : null;
+  $("btn-take").textContent = top ? t("action.take_card", { card: shortCard(top) }) : t("action.take");
+  show("btn-pass", mine && offer && has(msg, "pass"));
+  enable("btn-pass", has(msg, "pass"));
+  const discardOk = sel.length === 1 && has(msg, `discard ${sel[0]}`);
+  show("btn-discard", hand.phase === "discard" || hand.phase === "draw");
+  enable("btn-discard", discardOk);
+  show("btn-knock", game === "gin" && hand.phase !== "layoff" && hand.phase !== "hand_over");
+  const anyKnock = verbs(msg, "knock").length > 0;
+  enable("btn-knock", anyKnock);
+  $("btn-knock").textContent = knockLabel(ctx);
+  $("btn-knock").classList.toggle("lit", anyKnock);
+  show("btn-meld", game === "rummy");
+  enable("btn-meld", sel.length >= 3 && meldFor(msg, sel) !== null);
+  show("btn-down", game === "crazy");
+  const downs = verbs(msg, "down");
+  show("btn-pick", game === "crazy" && downs.length > 0);
+  const downOk = ui.down && ui.down.key === [...sel].sort().join(" ") && ui.down.action;
+  enable("btn-down", Boolean(downOk) && hand.phase === "discard" && mine);
+  const layoff = game === "gin" && hand.phase === "layoff" && mine;
+  show("btn-best-layoffs", layoff);
+  show("btn-done", layoff);
+  enable("btn-done", has(msg, "done"));
+  enable("btn-best-layoffs", layoff);
+  enable("btn-hint", mine && msg.view.hand.legal_actions.length > 0);
+  show("btn-result", hand.phase === "hand_over");
+  // Crazy Rummy: "May I?" when this seat is asked to buy.
+  const buying = hand.phase === "buy" && mine;
+  show("buy-panel", buying);
+  if (buying) {
+    const card = hand.offered || top;
+    $("buy-text").textContent = t("buy.text", {
+      card: card ? shortCard(card) : "",
+      count: welcome.options.penalty_cards ?? 1,
+    });
+    enable("btn-buy", has(msg, "buy"));
+  }
+  show("end-choice", Boolean(ui.pendingEnds));
+}
+
+// ------------------------------------------------------------------------------------ prompt
+
+export function promptText(ctx) {
+  const { msg, welcome } = ctx;
+  const hand = msg.view.hand;
+  if (msg.view.over) return t("prompt.match_over");
+  if (hand.phase === "hand_over") return t("prompt.hand_over");
+  if (hand.to_act !== ctx.seat) return t("prompt.waiting", { name: seatName(ctx, hand.to_act) });
+  const top = hand.discard_pile.length ? shortCard(hand.discard_pile[hand.discard_pile.length - 1]) : "";
+  switch (hand.phase) {
+    case "offer":
+      return t("prompt.offer", { card: top });
+    case "draw":
+      return has(msg, "take") ? t("prompt.draw", { card: top }) : t("prompt.draw_stock");
+    case "buy":
+      return t("prompt.buy");
+    case "layoff":
+      return t("prompt.layoff");
+    case "discard":
+      if (welcome.game === "gin") return verbs(msg, "knock").length ? t("prompt.discard_gin_knock") : t("prompt.discard_gin");
+      if (welcome.game === "crazy") return msg.aids && msg.aids.can_lay_down ? t("prompt.discard_crazy_down") : t("prompt.discard_crazy");
+      return t("prompt.discard_rummy");
+    default:
+      return "";
+  }
+}
+
+function renderLog(ctx) {
+  const list = $("log");
+  list.textContent = "";
+  for (const line of ctx.ui.log.slice(-4)) list.append(el("li", "", line));
+  $("prompt").textContent = promptText(ctx);
+}
+
+// ------------------------------------------------------------------------------------ render
+
+/** Rebuild the table from the latest view; animate what moved (never blocking input). */
+export function render(ctx, moves) {
+  const before = measure(handNodes);
+  const pileBefore = $("discard").getBoundingClientRect();
+  const stockRect = $("stock").getBoundingClientRect();
+  $("table").dataset.seq = String(ctx.msg.seq);
+  $("table").dataset.phase = ctx.msg.view.hand.phase;
+  renderScorebar(ctx);
+  renderOpponents(ctx);
+  renderPiles(ctx);
+  renderMelds(ctx);
+  renderHand(ctx);
+  renderActions(ctx);
+  renderLog(ctx);
+  flip(handNodes, before);
+  animateMoves(ctx, moves || [], before, pileBefore, stockRect);
+}
+
+function oppRect(seat) {
+  const box = document.querySelector(`.opp[data-seat="${seat}"]`);
+  return box ? box.getBoundingClientRect() : null;
+}
+
+function animateMoves(ctx, moves, before, pileBefore, stockRect) {
+  const pile = $("discard").getBoundingClientRect();
+  const meldsRect = $("melds-zone").getBoundingClientRect();
+  const w = pile.width || 60;
+  for (const { entry, removedKeys } of moves) {
+    const verb = entry.action.split(" ")[0];
+    const card = actionCards(entry.action)[0] || entry.card || null;
+    if (entry.seat === ctx.seat) {
+      if (verb === "discard" && removedKeys.length) fly(before.get(removedKeys[0]), pile, card, w);
+      continue;
+    }
+    const from = oppRect(entry.seat);
+    if (verb === "discard") fly(from, pile, card, w);
+    else if (verb === "draw") fly(stockRect, from, null, w * 0.6);
+    else if (verb === "take" || verb === "buy") fly(pileBefore, from, entry.card || null, w * 0.6);
+    else if (verb === "meld" || verb === "layoff" || verb === "down" || verb === "swap") fly(from, meldsRect, card, w * 0.6);
+    else if (verb === "knock") fly(from, pile, null, w);
+  }
+}
+
+export function focusHandCard(key) {
+  const node = handNodes.get(key);
+  if (node) node.focus();
+}

@@ -1,0 +1,408 @@
+"""The page in a real browser, found by role and accessible name as a person (or a screen reader)
+would: Gin by clicks and by keyboard alone, Basic Rummy with a meld and a lay-off, Crazy Rummy with
+a lay-down and a buy, the language switch, and a game that survives a killed server."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+MY_TURN_OR_OVER = """() => {
+  const dlg = document.querySelector('#dlg-result');
+  return (dlg && dlg.open) || Boolean(document.querySelector('.scores li.me.acting'));
+}"""
+
+VALUES = {"ace": 1, "jack": 10, "queen": 10, "king": 10, "joker": 25}
+
+
+def hand(page: Any) -> Any:
+    return page.get_by_role("group", name=re.compile(r"^(Your hand|Bài của bạn)"))
+
+
+def cards(page: Any) -> list[dict[str, str]]:
+    """The hand in display order: name, title (meld, deadwood, fits) and whether selected."""
+    data: list[dict[str, str]] = (
+        hand(page)
+        .get_by_role("button")
+        .evaluate_all(
+            """els => els.map(e => ({name: e.getAttribute('aria-label'), title: e.title || '',
+                              pressed: e.getAttribute('aria-pressed')}))"""
+        )
+    )
+    return data
+
+
+def seq(page: Any) -> int:
+    return int(page.locator("#table").get_attribute("data-seq") or -1)
+
+
+def act(page: Any, locator: Any) -> None:
+    """Click and wait for the server's next view."""
+    before = seq(page)
+    locator.click()
+    page.wait_for_function(
+        "s => Number(document.querySelector('#table').dataset.seq) > s", arg=before
+    )
+
+
+def press(page: Any, key: str) -> None:
+    """Press a key that sends an intent and wait for the server's next view."""
+    before = seq(page)
+    page.keyboard.press(key)
+    page.wait_for_function(
+        "s => Number(document.querySelector('#table').dataset.seq) > s", arg=before
+    )
+
+
+def wait_turn(page: Any) -> None:
+    page.wait_for_function(MY_TURN_OR_OVER, timeout=30_000)
+
+
+def result_open(page: Any) -> bool:
+    return bool(page.locator("#dlg-result").evaluate("d => d.open"))
+
+
+def card_button(page: Any, name: str) -> Any:
+    return hand(page).get_by_role("button", name=name, exact=True).first
+
+
+def select(page: Any, name: str) -> Any:
+    button = card_button(page, name)
+    if button.get_attribute("aria-pressed") != "true":
+        button.click()
+    expect(button).to_have_attribute("aria-pressed", "true")
+    return button
+
+
+def deadwood_if_discarded(title: str) -> int | None:
+    m = re.search(r"deadwood (\d+) if discarded", title)
+    return int(m.group(1)) if m else None
+
+
+def value(name: str) -> int:
+    rank = name.split(" ")[0]
+    return VALUES.get(rank, int(rank) if rank.isdigit() else 0)
+
+
+def start(page: Any, url: str, game: str, opponents: str | None = None) -> None:
+    page.goto(url)
+    page.get_by_role("radio", name=re.compile(f"^{game}")).check()
+    if opponents:
+        page.get_by_label("Opponents").select_option(label=opponents)
+    page.get_by_role("button", name="Play").click()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+
+
+# ------------------------------------------------------------------------------------ Gin
+
+
+def best_discard(page: Any) -> tuple[int, str]:
+    options = [(deadwood_if_discarded(c["title"]), c["name"]) for c in cards(page)]
+    return min((d, n) for d, n in options if d is not None)
+
+
+def test_gin_hand_by_clicks_to_a_knock_and_the_score_screen(
+    server: Any, new_page: Any, shot: Any
+) -> None:
+    page = new_page(phone=True, reduced_motion="no-preference")
+    page.goto(server.url)
+    expect(page.get_by_role("heading", name="New game")).to_be_visible()
+    shot(page, "phone-start")
+    start(page, server.url, "Gin Rummy")
+    expect(page.get_by_role("button", name=re.compile(r"^Stock, \d+ cards$"))).to_be_visible()
+    knocked = False
+    for _ in range(300):
+        wait_turn(page)
+        if result_open(page):
+            if knocked:
+                break
+            act(page, page.get_by_role("button", name="Next hand"))
+            continue
+        if page.get_by_role("button", name="Pass").is_visible():
+            act(page, page.get_by_role("button", name="Pass"))
+            continue
+        if page.get_by_role("button", name="Best lay-offs").is_visible():
+            act(page, page.get_by_role("button", name="Best lay-offs"))  # the computer knocked
+            continue
+        stock = page.get_by_role("button", name=re.compile("^Stock"))
+        if stock.is_enabled():
+            act(page, stock)
+            if not knocked and seq(page) > 8:
+                shot(page, "phone-gin-table")
+            continue
+        deadwood, name = best_discard(page)
+        button = select(page, name)
+        knock = page.get_by_role("button", name=re.compile("^(Knock|Gin)$"))
+        if knock.is_enabled() and deadwood <= 10:
+            expect(knock).to_have_text("Gin" if deadwood == 0 else "Knock")
+            act(page, knock)
+            knocked = True
+        else:
+            act(page, button)  # tapping the selected card again discards it
+    else:
+        pytest.fail("no knock in 300 turns")
+    page.wait_for_function("() => document.querySelector('#dlg-result').open")
+    dialog = page.get_by_role("dialog")
+    expect(dialog.get_by_role("heading", level=2)).to_have_text(
+        re.compile(r"^(You knocked|Undercut!|Gin!)")
+    )
+    expect(dialog.get_by_role("heading", name="You (knocked)")).to_be_visible()
+    expect(dialog.get_by_role("heading", name="Computer (defended)")).to_be_visible()
+    expect(dialog.get_by_role("table")).to_contain_text("Total")
+    shot(page, "phone-gin-result")
+
+
+def test_gin_hand_by_keyboard_alone(server: Any, new_page: Any, shot: Any) -> None:
+    page = new_page()
+    page.goto(server.url)
+    for _ in range(30):
+        if page.evaluate("document.activeElement && document.activeElement.id") == "btn-start":
+            break
+        page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    knocked = False
+    for _ in range(300):
+        wait_turn(page)
+        if result_open(page):
+            if knocked:
+                break
+            press(page, "n")
+            continue
+        if page.get_by_role("button", name="Pass").is_visible():
+            press(page, "p")
+            continue
+        if page.get_by_role("button", name="Best lay-offs").is_visible():
+            press(page, "a")  # the computer knocked: the best lay-offs, then done
+            continue
+        if page.get_by_role("button", name=re.compile("^Stock")).is_enabled():
+            press(page, "d")
+            continue
+        for _ in range(40):
+            if page.evaluate("document.activeElement.closest('#hand') !== null"):
+                break
+            page.keyboard.press("Tab")
+        deadwood, name = best_discard(page)
+        names = [c["name"] for c in cards(page)]
+        here = names.index(page.evaluate("document.activeElement.getAttribute('aria-label')"))
+        target = names.index(name)
+        for _ in range(abs(target - here)):
+            page.keyboard.press("ArrowRight" if target > here else "ArrowLeft")
+        if target == here:
+            page.keyboard.press("Space")
+        expect(card_button(page, name)).to_have_attribute("aria-pressed", "true")
+        knock = page.get_by_role("button", name=re.compile("^(Knock|Gin)$"))
+        if knock.is_enabled() and deadwood <= 10:
+            press(page, "k")
+            knocked = True
+        else:
+            press(page, "Enter")
+        if not knocked and seq(page) > 10:
+            shot(page, "desktop-gin-table")
+    else:
+        pytest.fail("no knock in 300 turns")
+    page.wait_for_function("() => document.querySelector('#dlg-result').open")
+    expect(page.get_by_role("dialog").get_by_role("heading", name="You (knocked)")).to_be_visible()
+    shot(page, "desktop-gin-result")
+
+
+# ---------------------------------------------------------------------------- Basic Rummy
+
+
+def test_basic_rummy_hand_with_a_meld_and_a_lay_off(server: Any, new_page: Any, shot: Any) -> None:
+    page = new_page()
+    start(page, server.url, "Basic Rummy")
+    melded = laid_off = False
+    turn_melded = -1
+    for _ in range(400):
+        wait_turn(page)
+        if result_open(page):
+            if melded and laid_off:
+                break
+            melded = laid_off = False
+            act(page, page.get_by_role("button", name="Next hand"))
+            continue
+        stock = page.get_by_role("button", name=re.compile("^Stock"))
+        if stock.is_enabled():
+            act(page, stock)
+            turn = seq(page)
+            continue
+        info = cards(page)
+        groups: dict[str, list[str]] = {}
+        for c in info:
+            m = re.search(r"in meld (\d+)", c["title"])
+            if m:
+                groups.setdefault(m.group(1), []).append(c["name"])
+        meld = page.get_by_role("button", name="Meld", exact=True)
+        if groups and turn_melded != turn:
+            turn_melded = turn
+            for name in next(iter(groups.values())):
+                select(page, name)
+            if meld.is_enabled():
+                act(page, meld)
+                melded = True
+                continue
+            for c in cards(page):
+                if c["pressed"] == "true":
+                    card_button(page, c["name"]).click()
+        fits = [
+            (c["name"], m.group(1))
+            for c in info
+            if (m := re.search(r"fits meld (\d+)", c["title"]))
+        ]
+        if fits:
+            name, number = fits[0]
+            for c in cards(page):
+                if c["pressed"] == "true" and c["name"] != name:
+                    card_button(page, c["name"]).click()
+            select(page, name)
+            act(page, page.get_by_role("button", name=re.compile(f"^Meld {number}:")))
+            laid_off = True
+            if melded:
+                shot(page, "desktop-rummy-table")
+            continue
+        in_melds = {n for g in groups.values() for n in g}
+        candidates = [c["name"] for c in info if c["name"] not in in_melds] or [
+            c["name"] for c in info
+        ]
+        for name in sorted(candidates, key=value, reverse=True):
+            for c in cards(page):
+                if c["pressed"] == "true" and c["name"] != name:
+                    card_button(page, c["name"]).click()
+            select(page, name)
+            discard = page.get_by_role("button", name="Discard", exact=True)
+            if discard.is_enabled():
+                act(page, discard)
+                break
+    else:
+        pytest.fail("no hand with a meld and a lay-off")
+    assert melded and laid_off
+    expect(page.get_by_role("dialog").get_by_role("table")).to_be_visible()
+
+
+# ---------------------------------------------------------------------------- Crazy Rummy
+
+
+def test_crazy_rummy_round_with_a_lay_down_and_a_buy(server: Any, new_page: Any, shot: Any) -> None:
+    if "crazy" not in server.games():
+        pytest.skip("Crazy Rummy is not registered in find_game yet")
+    page = new_page(phone=True)
+    start(page, server.url, "Crazy Rummy", opponents="2 computer players")
+    expect(page.locator("#scorebar")).to_contain_text("Round 1 of 7 · Contract: 2 books")
+    bought = laid = False
+    for _ in range(400):
+        if bought and laid:
+            break
+        wait_turn(page)
+        if result_open(page):  # the round ended first: try the next one
+            bought = laid = False
+            act(page, page.get_by_role("button", name="Next hand"))
+            continue
+        panel = page.get_by_role("group", name="May I?")
+        if panel.is_visible():
+            expect(panel).to_contain_text("penalty card")
+            if not bought:
+                shot(page, "phone-crazy-may-i")
+            act(page, panel.get_by_role("button", name="Buy" if not bought else "Pass"))
+            bought = True
+            continue
+        if page.get_by_role("button", name="Pass").is_visible():
+            act(page, page.get_by_role("button", name="Pass"))
+            continue
+        stock = page.get_by_role("button", name=re.compile("^Stock"))
+        if stock.is_enabled():
+            act(page, stock)
+            continue
+        pick = page.get_by_role("button", name="Pick the cards")
+        if pick.is_visible() and not laid:
+            pick.click()
+            down = page.get_by_role("button", name="Lay down")
+            expect(down).to_be_enabled()
+            act(page, down)
+            laid = True
+            expect(page.get_by_role("heading", name="Laid by You")).to_be_visible()
+            shot(page, "phone-crazy-laid-down")
+            continue
+        for c in sorted(cards(page), key=lambda c: value(c["name"]), reverse=True):
+            for other in cards(page):
+                if other["pressed"] == "true":
+                    card_button(page, other["name"]).click()
+            select(page, c["name"])
+            discard = page.get_by_role("button", name="Discard", exact=True)
+            if discard.is_enabled():
+                act(page, discard)
+                break
+    assert bought and laid
+
+
+# ------------------------------------------------------------------------ language, restart
+
+
+def test_language_switch(server: Any, new_page: Any, shot: Any) -> None:
+    page = new_page(locale="vi-VN")
+    page.goto(server.url)
+    expect(page.get_by_role("heading", name="Trận mới")).to_be_visible()
+    expect(page.locator("html")).to_have_attribute("lang", "vi")
+    shot(page, "desktop-start-vi")
+    page.get_by_role("button", name="English").click()
+    expect(page.get_by_role("heading", name="New game")).to_be_visible()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    page.get_by_role("button", name="Play").click()
+    first = hand(page).get_by_role("button").first
+    expect(first).to_have_attribute(
+        "aria-label", re.compile(r" of (clubs|diamonds|hearts|spades)$")
+    )
+    page.get_by_role("button", name="Tiếng Việt").click()
+    expect(page.locator("html")).to_have_attribute("lang", "vi")
+    expect(first).to_have_attribute("aria-label", re.compile(r" (chuồn|rô|cơ|bích)$"))
+    expect(page.get_by_role("button", name=re.compile(r"^Nọc, còn \d+ lá$"))).to_be_visible()
+    expect(page.get_by_role("button", name="Gõ")).to_be_visible()
+    expect(page.get_by_role("button", name="Gợi ý")).to_be_visible()
+    page.get_by_role("button", name="Luật chơi").click()
+    expect(
+        page.get_by_role("dialog").get_by_role("heading", name="Gin Rummy tóm tắt")
+    ).to_be_visible()
+    page.keyboard.press("Escape")
+    shot(page, "desktop-gin-vi")
+
+
+def test_a_game_resumes_after_the_server_is_killed(
+    own_server: Any, new_page: Any, shot: Any
+) -> None:
+    page = new_page()
+    start(page, own_server.url, "Gin Rummy")
+    for _ in range(6):
+        wait_turn(page)
+        if result_open(page):
+            act(page, page.get_by_role("button", name="Next hand"))
+        elif page.get_by_role("button", name="Best lay-offs").is_visible():
+            act(page, page.get_by_role("button", name="Best lay-offs"))
+        elif page.get_by_role("button", name="Pass").is_visible():
+            act(page, page.get_by_role("button", name="Pass"))
+        elif page.get_by_role("button", name=re.compile("^Stock")).is_enabled():
+            act(page, page.get_by_role("button", name=re.compile("^Stock")))
+        else:
+            name = best_discard(page)[1]
+            act(page, select(page, name))
+    wait_turn(page)
+    before = [c["name"] for c in cards(page)]
+    before_seq = seq(page)
+    own_server.restart(kill=True)
+    # the page reconnects by itself and shows the same hand
+    page.wait_for_function(
+        "s => Number(document.querySelector('#table').dataset.seq) === s"
+        " && document.querySelector('#conn').hidden",
+        arg=before_seq,
+    )
+    assert [c["name"] for c in cards(page)] == before
+    # and a reload offers to continue the game
+    page.reload()
+    page.get_by_role("button", name="Continue").click()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    page.wait_for_function(
+        "s => Number(document.querySelector('#table').dataset.seq) === s", arg=before_seq
+    )
+    assert [c["name"] for c in cards(page)] == before

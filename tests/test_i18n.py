@@ -1,0 +1,99 @@
+"""The page's message catalogues: the same keys and placeholders in Vietnamese and English, every
+key the page uses present, and the rules of every game in both languages."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rummykit.server.app import WEB_DIR
+
+LANGUAGES = ("vi", "en")
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def catalogue(lang: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((WEB_DIR / "i18n" / f"{lang}.json").read_text("utf-8"))
+    return data
+
+
+def forms(value: Any) -> list[str]:
+    return list(value.values()) if isinstance(value, dict) else [value]
+
+
+def test_both_languages_have_the_same_keys() -> None:
+    vi, en = catalogue("vi"), catalogue("en")
+    assert sorted(set(vi) - set(en)) == []
+    assert sorted(set(en) - set(vi)) == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_messages_are_text_or_plural_forms(lang: str) -> None:
+    for key, value in catalogue(lang).items():
+        for form in forms(value):
+            assert isinstance(form, str) and form.strip(), key
+        if isinstance(value, dict):
+            assert "other" in value and set(value) <= {"zero", "one", "two", "few", "many", "other"}
+
+
+def test_placeholders_match_across_languages() -> None:
+    vi, en = catalogue("vi"), catalogue("en")
+    for key in en:
+        want = {p for f in forms(en[key]) for p in PLACEHOLDER.findall(f)}
+        got = {p for f in forms(vi[key]) for p in PLACEHOLDER.findall(f)}
+        assert got == want, key
+
+
+def _used_keys() -> set[str]:
+    used: set[str] = set()
+    html = (WEB_DIR / "index.html").read_text("utf-8")
+    used |= set(re.findall(r'data-i18n(?:-label|-title)?="([^"]+)"', html))
+    for path in (WEB_DIR / "js").glob("*.js"):
+        text = path.read_text("utf-8")
+        used |= set(re.findall(r'\bt\(\s*"([\w.?-]+)"', text))
+        for a, b in re.findall(r'"([\w.]+)" : "([\w.]+)"', text):
+            if "." in a and "." in b:
+                used |= {a, b}
+    return used
+
+
+def test_every_key_the_page_uses_exists() -> None:
+    en = catalogue("en")
+    missing = sorted(k for k in _used_keys() if k not in en)
+    assert missing == []
+
+
+def test_keys_built_at_run_time_exist() -> None:
+    en = catalogue("en")
+    families = {
+        "rank": "A 2 3 4 5 6 7 8 9 T J Q K",
+        "suit": "C D H S",
+        "level": "random easy medium hard",
+        "game": "gin rummy crazy",
+        "preset": "rummy rummy-classic",
+        "error": "bad_message stale not_your_turn illegal auth unknown_table over server",
+        "conn": "connecting open reconnecting",
+        "hint": "draw take pass buy discard knock biggin layoff swap done meld down",
+        "result.gin": "knock undercut gin big_gin cancelled",
+    }
+    for prefix, names in families.items():
+        for name in names.split():
+            assert f"{prefix}.{name}" in en, f"{prefix}.{name}"
+    for game in families["game"].split():
+        assert f"game.{game}.about" in en and f"game.{game}.summary" in en
+    keys = ["arrows", "space", "enter", "d", "t", "p", "b", "k", "m", "l", "o", "a", "h", "r"]
+    for key in [*keys, "n", "?"]:
+        assert f"keys.{key}" in en and f"keys.{key}.key" in en
+
+
+@pytest.mark.parametrize("game", ["gin", "rummy", "crazy"])
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_rules_of_every_game_in_both_languages(game: str, lang: str) -> None:
+    path: Path = WEB_DIR / "rules" / f"{game}.{lang}.html"
+    text = path.read_text("utf-8")
+    assert text.count("<h3>") >= 4
+    assert "<script" not in text and "http" not in text

@@ -1,0 +1,527 @@
+"""The server: tables, the SQLite store, the WebSocket protocol, hidden information and restarts.
+
+Complete matches of every game are played through :class:`Table` (synchronously, with the true
+state at hand) and every message sent to a person is checked: it never names a card hidden from
+that seat (another hand's cards, the stock, the knocker's face-down discard). Then the same over a
+real WebSocket (Starlette's test client), the refusals (malformed, out of turn, replayed, forged),
+and a real ``rummykit serve`` killed with SIGKILL mid-game and started again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from rummykit.actions import Down, Knock, parse_action
+from rummykit.cards import Card
+from rummykit.games import GAMES, find_game
+from rummykit.games.base import HandState, Match
+from rummykit.games.crazy import Crazy
+from rummykit.games.gin import GinState
+from rummykit.server.app import create_app
+from rummykit.server.store import Store
+from rummykit.server.tables import Table, TableManager, game_catalogue
+
+CARD = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][CDHS]|X)(?![A-Za-z0-9])")
+
+
+@pytest.fixture(autouse=True)
+def crazy_registered(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Crazy Rummy is played here even before the registry lists it (then with random players)."""
+    if "crazy" not in GAMES:
+        monkeypatch.setitem(GAMES, "crazy", Crazy.from_options)
+
+
+# ------------------------------------------------------------------------------- hidden cards
+
+
+def _tokens(value: Any) -> set[str]:
+    return set(CARD.findall(json.dumps(value)))
+
+
+def _public(hand: HandState, viewer: int) -> set[str]:
+    """Every card that has been face up on the table in this hand (as ``viewer`` saw it)."""
+    seen = {str(hand.deal.up)}
+    for seat, action in hand.history:
+        if isinstance(action, Knock) and seat != viewer:
+            continue  # the knocker's discard is face down
+        seen |= _tokens(str(action))
+    for table_meld in getattr(hand, "table", []):
+        seen |= _tokens(str(table_meld))
+        seen |= {str(c) for c in getattr(table_meld.meld, "stands_for", ())}  # what wilds stand for
+    if isinstance(hand, GinState) and hand.knock_arrangement is not None:
+        arrangement = hand.knock_arrangement
+        seen |= {str(c) for m in arrangement.melds for c in m.cards}
+        seen |= {str(c) for c in arrangement.unmatched}
+    return seen
+
+
+def _hidden(hand: HandState, viewer: int) -> set[str]:
+    """Cards ``viewer`` must not see now: other hands and the stock, less what was public.
+
+    With two packs a card name is hidden only while no copy of it is visible to the seat.
+    """
+    state: Any = hand
+    cards: set[str] = {str(c) for c in state.stock}
+    for seat, held in enumerate(state.hands):
+        if seat != viewer:
+            if hand.is_over:  # the score screen shows every hand
+                cards -= {str(c) for c in held}
+            else:
+                cards |= {str(c) for c in held}
+    cards -= _public(hand, viewer)
+    cards -= {str(c) for c in state.hands[viewer]}
+    if isinstance(hand, GinState) and hand.knock_card is not None and hand.knocker != viewer:
+        cards.add(str(hand.knock_card))
+    return cards
+
+
+def _keys(value: Any) -> Iterator[str]:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield k
+            yield from _keys(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _keys(v)
+
+
+def check_private(match: Match, seat: int, message: dict[str, Any]) -> None:
+    """``message`` (sent to ``seat`` now) names no hidden card and carries no state."""
+    leaked = _tokens(message) & _hidden(match.hand, seat)
+    assert not leaked, f"seat {seat} was sent hidden cards {sorted(leaked)}: {message}"
+    assert set(message) <= {"t", "seq", "view", "aids", "log", "gained"}
+    assert not {"stock", "deal"} & set(_keys(message))
+    assert message["view"]["hand"]["seat"] == seat
+
+
+# ------------------------------------------------------------------------------ a simple player
+
+VALUES = {"A": 1, "T": 10, "J": 10, "Q": 10, "K": 10, "X": 25, "2": 20}
+
+
+def _value(card: str) -> int:
+    rank = card[0]
+    return VALUES.get(rank, 0) if not rank.isdigit() or rank == "2" else int(rank)
+
+
+def greedy(legal: list[str]) -> str:
+    """A quick player for tests: knock, lay down, meld, lay off; else throw the highest card."""
+    for verb in ("knock", "biggin", "down", "meld", "layoff", "done", "draw", "pass"):
+        for action in legal:
+            if action.split()[0] == verb:
+                return action
+    discards = [a for a in legal if a.startswith("discard ")]
+    if discards:
+        return max(discards, key=lambda a: (_value(a.split()[1]), a))
+    return legal[0]
+
+
+def play_table(table: Table, limit: int = 20_000) -> int:
+    """Play the table's match to its end (seat 0 greedy), checking every message sent to seat 0."""
+    for sent in range(limit):
+        if table.finished:
+            return sent
+        if table.hand.is_over:
+            messages = table.next_hand(0, table.seq)
+        elif table.computer_to_act() is not None:
+            messages = table.step_computer()
+        else:
+            legal = [str(a) for a in table.hand.view(0).legal_actions]
+            messages = table.act(0, greedy(legal), table.seq)
+        assert set(messages) == {0}
+        check_private(table.match, 0, messages[0])
+        assert messages[0]["seq"] == table.seq
+    raise AssertionError("the match did not end")
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    s = Store(tmp_path / "tables.sqlite3")
+    yield s
+    s.close()
+
+
+@pytest.mark.parametrize(
+    ("variant", "opponents", "options"),
+    [
+        ("gin", 1, {"target_score": 30}),
+        ("rummy", 1, {"hands": 2}),
+        ("rummy-classic", 3, {"hands": 1}),
+        ("crazy", 2, {}),
+    ],
+)
+def test_complete_matches_never_show_hidden_cards(
+    store: Store, variant: str, opponents: int, options: dict[str, Any]
+) -> None:
+    table, token = Table.create(
+        store, variant=variant, opponents=opponents, level="random", options=options, seed=11
+    )
+    assert table.check_token(0, token) and not table.check_token(0, token + "x")
+    assert not table.check_token(1, token)
+    sent = play_table(table)
+    assert sent > 10
+    assert table.match.result is not None
+    # The stored record replays to the same match.
+    stored = store.load(table.id)
+    assert stored is not None and stored.finished
+    again = Table.restore(stored, store)
+    assert again.seq == table.seq
+    assert again.match.scores() == table.match.scores()
+    assert again.view_message(0) == table.view_message(0)
+
+
+def test_an_unfinished_table_is_restored_exactly(store: Store) -> None:
+    table, _ = Table.create(store, variant="gin", opponents=1, level="random", seed=5)
+    for _ in range(25):
+        if table.computer_to_act() is not None:
+            table.step_computer()
+        else:
+            table.act(0, greedy([str(a) for a in table.hand.view(0).legal_actions]), table.seq)
+    manager = TableManager(store)
+    assert manager.load_unfinished() == []
+    again = manager.tables[table.id]
+    assert again.view_message(0) == table.view_message(0)
+    assert again.view_message(1) == table.view_message(1)
+
+
+def test_gin_aids_come_from_the_seats_own_hand(store: Store) -> None:
+    table, _ = Table.create(store, variant="gin", opponents=1, level="random", seed=3)
+    while table.hand.to_act != 0 or table.hand.phase.value != "discard":
+        if table.computer_to_act() is not None:
+            table.step_computer()
+        else:
+            legal = [str(a) for a in table.hand.view(0).legal_actions]
+            table.act(0, "draw" if "draw" in legal else "pass", table.seq)
+    aids = table.view_message(0)["aids"]
+    hand = table.hand.view(0).to_dict()["hand"]
+    assert set(aids["discard_deadwood"]) == set(hand)
+    assert aids["deadwood"] == min(aids["discard_deadwood"].values())
+    assert {c for m in aids["melds"] for c in m} <= set(hand)
+
+
+def test_crazy_check_down_answers_from_the_selection(store: Store) -> None:
+    table, _ = Table.create(store, variant="crazy", opponents=2, level="random", seed=2)
+    for _ in range(3000):
+        view = table.hand.view(0)
+        downs = [str(a) for a in view.legal_actions if str(a).startswith("down ")]
+        if downs:
+            break
+        if table.hand.is_over:
+            table.next_hand(0, table.seq)
+        elif table.computer_to_act() is not None:
+            table.step_computer()
+        else:
+            legal = [str(a) for a in view.legal_actions]
+            choice = "buy" if "buy" in legal else greedy(legal)
+            table.act(0, choice, table.seq)
+    else:
+        pytest.fail("never able to lay down")
+    down = parse_action(downs[0])
+    assert isinstance(down, Down)
+    chosen = [str(c) for meld in down.melds for c in meld]
+    answer = table.check_down(0, chosen)
+    assert answer["down"] is not None and answer["reason"] == ""
+    assert table.hand.can(parse_action(answer["down"]), 0)  # type: ignore[attr-defined]
+    assert table.check_down(0, ["KS", "KS", "KS", "KS", "KS"])["down"] is None
+
+
+def test_game_catalogue_lists_levels_and_options() -> None:
+    games = {g.key: g for g in game_catalogue()}
+    assert {"gin", "rummy"} <= set(games)
+    assert games["gin"].min_players == games["gin"].max_players == 2
+    assert games["rummy"].presets == ("rummy", "rummy-classic")
+    assert "random" in games["gin"].levels
+    assert games["gin"].options["target_score"] == 100
+
+
+# ---------------------------------------------------------------------------------- WebSocket
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(tmp_path / "web.sqlite3", delay=0)) as c:
+        yield c
+
+
+def _new_table(client: TestClient, **body: Any) -> dict[str, Any]:
+    response = client.post("/api/tables", json={"level": "random", **body})
+    assert response.status_code == 201, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def _replayed_states(record: dict[str, Any]) -> Iterator[Match]:
+    """The match after each change (seq 0, 1, 2...), replaying a stored record step by step."""
+    game = find_game(record["game"], record["options"])
+    match: Match | None = None
+    for index, hand in enumerate(record["hands"]):
+        if match is None:
+            match = game.new_match(
+                players=len(record["players"]),
+                seed=record["seed"],
+                dealer=hand["dealer"],
+                first_seed=hand["seed"],
+            )
+        else:
+            match.next_hand(seed=hand["seed"])
+        yield match
+        for seat, text in hand["actions"]:
+            match.apply(parse_action(text), seat)
+            yield match
+        assert index < len(record["hands"])
+
+
+def test_a_gin_hand_over_the_socket_shows_only_the_seats_view(
+    client: TestClient, tmp_path: Path
+) -> None:
+    info = _new_table(client, game="gin", opponents=1, options={"target_score": 10})
+    views: list[dict[str, Any]] = []
+    with client.websocket_connect(f"/ws/{info['table']}/0") as ws:
+        ws.send_json({"t": "hello", "token": info["token"]})
+        welcome = ws.receive_json()
+        assert welcome["t"] == "welcome" and welcome["game"] == "gin" and welcome["seat"] == 0
+        assert welcome["seats"] == [
+            {"kind": "human", "level": None},
+            {"kind": "computer", "level": "random"},
+        ]
+        for _ in range(2000):
+            message = ws.receive_json()
+            assert message["t"] == "view", message
+            views.append(message)
+            hand = message["view"]["hand"]
+            if hand["phase"] == "hand_over":
+                break
+            if hand["legal_actions"]:
+                action = greedy(hand["legal_actions"])
+                ws.send_json({"t": "action", "action": action, "seq": message["seq"]})
+        else:
+            pytest.fail("the hand did not end")
+    seqs = [v["seq"] for v in views]
+    assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
+    manager: TableManager = client.app.state.manager  # type: ignore[attr-defined]
+    stored = manager.store.load(info["table"])
+    assert stored is not None
+    by_seq = {}
+    for seq, match in enumerate(_replayed_states(stored.record)):
+        if seq in seqs:
+            by_seq[seq] = (_hidden(match.hand, 0), match.hand.view(0).to_dict())
+    for message in views:
+        hidden, view = by_seq[message["seq"]]
+        assert not _tokens(message) & hidden
+        assert message["view"]["hand"] == view
+
+
+def _connect(client: TestClient, info: dict[str, Any]) -> Any:
+    ws = client.websocket_connect(f"/ws/{info['table']}/0")
+    return ws
+
+
+def test_refused_messages_change_nothing(tmp_path: Path) -> None:
+    with TestClient(create_app(tmp_path / "r.sqlite3", delay=30)) as client:
+        info = _new_table(client, game="gin", opponents=1)
+        manager: TableManager = client.app.state.manager  # type: ignore[attr-defined]
+        table = manager.tables[info["table"]]
+        with client.websocket_connect(f"/ws/{info['table']}/0") as ws:
+            ws.send_json({"t": "hello", "token": info["token"]})
+            assert ws.receive_json()["t"] == "welcome"
+            first = ws.receive_json()
+            seq = first["seq"]
+            assert first["view"]["hand"]["to_act"] == 1  # the computer is offered the up-card
+
+            def refused(message: Any, code: str) -> None:
+                before = (table.seq, len(table.hand.history))
+                ws.send_text(message if isinstance(message, str) else json.dumps(message))
+                answer = ws.receive_json()
+                assert answer["t"] == "error" and answer["code"] == code, answer
+                assert (table.seq, len(table.hand.history)) == before
+
+            refused("{not json", "bad_message")
+            refused({"t": "teleport"}, "bad_message")
+            refused({"t": "action", "action": "pass", "seq": seq}, "not_your_turn")
+            refused({"t": "action", "action": "fly away", "seq": seq}, "not_your_turn")
+            refused({"t": "action", "action": "pass", "seq": seq + 5}, "stale")
+            refused({"t": "hello", "token": info["token"]}, "bad_message")
+            refused({"t": "next_hand", "seq": seq}, "illegal")
+            refused({"t": "check_down", "cards": ["7H"]}, "bad_message")
+            refused({"t": "hint"}, "not_your_turn")
+            # let the computer act, then replay an old message and try illegal and malformed moves
+            while table.hand.to_act == 1:
+                table.step_computer()
+            ws.send_json({"t": "view"})
+            current = ws.receive_json()
+            now = current["seq"]
+            assert now > seq and current["view"]["hand"]["to_act"] == 0
+            refused({"t": "action", "action": "pass", "seq": seq}, "stale")
+            refused({"t": "action", "action": "discard 2Q", "seq": now}, "bad_message")
+            refused({"t": "action", "action": "knock AS", "seq": now}, "illegal")
+            refused({"t": "action", "action": "buy", "seq": now}, "illegal")
+            legal = current["view"]["hand"]["legal_actions"]
+            ws.send_json({"t": "action", "action": legal[0], "seq": now})
+            accepted = ws.receive_json()
+            assert accepted["t"] == "view" and accepted["seq"] == now + 1
+            assert accepted["log"][0]["seat"] == 0
+            refused({"t": "action", "action": legal[0], "seq": now}, "stale")
+            ws.send_json({"t": "hint"})
+            hint = ws.receive_json()
+            assert hint["t"] in ("hint", "error")
+
+
+def test_forged_sockets_are_refused(client: TestClient) -> None:
+    info = _new_table(client, game="gin", opponents=1)
+    other = _new_table(client, game="gin", opponents=1)
+    for path, token in [
+        (f"/ws/{info['table']}/0", other["token"]),
+        (f"/ws/{info['table']}/1", info["token"]),
+        (f"/ws/{info['table']}/7", info["token"]),
+        ("/ws/nosuchtable/0", info["token"]),
+    ]:
+        with client.websocket_connect(path) as ws:
+            ws.send_json({"t": "hello", "token": token})
+            answer = ws.receive_json()
+            assert answer["t"] == "error" and answer["code"] in ("auth", "unknown_table")
+    with client.websocket_connect(f"/ws/{info['table']}/0") as ws:
+        ws.send_json({"t": "view"})
+        assert ws.receive_json()["code"] == "auth"
+
+
+def test_http_api(client: TestClient) -> None:
+    games = client.get("/api/games").json()["games"]
+    assert [g["key"] for g in games][:2] == ["gin", "rummy"]
+    bad = [
+        {},
+        {"game": "chess", "opponents": 1},
+        {"game": "gin", "opponents": 3},
+        {"game": "gin", "opponents": 1, "level": "grandmaster"},
+        {"game": "gin", "opponents": 1, "options": {"knock_limit": "ten"}},
+        {"game": "gin", "opponents": True},
+    ]
+    for body in bad:
+        response = client.post("/api/tables", json=body)
+        assert response.status_code == 400 and response.json()["error"], body
+    assert client.post("/api/tables", content=b"[").status_code == 400
+    info = _new_table(client, game="rummy-classic", opponents=3)
+    summary = client.get(f"/api/tables/{info['table']}").json()
+    assert summary["game"] == "rummy" and summary["variant"] == "rummy-classic"
+    assert not summary["over"] and summary["hand_number"] == 1
+    assert "token" not in json.dumps(summary)
+    assert client.get("/api/tables/unknown").status_code == 404
+    page = client.get("/")
+    assert page.status_code == 200 and "<html" in page.text
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+    assert client.get("/i18n/vi.json").json()["action.knock"] == "Gõ"
+
+
+# ------------------------------------------------------------------------ SIGKILL and restart
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _serve(db: Path, port: int) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen(
+        [
+            str(Path(sys.executable).parent / "rummykit"),
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            str(db),
+            "--delay",
+            "0",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=1):
+                return proc
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    err = proc.stderr.read().decode() if proc.stderr else ""
+    raise AssertionError(f"the server did not start: {err}")
+
+
+def _receive_view(ws: Any) -> dict[str, Any]:
+    while True:
+        message: dict[str, Any] = json.loads(ws.recv(timeout=10))
+        if message["t"] == "view":
+            return message
+
+
+def test_a_server_killed_mid_game_resumes_exactly(tmp_path: Path) -> None:
+    from websockets.sync.client import connect
+
+    db = tmp_path / "kill.sqlite3"
+    port = _free_port()
+    proc = _serve(db, port)
+    try:
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/tables",
+            data=json.dumps({"game": "gin", "opponents": 1, "level": "random"}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=5) as response:
+            info = json.loads(response.read())
+        url = f"ws://127.0.0.1:{port}/ws/{info['table']}/0"
+        acted = 0
+        with connect(url) as ws:
+            ws.send(json.dumps({"t": "hello", "token": info["token"]}))
+            last = _receive_view(ws)
+            while acted < 12:
+                hand = last["view"]["hand"]
+                if hand["phase"] == "hand_over":
+                    ws.send(json.dumps({"t": "next_hand", "seq": last["seq"]}))
+                elif hand["legal_actions"]:
+                    action = greedy(hand["legal_actions"])
+                    ws.send(json.dumps({"t": "action", "action": action, "seq": last["seq"]}))
+                    acted += 1
+                last = _receive_view(ws)
+                while last["view"]["hand"]["to_act"] == 1:
+                    last = _receive_view(ws)  # the computer's moves follow at once
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+        proc = _serve(db, port)
+        with connect(url) as ws:
+            ws.send(json.dumps({"t": "hello", "token": info["token"]}))
+            again = _receive_view(ws)
+        assert again["seq"] == last["seq"]
+        assert again["view"] == last["view"]
+        assert again["aids"] == last["aids"]
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+    assert os.path.exists(db)
+
+
+def test_cards_regex_finds_card_tokens() -> None:
+    assert _tokens({"a": ["7H", "TC"], "b": "discard X", "c": "layoff 8D 2 high"}) == {
+        "7H",
+        "TC",
+        "X",
+        "8D",
+    }
+    assert Card.parse("TC").text == "TC"
