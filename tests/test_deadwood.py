@@ -23,6 +23,7 @@ from rummykit.solver.deadwood import (
     discard_deadwoods,
     hand_mask,
     min_deadwood,
+    min_deadwood_after_discard,
     min_deadwood_mask,
 )
 
@@ -150,6 +151,21 @@ HAND_KINDS = {
 }
 
 
+@st.composite
+def three_rank_hands(draw: st.DrawFn) -> list[Card]:
+    """11 of the 12 cards of 3 adjacent ranks: three ranks of possible sets, always gin."""
+    low = draw(st.integers(1, 11))
+    pool = [c for c in STANDARD_PACK if low <= c.number < low + 3]
+    return draw(st.lists(st.sampled_from(pool), min_size=11, max_size=11, unique=True))
+
+
+VALUE_HAND_KINDS = {
+    "random11": random_hands(11),
+    "dense11": dense_hands(11),
+    "dense3ranks": three_rank_hands(),
+}
+
+
 # --------------------------------------------------------------------------------------------------
 # Property tests against brute force
 # --------------------------------------------------------------------------------------------------
@@ -250,6 +266,40 @@ def test_set_heavy_hands_use_the_dynamic_programme() -> None:
     assert best_discards(hand)[0] == 0
 
 
+@pytest.mark.parametrize("kind", VALUE_HAND_KINDS)
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(data=st.data())
+def test_min_deadwood_after_discard_matches_brute_force(kind: str, data: st.DataObject) -> None:
+    hand = data.draw(VALUE_HAND_KINDS[kind])
+    expected = min(brute_discards(hand).values())
+    assert min_deadwood_after_discard(hand) == expected
+    assert min_deadwood_after_discard(reversed(hand)) == expected
+    assert best_discards(hand)[0] == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(size=st.integers(1, 10), data=st.data())
+def test_min_deadwood_after_discard_small_hands(size: int, data: st.DataObject) -> None:
+    hand = data.draw(st.one_of(random_hands(size), dense_hands(size)))
+    assert min_deadwood_after_discard(hand) == min(brute_discards(hand).values())
+
+
+@settings(max_examples=60, deadline=None)
+@given(size=st.integers(12, 30), data=st.data())
+def test_min_deadwood_after_discard_big_hands(size: int, data: st.DataObject) -> None:
+    """Hands beyond 11 cards, including 4+ ranks of possible sets (the general fallback)."""
+    hand = data.draw(st.one_of(random_hands(size), dense_hands(size)))
+    mask = hand_mask(hand)
+    expected = min(min_deadwood_mask(mask ^ c.bit) for c in hand)
+    assert min_deadwood_after_discard(hand) == expected
+
+
+def test_min_deadwood_after_discard_set_heavy_hand() -> None:
+    hand = [c for c in STANDARD_PACK if c.number in (2, 3, 5, 7, 9, 11)] + [card("AC")]
+    assert min_deadwood_after_discard(hand) == 0
+    assert min_deadwood_after_discard(STANDARD_PACK) == 0
+
+
 # --------------------------------------------------------------------------------------------------
 # Known hands
 # --------------------------------------------------------------------------------------------------
@@ -305,6 +355,7 @@ def test_openspiel_bug_hands(text: str, discard: str) -> None:
     rest = [c for c in hand if c is not card(discard)]
     assert min_deadwood(rest) == 10
     check_arrangement(rest, best_arrangement(rest))
+    assert min_deadwood_after_discard(hand) == 10
 
 
 def test_best_discards_lists_every_winner() -> None:
@@ -336,6 +387,12 @@ def test_errors() -> None:
     with pytest.raises(ValueError):
         discard_deadwoods(cards("KS KS KS KS 2D 3D 4D 5D 6D 7D 8D"))
     with pytest.raises(ValueError):
+        min_deadwood_after_discard(())
+    with pytest.raises(ValueError):
+        min_deadwood_after_discard(cards("AC 2C 3C 4C 5C 6C 7C 8C 9C TC 2C"))
+    with pytest.raises(ValueError):
+        min_deadwood_after_discard(cards("7H 8H 7H"))
+    with pytest.raises(ValueError):
         min_deadwood_mask(1 << 52)
     with pytest.raises(ValueError):
         min_deadwood_mask(-1)
@@ -348,6 +405,8 @@ def test_iterables_are_accepted() -> None:
     assert min_deadwood(iter(hand)) == 9
     assert min_deadwood(set(hand)) == 9
     assert discard_deadwoods(c for c in hand) == discard_deadwoods(hand)
+    assert min_deadwood_after_discard(iter(hand)) == 0
+    assert min_deadwood_after_discard(set(hand)) == 0
     assert hand_mask(hand) == sum(c.bit for c in hand)
 
 

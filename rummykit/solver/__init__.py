@@ -9,6 +9,7 @@ from rummykit.solver.deadwood import (
     discard_deadwoods,
     hand_mask,
     min_deadwood,
+    min_deadwood_after_discard,
     min_deadwood_mask,
 )
 
@@ -21,5 +22,6 @@ __all__ = [
     "discard_deadwoods",
     "hand_mask",
     "min_deadwood",
+    "min_deadwood_after_discard",
     "min_deadwood_mask",
 ]

@@ -43,6 +43,7 @@ __all__ = [
     "discard_deadwoods",
     "hand_mask",
     "min_deadwood",
+    "min_deadwood_after_discard",
     "min_deadwood_mask",
 ]
 
@@ -908,6 +909,204 @@ def _discards_with_sets(mask: int, tri: int, best: int, arg: int) -> tuple[int, 
             else:
                 arg |= found
     return best, arg
+
+
+# --------------------------------------------------------------------------------------------------
+# Value only: the least deadwood after the best discard
+# --------------------------------------------------------------------------------------------------
+
+
+def _build_value_rows(
+    rows_by_rank: list[dict[int, tuple[tuple[int, int, int], ...]]],
+) -> list[dict[int, tuple[tuple[int, int], ...]]]:
+    """``_SET_ROWS`` as ``(u, extra)`` pairs, sets first (largest first) and "no set" last.
+
+    Sets are tried first because in a hand with several possible sets they are usually part of
+    the best layout, so a good value is found early and more choices are skipped by the bound.
+    """
+    out = []
+    for by_key in rows_by_rank:
+        out.append(
+            {
+                key: tuple(
+                    (u, xv)
+                    for u, xv, _ in sorted(rows, key=lambda row: (not row[0], -row[0].bit_count()))
+                )
+                for key, rows in by_key.items()
+            }
+        )
+    return out
+
+
+_VALUE_ROWS = _build_value_rows(_SET_ROWS)
+
+
+def min_deadwood_after_discard(cards: Iterable[Card]) -> int:
+    """The least deadwood of the hand after discarding one card (the best discard).
+
+    Exact, value only: the same number as ``best_discards(cards)[0]``, without finding every
+    discard achieving it, so the search stops at gin (0) and skips set choices that cannot beat
+    the best value found so far. Raises ValueError for an empty hand or a repeated card.
+
+    >>> from rummykit.cards import parse_natural_cards
+    >>> min_deadwood_after_discard(parse_natural_cards("6S 7S 8S 9S 8C 8D 8H 3D AH 7D 7H"))
+    10
+    >>> min_deadwood_after_discard(parse_natural_cards("AC 2C 3C 7D 7H 7S 9H TH JH QH KD"))
+    0
+    """
+    seq = cards if isinstance(cards, _SEQUENCES) else tuple(cards)
+    n = len(seq)
+    if n == 11:
+        k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10 = seq
+        mask = (
+            k0.bit + k1.bit + k2.bit + k3.bit + k4.bit + k5.bit + k6.bit + k7.bit + k8.bit + k9.bit
+        ) + k10.bit
+    else:
+        mask = 0
+        for card in seq:
+            mask += card.bit
+    if mask.bit_count() != n:
+        # A repeated card carries into another bit: the sum has fewer bits than cards.
+        raise ValueError("a card appears more than once in the hand")
+    if not mask:
+        raise ValueError("an empty hand has no discard")
+    t = _RUN_DW
+    e = _DMIN
+    c = mask & 0x1FFF
+    d = (mask >> 13) & 0x1FFF
+    h = (mask >> 26) & 0x1FFF
+    s = mask >> 39
+    low = e[c]
+    ed = e[d]
+    if ed < low:
+        low = ed
+    ed = e[h]
+    if ed < low:
+        low = ed
+    ed = e[s]
+    if ed < low:
+        low = ed
+    best = t[c] + t[d] + t[h] + t[s] + low
+    tri = (c & d & (h | s)) | (h & s & (c | d))
+    if not tri or not best:
+        return best
+    # A discard lowers the deadwood of a layout by at most the points of the hand's highest card.
+    pmax = _POINTS[(c | d | h | s).bit_length() - 1]
+    if not tri & (tri - 1):
+        # One rank with a possible set: every choice, no extras needed.
+        r = tri.bit_length() - 1
+        for u in _SET_EVERY[r][(mask >> r) & _COL]:
+            x = mask ^ u
+            c = x & 0x1FFF
+            d = (x >> 13) & 0x1FFF
+            h = (x >> 26) & 0x1FFF
+            s = x >> 39
+            v = t[c] + t[d] + t[h] + t[s]
+            if v - pmax >= best:
+                continue
+            low = e[c]
+            ed = e[d]
+            if ed < low:
+                low = ed
+            ed = e[h]
+            if ed < low:
+                low = ed
+            ed = e[s]
+            if ed < low:
+                low = ed
+            v += low
+            if v < best:
+                if not v:
+                    return 0
+                best = v
+        return best
+    # Two or three ranks: the pruned choices of each rank, with their extras (which keep discards
+    # of set cards exact), as nested loops, sets first.
+    rn = _RUNNABLE
+    table = _VALUE_ROWS
+    col = _COL
+    runnable = rn[c] | rn[d] << 13 | rn[h] << 26 | rn[s] << 39
+    low = tri & -tri
+    tri ^= low
+    r = low.bit_length() - 1
+    rows1 = table[r][(mask >> r) & col | ((runnable >> r) & col) << 1]
+    low = tri & -tri
+    tri ^= low
+    r = low.bit_length() - 1
+    rows2 = table[r][(mask >> r) & col | ((runnable >> r) & col) << 1]
+    if not tri:
+        for u1, xv1 in rows1:
+            m1 = mask ^ u1
+            for u2, xv2 in rows2:
+                x = m1 ^ u2
+                if x == mask:
+                    continue
+                c = x & 0x1FFF
+                d = (x >> 13) & 0x1FFF
+                h = (x >> 26) & 0x1FFF
+                s = x >> 39
+                v = t[c] + t[d] + t[h] + t[s]
+                if v - pmax >= best:
+                    continue
+                low = xv1 if xv1 < xv2 else xv2
+                ed = e[c]
+                if ed < low:
+                    low = ed
+                ed = e[d]
+                if ed < low:
+                    low = ed
+                ed = e[h]
+                if ed < low:
+                    low = ed
+                ed = e[s]
+                if ed < low:
+                    low = ed
+                v += low
+                if v < best:
+                    if not v:
+                        return 0
+                    best = v
+        return best
+    if tri & (tri - 1):
+        # Four or more ranks (only in hands far bigger than a Gin Rummy hand).
+        return min(_discard_values(mask).values())
+    r = tri.bit_length() - 1
+    rows3 = table[r][(mask >> r) & col | ((runnable >> r) & col) << 1]
+    for u1, xv1 in rows1:
+        m1 = mask ^ u1
+        for u2, xv2 in rows2:
+            m2 = m1 ^ u2
+            xv12 = xv1 if xv1 < xv2 else xv2
+            for u3, xv3 in rows3:
+                x = m2 ^ u3
+                if x == mask:
+                    continue
+                c = x & 0x1FFF
+                d = (x >> 13) & 0x1FFF
+                h = (x >> 26) & 0x1FFF
+                s = x >> 39
+                v = t[c] + t[d] + t[h] + t[s]
+                if v - pmax >= best:
+                    continue
+                low = xv12 if xv12 < xv3 else xv3
+                ed = e[c]
+                if ed < low:
+                    low = ed
+                ed = e[d]
+                if ed < low:
+                    low = ed
+                ed = e[h]
+                if ed < low:
+                    low = ed
+                ed = e[s]
+                if ed < low:
+                    low = ed
+                v += low
+                if v < best:
+                    if not v:
+                        return 0
+                    best = v
+    return best
 
 
 # --------------------------------------------------------------------------------------------------
