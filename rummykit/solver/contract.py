@@ -15,7 +15,7 @@ True
 >>> contract_distance(parse_cards("5H 8H 9C 9D KD X 3S"), CONTRACTS[0])
 2
 >>> [str(c) for c in missing_cards(parse_cards("5H 8H 9C 9D KD X 3S"), CONTRACTS[0])]
-['3C', '9C']
+['3C', '9H']
 
 How it works. A hand is four suit vectors (4 bits of count per rank, two packs) and a number of
 jokers. Runs never mix suits, so for each suit a table lists every way of making up to the
@@ -28,9 +28,13 @@ holds ``min(max_wilds_book, n)``. The books are enumerated (their rank and which
 take), the suit tables of the rest are merged, and the wilds fill the melds' needs, then their room.
 The suit tables are cached, so a hand that changes by a card reuses three of its four.
 
-For the distance, melds are only as long as they must be (a longer meld never needs fewer cards),
-every gap in a meld is filled by a wild of the hand while the limits allow, else by a card the hand
-does not have; no card is added beyond the two copies of the two packs.
+For the distance, melds are only as long as they must be (a longer meld never needs fewer cards,
+so books of 3 and runs of 4 with the usual limits); each gap takes one of the hand's wilds while the
+limits allow, else an added card. The same tables are built per suit, from groups of cards too far
+apart to share a run (cached on their own); books are enumerated with a lower bound, or, for a
+contract of books only, chosen by a dynamic programme over the ranks. The best plan is then turned
+into actual cards, no card beyond its two copies and no more wilds than the game has; should that
+fail (a rare clash over a missing card), every plan is tried in order, so the answer stays exact.
 """
 
 from __future__ import annotations
@@ -41,13 +45,12 @@ from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement, product
 from typing import Final, TypeAlias, TypeVar
 
-from rummykit.cards import JOKER, AnyCard, Card, Joker, Rank, Suit
+from rummykit.cards import JOKER, STANDARD_PACK, AnyCard, Card, Joker
 from rummykit.wild_melds import (
     ACE_HIGH,
     DEFAULT_RULES,
     MAX_RUN,
     Book,
-    MeldError,
     Run,
     WildMeld,
     WildRules,
@@ -146,8 +149,6 @@ class ContractSolution:
 _TRIGGERS: Final = sum(15 << (4 * i) for i in range(13) if i != 1)  # every nibble but the 2s
 _NIBBLE_PTS: Final = (15, 20, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10)
 _WILD_PTS: Final = 20
-_RANKS: Final = tuple(Rank)
-_SUITS: Final = tuple(Suit)
 _BOOK_NIBBLES: Final = (0, *range(2, 13))  # every rank but the 2 can make a book
 
 
@@ -219,7 +220,7 @@ def _taken(vec_positions: Sequence[int]) -> int:
 # Caches
 # --------------------------------------------------------------------------------------------------
 
-_CACHE_LIMIT: Final = 200_000
+_CACHE_LIMIT: Final = 50_000  # entries per cache; a full cache starts again empty
 _SOLVE_TABLES: dict[tuple[int, int, WildRules], _SolveTable] = {}
 _DIST_TABLES: dict[tuple[int, int, int, WildRules], _DistRecords] = {}
 
@@ -227,11 +228,15 @@ _DIST_TABLES: dict[tuple[int, int, int, WildRules], _DistRecords] = {}
 def cache_clear() -> None:
     """Forget the cached suit tables (they only make repeated calls faster)."""
     _SOLVE_TABLES.clear()
+    _SOLVE_SHAPES.clear()
     _DIST_TABLES.clear()
+    _SUIT_DIST_TABLES.clear()
+    _DIST_SHAPES.clear()
 
 
 _K = TypeVar("_K")
 _V = TypeVar("_V")
+_P = TypeVar("_P")
 
 
 def _remember(cache: dict[_K, _V], key: _K, value: _V) -> _V:
@@ -256,6 +261,25 @@ def _run_interval(shape: _Shape, rules: WildRules) -> tuple[int, int]:
     return max(span, rules.min_run) - n, min(rules.max_wilds_run, n, MAX_RUN - n)
 
 
+_SOLVE_SHAPES: dict[tuple[int, int, WildRules], tuple[tuple[_Shape, int, int, int, int], ...]] = {}
+
+
+def _solve_shapes(
+    vec: int, nibble: int, rules: WildRules
+) -> tuple[tuple[_Shape, int, int, int, int], ...]:
+    """The runs through the lowest card: (positions, cards taken, least, most wilds, 2s used)."""
+    key = (vec, nibble, rules)
+    found = _SOLVE_SHAPES.get(key)
+    if found is None:
+        out = []
+        for shape in _shapes(vec, nibble, rules.max_wilds_run, MAX_RUN):
+            low, high = _run_interval(shape, rules)
+            if low <= high:
+                out.append((shape, _taken(shape), low, high, 1 if 2 in shape else 0))
+        found = _remember(_SOLVE_SHAPES, key, tuple(out))
+    return found
+
+
 def _solve_table(vec: int, max_runs: int, rules: WildRules) -> _SolveTable:
     """Every useful way of making up to ``max_runs`` runs from one suit's cards."""
     key = (vec, max_runs, rules)
@@ -263,20 +287,6 @@ def _solve_table(vec: int, max_runs: int, rules: WildRules) -> _SolveTable:
     if cached is not None:
         return cached
     table: _SolveTable = {}
-    max_wilds = rules.max_wilds_run
-    shapes_cache: dict[tuple[int, int], list[tuple[_Shape, int, int, int, int]]] = {}
-
-    def options(v: int, nibble: int) -> list[tuple[_Shape, int, int, int, int]]:
-        k = (v, nibble)
-        found = shapes_cache.get(k)
-        if found is None:
-            found = []
-            for shape in _shapes(v, nibble, max_wilds, MAX_RUN):
-                low, high = _run_interval(shape, rules)
-                if low <= high:
-                    found.append((shape, _taken(shape), low, high, 1 if 2 in shape else 0))
-            shapes_cache[k] = found
-        return found
 
     def walk(v: int, runs: tuple[_Shape, ...], left: int, lo: int, hi: int, twos: int) -> None:
         triggers = v & _TRIGGERS
@@ -290,12 +300,14 @@ def _solve_table(vec: int, max_runs: int, rules: WildRules) -> _SolveTable:
         count = _count(v, nibble)
         walk(v - (count << (4 * nibble)), runs, left + count * _NIBBLE_PTS[nibble], lo, hi, twos)
         if len(runs) < max_runs:
-            for shape, taken, low, high, two in options(v, nibble):
+            for shape, taken, low, high, two in _solve_shapes(v, nibble, rules):
                 walk(v - taken, (*runs, shape), left, lo + low, hi + high, twos + two)
 
     walk(vec, (), 0, 0, 0, 0)
     # drop entries another entry with as many runs and the same 2s beats on every count
-    items = sorted(table.items(), key=lambda kv: (kv[0][0], kv[0][3], kv[1][0], kv[0][1], -kv[0][2]))
+    items = sorted(
+        table.items(), key=lambda kv: (kv[0][0], kv[0][3], kv[1][0], kv[0][1], -kv[0][2])
+    )
     kept: _SolveTable = {}
     for k, value in items:
         j, lo, hi, twos = k
@@ -340,15 +352,24 @@ def _sub_counts(
     return out
 
 
+_NEIGHBOURS: dict[int, tuple[int, ...]] = {}
+
+
 def _isolated(vec: int, nibble: int, rules: WildRules) -> bool:
     """True if no run of the suit can hold a card at ``nibble`` (no other card near enough)."""
     reach = rules.max_wilds_run + 1
-    positions = (1, ACE_HIGH) if nibble == 0 else (nibble + 1,)
-    for p in positions:
-        for q in range(max(1, p - reach), min(ACE_HIGH, p + reach) + 1):
-            if q != p and _nib(q) != nibble and _count(vec, _nib(q)):
-                return False
-    return True
+    masks = _NEIGHBOURS.get(reach)
+    if masks is None:
+        found = []
+        for n in range(13):
+            mask = 0
+            for p in (1, ACE_HIGH) if n == 0 else (n + 1,):
+                for q in range(max(1, p - reach), min(ACE_HIGH, p + reach) + 1):
+                    if _nib(q) != n:
+                        mask |= 15 << (4 * _nib(q))
+            found.append(mask)
+        masks = _NEIGHBOURS[reach] = tuple(found)
+    return not vec & masks[nibble]
 
 
 def _solve_books(
@@ -404,7 +425,9 @@ _Chain: TypeAlias = tuple["_Chain", int, tuple[_Shape, ...]] | None
 def _merge_solve(
     tables: Sequence[_SolveTable], runs: int, wilds: int, lo0: int, hi0: int
 ) -> dict[tuple[int, int, int, int], tuple[int, _Chain]]:
-    cur: dict[tuple[int, int, int, int], tuple[int, _Chain]] = {(0, lo0, min(hi0, wilds), 0): (0, None)}
+    cur: dict[tuple[int, int, int, int], tuple[int, _Chain]] = {
+        (0, lo0, min(hi0, wilds), 0): (0, None)
+    }
     for s, table in enumerate(tables):
         nxt: dict[tuple[int, int, int, int], tuple[int, _Chain]] = {}
         for (j1, lo1, hi1, t1), (left1, chain) in cur.items():
@@ -437,6 +460,13 @@ def solve_contract(
     if len(hand) < contract.min_cards(rules):
         return None
     wilds = jokers + _total_twos(vecs)
+    if contract.runs and contract.books:
+        # the books can only take cards away from the runs: first see if the runs alone can be
+        full = _merge_solve(
+            [_solve_table(v, contract.runs, rules) for v in vecs], contract.runs, wilds, 0, 0
+        )
+        if not any(j == contract.runs for j, _, _, _ in full):
+            return None
     best: tuple[int, tuple[tuple[int, tuple[int, ...]], ...], _Chain, int] | None = None
     for rest, book_lo, book_hi, specs in _solve_books(vecs, contract.books, contract.runs, rules):
         if book_lo > wilds:
@@ -475,13 +505,12 @@ def _build_solution(
     rules: WildRules,
 ) -> ContractSolution:
     """Turn the chosen books and runs into melds, placing the wilds."""
+    run_shapes = sorted(run_shapes)
     remaining = Counter(hand)
     book_naturals: list[list[AnyCard]] = []
     intervals: list[tuple[int, int]] = []
     for r, per_suit in specs:
-        cards: list[AnyCard] = [
-            Card(_RANKS[r], _SUITS[s]) for s in range(4) for _ in range(per_suit[s])
-        ]
+        cards: list[AnyCard] = [_card(s, r) for s in range(4) for _ in range(per_suit[s])]
         book_naturals.append(cards)
         intervals.append(_book_interval(len(cards), rules))
     for _, shape in run_shapes:
@@ -494,7 +523,7 @@ def _build_solution(
             remaining[c] -= 1
     pool: list[AnyCard] = [JOKER] * remaining[JOKER]
     for s in range(4):
-        two = Card(Rank.TWO, _SUITS[s])
+        two = _card(s, 1)
         pool.extend([two] * remaining[two])
     counts = [low for low, _ in intervals]
     extra = min(len(pool), sum(high for _, high in intervals)) - sum(counts)
@@ -520,7 +549,7 @@ def _build_solution(
 
 
 def _position_card(position: int, s: int) -> Card:
-    return Card(_RANKS[_nib(position)], _SUITS[s])
+    return STANDARD_PACK[13 * s + _nib(position)]
 
 
 def _place_run(s: int, shape: _Shape, wilds: list[AnyCard], rules: WildRules) -> Run:
@@ -547,9 +576,9 @@ def _place_run(s: int, shape: _Shape, wilds: list[AnyCard], rules: WildRules) ->
 _DistRun: TypeAlias = tuple[_Shape, int, int, tuple[int, ...]]
 # Per suit: (runs, wild room, natural 2s used) -> (gaps, the runs)
 _DistTable: TypeAlias = dict[tuple[int, int, int], tuple[int, tuple[_DistRun, ...]]]
-# Every feasible way, for the rare fallback: (runs, gaps, room, 2s, the runs)
-_DistAll: TypeAlias = list[tuple[int, int, int, int, tuple[_DistRun, ...]]]
-_DistRecords: TypeAlias = tuple[_DistTable, _DistAll]
+# Every way, placed or not, for the rare fallback: (runs, gaps, room, 2s, (positions, length)...)
+_DistAll: TypeAlias = list[tuple[int, int, int, int, tuple[tuple[_Shape, int], ...]]]
+_DistRecords: TypeAlias = tuple[_DistTable, _DistAll, tuple[int, ...]]
 
 
 def _run_lengths(rules: WildRules) -> range:
@@ -568,68 +597,159 @@ def _book_room(length: int, rules: WildRules) -> int:
     return min(rules.max_wilds_book, length // 2)
 
 
-def _dist_table(vec: int, original: int, max_runs: int, rules: WildRules) -> _DistRecords:
+def _frontier(
+    table: dict[tuple[int, int, int], tuple[int, _P]],
+) -> dict[tuple[int, int, int], tuple[int, _P]]:
+    """Drop entries (runs, room, 2s) -> gaps beaten by one with as many runs and 2s, at least as
+    much room and no more gaps."""
+    out: dict[tuple[int, int, int], tuple[int, _P]] = {}
+    least: dict[tuple[int, int], int] = {}
+    for k in sorted(table, key=lambda k: (k[0], k[2], -k[1])):
+        group = (k[0], k[2])
+        gaps = table[k][0]
+        if group in least and gaps >= least[group]:
+            continue
+        least[group] = gaps
+        out[k] = table[k]
+    return out
+
+
+_DIST_SHAPES: dict[
+    tuple[int, int, WildRules], tuple[tuple[int, tuple[_Shape, int], int, int, int], ...]
+] = {}
+
+
+def _dist_shapes(
+    vec: int, nibble: int, rules: WildRules
+) -> tuple[tuple[int, tuple[_Shape, int], int, int, int], ...]:
+    """The short runs through the lowest card: (cards taken, (positions, length), gaps, room, 2s)."""
+    key = (vec, nibble, rules)
+    found = _DIST_SHAPES.get(key)
+    if found is not None:
+        return found
+    lengths = _run_lengths(rules)
+    longest = lengths[-1]
+    out = []
+    for shape in _shapes(vec, nibble, longest, longest):
+        span = shape[-1] - shape[0] + 1
+        taken = _taken(shape)
+        two = 1 if 2 in shape else 0
+        for n in lengths:
+            if n >= span:
+                holes = n - len(shape)
+                out.append((taken, (shape, n), holes, min(_run_room(n, rules), holes), two))
+    return _remember(_DIST_SHAPES, key, tuple(out))
+
+
+def _dist_table(
+    vec: int, original: int, max_runs: int, rules: WildRules, *, keep_all: bool = False
+) -> _DistRecords:
     """Every useful way of making up to ``max_runs`` short runs from one suit's cards and others.
 
     ``vec`` holds the cards free for runs, ``original`` the hand's cards of the suit (no more than
-    two copies of a card can exist).
+    two copies of a card can exist). With ``keep_all``, every way is also listed (not cached).
     """
     key = (vec, original, max_runs, rules)
-    cached = _DIST_TABLES.get(key)
-    if cached is not None:
-        return cached
+    if not keep_all:
+        cached = _DIST_TABLES.get(key)
+        if cached is not None:
+            return cached
     lengths = _run_lengths(rules)
-    longest = lengths[-1]
+    two_runs = [(((2,), n), n - 1, min(_run_room(n, rules), n - 1)) for n in lengths]
     table: _DistTable = {}
     every: _DistAll = []
-    spare = [max(0, 2 - _count(original, i)) for i in range(13)]
+    spare = tuple(max(0, 2 - _count(original, i)) for i in range(13))
 
     def record(runs: tuple[tuple[_Shape, int], ...], gaps: int, room: int, twos: int) -> None:
-        placed = _place_dist_runs(runs, spare, rules)
-        if placed is None:
-            return
-        every.append((len(runs), gaps, room, twos, placed))
+        if keep_all:
+            every.append((len(runs), gaps, room, twos, runs))
         k = (len(runs), room, twos)
         old = table.get(k)
         if old is None or gaps < old[0]:
-            table[k] = (gaps, placed)
+            placed = _place_dist_runs(runs, spare, rules) if runs else ()
+            if placed is not None:
+                table[k] = (gaps, placed)
 
     def walk(v: int, runs: tuple[tuple[_Shape, int], ...], gaps: int, room: int, twos: int) -> None:
         triggers = v & _TRIGGERS
         if not triggers:
-            free_twos = _count(v, 1)
-            for extra in range(min(max_runs - len(runs), free_twos) + 1):
-                for lens in combinations_with_replacement(lengths, extra):
-                    more = tuple(((2,), n) for n in lens)
+            record(runs, gaps, room, twos)
+            free_twos = (v >> 4) & 15
+            for extra in range(1, min(max_runs - len(runs), free_twos) + 1):
+                for more in combinations_with_replacement(two_runs, extra):
                     record(
-                        runs + more,
-                        gaps + sum(n - 1 for n in lens),
-                        room + sum(min(_run_room(n, rules), n - 1) for n in lens),
+                        runs + tuple(m[0] for m in more),
+                        gaps + sum(m[1] for m in more),
+                        room + sum(m[2] for m in more),
                         twos + extra,
                     )
             return
         nibble = ((triggers & -triggers).bit_length() - 1) >> 2
-        count = _count(v, nibble)
+        count = (v >> (4 * nibble)) & 15
         walk(v - (count << (4 * nibble)), runs, gaps, room, twos)
         if len(runs) < max_runs:
-            for shape in _shapes(v, nibble, longest, longest):
-                span = shape[-1] - shape[0] + 1
-                taken = _taken(shape)
-                two = 1 if 2 in shape else 0
-                for n in lengths:
-                    if n < span:
-                        continue
-                    holes = n - len(shape)
-                    walk(
-                        v - taken,
-                        (*runs, (shape, n)),
-                        gaps + holes,
-                        room + min(_run_room(n, rules), holes),
-                        twos + two,
-                    )
+            for taken, run, holes, more_room, two in _dist_shapes(v, nibble, rules):
+                walk(v - taken, (*runs, run), gaps + holes, room + more_room, twos + two)
 
     walk(vec, (), 0, 0, 0)
-    return _remember(_DIST_TABLES, key, (table, every))
+    if keep_all:
+        return _frontier(table), every, spare
+    return _remember(_DIST_TABLES, key, (_frontier(table), every, spare))
+
+
+_SUIT_DIST_TABLES: dict[tuple[int, int, int, WildRules], _DistTable] = {}
+
+
+def _clusters(original: int, longest: int) -> list[int]:
+    """Nibble masks of the groups of a suit's cards that a run of ``longest`` cards can join.
+
+    Cards further apart than a run can reach never share a run, so each group's runs can be
+    found alone. The ace is one card at both ends, so it joins the groups at either end.
+    """
+    positions = [p for p in range(1, ACE_HIGH + 1) if _count(original, _nib(p))]
+    groups: list[list[int]] = []
+    for p in positions:
+        if groups and p - groups[-1][-1] < longest:
+            groups[-1].append(p)
+        else:
+            groups.append([p])
+    if len(groups) > 1 and groups[0][0] == 1 and groups[-1][-1] == ACE_HIGH:
+        groups[0].extend(groups.pop())
+    return [sum(15 << (4 * n) for n in {_nib(p) for p in group}) for group in groups]
+
+
+def _suit_dist_table(vec: int, original: int, max_runs: int, rules: WildRules) -> _DistTable:
+    """The distance table of one suit, built from the tables of its groups of cards.
+
+    Runs of different groups never hold the same card of the hand; they could want the same
+    missing card more than twice, which the final check of the plan catches (then every plan
+    is searched).
+    """
+    key = (vec, original, max_runs, rules)
+    cached = _SUIT_DIST_TABLES.get(key)
+    if cached is not None:
+        return cached
+    masks = _clusters(original, _run_lengths(rules)[-1])
+    if len(masks) <= 1:
+        table = _dist_table(vec, original, max_runs, rules)[0]
+    else:
+        parts = [_dist_table(vec & m, original & m, max_runs, rules)[0] for m in masks]
+        cur: _DistTable = {(0, 0, 0): (0, ())}
+        for part in parts:
+            nxt: _DistTable = {}
+            for (j1, room1, t1), (gaps1, runs1) in cur.items():
+                for (j2, room2, t2), (gaps2, runs2) in part.items():
+                    j = j1 + j2
+                    if j > max_runs:
+                        continue
+                    k = (j, room1 + room2, t1 + t2)
+                    gaps = gaps1 + gaps2
+                    old = nxt.get(k)
+                    if old is None or gaps < old[0]:
+                        nxt[k] = (gaps, runs1 + runs2)
+            cur = _frontier(nxt)
+        table = cur
+    return _remember(_SUIT_DIST_TABLES, key, table)
 
 
 def _windows(shape: _Shape, n: int) -> range:
@@ -660,24 +780,36 @@ def _place_dist_runs(
                 demand[_nib(p)] += 1
     if all(d <= spare[i] for i, d in enumerate(demand)):
         return tuple(first)
-    options = []
+    # search the windows and wild-filled gaps of each run in turn, backtracking
+    options: list[list[tuple[_DistRun, list[int]]]] = []
     for shape, n in runs:
         per_run = []
         for low in _windows(shape, n):
             holes = [p for p in range(low, low + n) if p not in shape]
             room = min(_run_room(n, rules), len(holes))
             for wild in combinations(holes, room):
-                per_run.append((shape, n, low, wild))
+                needs = [_nib(p) for p in holes if p not in wild]
+                per_run.append(((shape, n, low, wild), needs))
         options.append(per_run)
-    for pick in product(*options):
-        demand = [0] * 13
-        for shape, n, low, wild in pick:
-            for p in range(low, low + n):
-                if p not in shape and p not in wild:
-                    demand[_nib(p)] += 1
-        if all(d <= spare[i] for i, d in enumerate(demand)):
-            return tuple(pick)
-    return None
+    demand = [0] * 13
+    chosen: list[_DistRun] = []
+
+    def search(i: int) -> bool:
+        if i == len(options):
+            return True
+        for run, needs in options[i]:
+            for x in needs:
+                demand[x] += 1
+            if all(demand[x] <= spare[x] for x in needs):
+                chosen.append(run)
+                if search(i + 1):
+                    return True
+                chosen.pop()
+            for x in needs:
+                demand[x] -= 1
+        return False
+
+    return tuple(chosen) if search(0) else None
 
 
 # --------------------------------------------------------------------------------------------------
@@ -714,14 +846,19 @@ def _dist_book_options(vecs: tuple[int, ...], runs: int, rules: WildRules) -> li
 
 def _books_fit(books: Sequence[_DistBook], vecs: Sequence[int], *, by_suit: bool) -> bool:
     """True if the hand holds the copies the books take (by suit, or by rank only)."""
-    used: Counter[tuple[int, int]] = Counter()
-    for r, taken, _ in books:
-        if r >= 0:
-            for s in range(4):
-                used[(s if by_suit else 0, r)] += taken[s]
-    for (s, r), k in used.items():
-        have = _count(vecs[s], r) if by_suit else sum(_count(v, r) for v in vecs)
-        if k > have:
+    ranks = [r for r, _, _ in books if r >= 0]
+    if len(set(ranks)) == len(ranks):
+        return True  # each book alone fits
+    for rank in set(ranks):
+        taken = [0, 0, 0, 0]
+        for r, per_suit, _ in books:
+            if r == rank:
+                for s in range(4):
+                    taken[s] += per_suit[s]
+        have = [_count(v, rank) for v in vecs]
+        if by_suit and any(t > h for t, h in zip(taken, have, strict=True)):
+            return False
+        if not by_suit and sum(taken) > sum(have):
             return False
     return True
 
@@ -754,6 +891,74 @@ def _book_cost(book: _DistBook, rules: WildRules) -> tuple[int, int]:
 _DistChain: TypeAlias = tuple["_DistChain", int, tuple[_DistRun, ...]] | None
 
 
+def _spread(naturals: int, lengths: Sequence[int], rules: WildRules) -> tuple[int, ...]:
+    """How many naturals each book of these lengths gets so the books hold the most wilds."""
+    best: tuple[int, ...] = ()
+    best_room = -1
+    for split in product(*(range(n + 1) for n in lengths)):
+        if sum(split) == naturals:
+            room = sum(
+                min(_book_room(n, rules), n - k) for n, k in zip(lengths, split, strict=True)
+            )
+            if room > best_room:
+                best, best_room = split, room
+    return best
+
+
+_BookGroups: TypeAlias = tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]
+
+
+def _dist_books_only(vecs: tuple[int, ...], jokers: int, books: int, rules: WildRules) -> _Plan:
+    """The best plan for a contract of books only: a dynamic programme over the ranks."""
+    wilds = jokers + _total_twos(vecs)
+    lengths = _book_lengths(rules)
+    # per state (books made, room): least gaps and the books (rank, lengths, naturals each)
+    states: dict[tuple[int, int], tuple[int, _BookGroups]] = {(0, 0): (0, ())}
+    for r in (*_BOOK_NIBBLES, -1):
+        copies = sum(_count(v, r) for v in vecs) if r >= 0 else 0
+        if r >= 0 and not copies:
+            continue
+        options: list[tuple[int, int, int, tuple[int, ...], tuple[int, ...]]] = []
+        for k in range(1, books + 1):
+            for lens in combinations_with_replacement(lengths, k):
+                split = _spread(min(copies, sum(lens)), lens, rules)
+                gaps = sum(lens) - sum(split)
+                room = sum(
+                    min(_book_room(n, rules), n - m) for n, m in zip(lens, split, strict=True)
+                )
+                options.append((k, gaps, room, lens, split))
+        nxt = dict(states)
+        for (b, room0), (gaps0, chosen) in states.items():
+            for k, gaps, room, lens, split in options:
+                if b + k > books:
+                    continue
+                key = (b + k, min(wilds, room0 + room))
+                total = gaps0 + gaps
+                old = nxt.get(key)
+                if old is None or total < old[0]:
+                    nxt[key] = (total, (*chosen, (r, lens, split)))
+        states = nxt
+    best: tuple[int, _BookGroups] | None = None
+    for (b, room), (gaps, chosen) in states.items():
+        if b == books:
+            cost = gaps - min(wilds, room)
+            if best is None or cost < best[0]:
+                best = (cost, chosen)
+    assert best is not None
+    cost, chosen = best
+    free = [[_count(v, r) for r in range(13)] for v in vecs]
+    plan_books: list[_DistBook] = []
+    for r, lens, split in chosen:
+        for n, m in zip(lens, split, strict=True):
+            taken = [0, 0, 0, 0]
+            for s in range(4):
+                if r >= 0:
+                    taken[s] = min(m - sum(taken), free[s][r])
+                    free[s][r] -= taken[s]
+            plan_books.append((r, (taken[0], taken[1], taken[2], taken[3]), n))
+    return _Plan(cost, tuple(plan_books), (), 0)
+
+
 def _merge_dist(
     tables: Sequence[_DistTable], runs: int, wilds: int
 ) -> dict[tuple[int, int, int], tuple[int, _DistChain]]:
@@ -770,7 +975,7 @@ def _merge_dist(
                 old = nxt.get(k)
                 if old is None or gaps < old[0]:
                     nxt[k] = (gaps, (chain, s, placed) if placed else chain)
-        cur = nxt
+        cur = _frontier(nxt)
     return cur
 
 
@@ -788,56 +993,61 @@ def _dist_plans(
     vecs: tuple[int, ...], jokers: int, contract: Contract, rules: WildRules, exhaustive: bool
 ) -> Iterator[_Plan]:
     """The best plan (or, if ``exhaustive``, every plan, in no order)."""
+    if contract.runs == 0 and not exhaustive:
+        yield _dist_books_only(vecs, jokers, contract.books, rules)
+        return
     wilds = jokers + _total_twos(vecs)
     n_runs = contract.runs
     scratch_gaps = rules.min_run
     scratch_room = min(_run_room(rules.min_run, rules), rules.min_run)
-    book_options = _dist_book_options(vecs, n_runs, rules)
-    combos: list[tuple[int, int, tuple[_DistBook, ...]]] = []
-    for combo in combinations_with_replacement(range(len(book_options)), contract.books):
+    book_options = _dist_book_options(vecs, n_runs, rules) if contract.books else []
+    costs = [_book_cost(b, rules) for b in book_options]
+    combos = list(combinations_with_replacement(range(len(book_options)), contract.books))
+    # a lower bound for the runs: their fewest gaps with every card free
+    run_floor = 0
+    if len(combos) > 1:
+        full_tables = [_suit_dist_table(v, v, n_runs, rules) for v in vecs]
+        merged_full = _merge_dist(full_tables, n_runs, wilds)
+        run_floor = min(
+            (g + (n_runs - j) * scratch_gaps for (j, _, _), (g, _) in merged_full.items()),
+            default=0,
+        )
+    most_room = n_runs * _run_room(max(_run_lengths(rules)), rules)
+    bounded = []
+    for combo in combos:
+        gaps = sum(costs[i][0] for i in combo)
+        room = sum(costs[i][1] for i in combo)
+        bounded.append((gaps + run_floor - min(wilds, room + most_room), gaps, room, combo))
+    bounded.sort()
+    best_cost: int | None = None
+    best_plan: _Plan | None = None
+    for bound, book_gaps, book_room, combo in bounded:
+        if not exhaustive and best_cost is not None and bound >= best_cost:
+            break
         books = tuple(book_options[i] for i in combo)
         if not _books_fit(books, vecs, by_suit=n_runs > 0):
             continue
         if n_runs == 0:
             books = _assign_suits(books, vecs)
-        gaps = room = 0
-        for book in books:
-            g, w = _book_cost(book, rules)
-            gaps += g
-            room += w
-        combos.append((gaps, room, books))
-    # a lower bound for the runs: their fewest gaps with every card free
-    full_tables = [_dist_table(v, v, n_runs, rules)[0] for v in vecs]
-    merged_full = _merge_dist(full_tables, n_runs, wilds)
-    run_floor = min(
-        (g + (n_runs - j) * scratch_gaps for (j, _, _), (g, _) in merged_full.items()),
-        default=0,
-    )
-    most_room = n_runs * _run_room(max(_run_lengths(rules)), rules)
-    combos.sort(key=lambda c: c[0] + run_floor - min(wilds, c[1] + most_room))
-    best_cost: int | None = None
-    best_plan: _Plan | None = None
-    for book_gaps, book_room, books in combos:
-        if (
-            not exhaustive
-            and best_cost is not None
-            and book_gaps + run_floor - min(wilds, book_room + most_room) >= best_cost
-        ):
-            break
         rest = list(vecs)
         for r, taken, _ in books:
             if r >= 0:
                 for s in range(4):
                     rest[s] -= taken[s] << (4 * r)
-        records = [_dist_table(rest[s], vecs[s], n_runs, rules) for s in range(4)]
         if exhaustive:
+            records = [
+                _dist_table(rest[s], vecs[s], n_runs, rules, keep_all=True) for s in range(4)
+            ]
             yield from _every_dist_plan(records, books, book_gaps, book_room, wilds, n_runs, rules)
             continue
-        merged = _merge_dist([t for t, _ in records], n_runs, wilds)
+        tables = [_suit_dist_table(rest[s], vecs[s], n_runs, rules) for s in range(4)]
+        merged = _merge_dist(tables, n_runs, wilds)
         for (j, room, twos), (gaps, chain) in merged.items():
             z = n_runs - j
             pool = wilds - twos
-            cost = book_gaps + gaps + z * scratch_gaps - min(pool, book_room + room + z * scratch_room)
+            cost = (
+                book_gaps + gaps + z * scratch_gaps - min(pool, book_room + room + z * scratch_room)
+            )
             if best_cost is None or cost < best_cost:
                 best_cost = cost
                 best_plan = _Plan(cost, books, tuple(_unchain_dist(chain)), z)
@@ -856,7 +1066,15 @@ def _every_dist_plan(
 ) -> Iterator[_Plan]:
     scratch_gaps = rules.min_run
     scratch_room = min(_run_room(rules.min_run, rules), rules.min_run)
-    for pick in product(*(every for _, every in records)):
+    placed_records: list[list[tuple[int, int, int, int, tuple[_DistRun, ...]]]] = []
+    for _, every, spare in records:
+        placed: list[tuple[int, int, int, int, tuple[_DistRun, ...]]] = []
+        for j, gaps, room, twos, raw in every:
+            runs_placed = _place_dist_runs(raw, spare, rules)
+            if runs_placed is not None:
+                placed.append((j, gaps, room, twos, runs_placed))
+        placed_records.append(placed)
+    for pick in product(*placed_records):
         j = sum(p[0] for p in pick)
         if j > n_runs:
             continue
@@ -864,11 +1082,14 @@ def _every_dist_plan(
         room = sum(p[2] for p in pick)
         twos = sum(p[3] for p in pick)
         z = n_runs - j
-        cost = book_gaps + gaps + z * scratch_gaps - min(
-            wilds - twos, book_room + room + z * scratch_room
+        cost = (
+            book_gaps
+            + gaps
+            + z * scratch_gaps
+            - min(wilds - twos, book_room + room + z * scratch_room)
         )
-        runs = tuple((s, run) for s, p in enumerate(pick) for run in p[4])
-        yield _Plan(cost, books, runs, z)
+        chosen = tuple((s, run) for s, p in enumerate(pick) for run in p[4])
+        yield _Plan(cost, books, chosen, z)
 
 
 def _unchain_dist(chain: _DistChain) -> list[tuple[int, _DistRun]]:
@@ -879,12 +1100,20 @@ def _unchain_dist(chain: _DistChain) -> list[tuple[int, _DistRun]]:
     return picks
 
 
+def _card(s: int, nibble: int) -> Card:
+    return STANDARD_PACK[13 * s + nibble]
+
+
 def _realise(
     plan: _Plan, hand: Sequence[AnyCard], jokers_in_game: int, rules: WildRules
-) -> tuple[tuple[AnyCard, ...], tuple[WildMeld, ...]] | None:
-    """The cards to add and the melds they make with the hand, or None if the plan needs a card
-    that does not exist (a third copy, or more wilds than the game has)."""
-    have = Counter(hand)
+) -> tuple[AnyCard, ...] | None:
+    """The cards to add for the plan, or None if it needs a card that does not exist (a third
+    copy, or more wilds than the game has).
+
+    Every slot of every meld is a natural card of the hand, a wild slot or a card to add. Wild
+    slots (as many as the limits allow) take the hand's wilds first; the other slots, and wild
+    slots left over, take added natural cards, or added wilds where no copy is left.
+    """
     committed = Counter(hand)
     added: list[AnyCard] = []
 
@@ -895,136 +1124,83 @@ def _realise(
         added.append(card)
         return True
 
-    def take_wild() -> AnyCard | None:
+    def take_wild() -> bool:
         if committed[JOKER] < jokers_in_game:
             committed[JOKER] += 1
             added.append(JOKER)
-            return JOKER
-        for suit in _SUITS:
-            two = Card(Rank.TWO, suit)
-            if committed[two] < 2:
-                committed[two] += 1
-                added.append(two)
-                return two
-        return None
+            return True
+        return any(take_natural(_card(s, 1)) for s in range(4))
 
-    # hand cards used as naturals
-    free = Counter(hand)
-    for s, (shape, _, _, _) in plan.runs:
-        for p in shape:
-            free[_position_card(p, s)] -= 1
-    for r, taken, _ in plan.books:
-        if r >= 0:
-            for s in range(4):
-                free[Card(_RANKS[r], _SUITS[s])] -= taken[s]
-    pool: list[AnyCard] = [JOKER] * free[JOKER]
-    for suit in _SUITS:
-        two = Card(Rank.TWO, suit)
-        pool.extend([two] * free[two])
-    del have
-
-    # every slot: a natural card of the hand, a wild slot, or a card to add
-    # wild slots are filled by the hand's wilds first, then by added cards (natural if possible)
-    slots: list[list[AnyCard | None]] = []
-    kinds: list[tuple[str, int, int]] = []  # ("book", rank, length) / ("run", suit, first position)
-    wild_slots: list[tuple[int, int]] = []
+    free_wilds = committed[JOKER]
+    for s in range(4):
+        free_wilds += committed[_card(s, 1)]
+    free_wilds -= sum(1 for _, (shape, _, _, _) in plan.runs if 2 in shape)
+    # slots to fill, per meld: (kind, suit or rank, first position or length, [(index, wild?)])
+    melds: list[tuple[str, int, int, list[tuple[int, bool]]]] = []
     for r, taken, n in plan.books:
-        cards: list[AnyCard | None] = []
-        if r >= 0:
-            cards.extend(Card(_RANKS[r], _SUITS[s]) for s in range(4) for _ in range(taken[s]))
-        holes = n - len(cards)
+        holes = n - sum(taken)
         room = min(_book_room(n, rules), holes)
-        for i in range(holes):
-            if i < room:
-                wild_slots.append((len(slots), len(cards)))
-            cards.append(None)
-        slots.append(cards)
-        kinds.append(("book", r, n))
-    for s, (shape, n, low, wild) in plan.runs:
-        cards = []
-        for p in range(low, low + n):
-            if p in shape:
-                cards.append(_position_card(p, s))
-            else:
-                if p in wild:
-                    wild_slots.append((len(slots), len(cards)))
-                cards.append(None)
-        slots.append(cards)
-        kinds.append(("run", s, low))
+        melds.append(("book", r, n, [(i, i < room) for i in range(holes)]))
+    for s, (shape, n, low, wild_at) in plan.runs:
+        gaps = [(p - low, p in wild_at) for p in range(low, low + n) if p not in shape]
+        melds.append(("run", s, low, gaps))
+    room = min(_run_room(rules.min_run, rules), rules.min_run)
     for _ in range(plan.scratch_runs):
-        room = min(_run_room(rules.min_run, rules), rules.min_run)
-        cards = [None] * rules.min_run
-        for i in range(room):
-            wild_slots.append((len(slots), i))
-        slots.append(cards)
-        kinds.append(("scratch", -1, rules.min_run))
-    for (m, i), hand_wild in zip(wild_slots, pool, strict=False):
-        slots[m][i] = hand_wild
-    # the rest: runs first (their cards are exact), then books, then melds of added cards only
-    for m, (kind, s, low) in enumerate(kinds):
-        if kind != "run":
-            continue
-        for i, c in enumerate(slots[m]):
-            if c is None:
-                card = _position_card(low + i, s)
-                if not take_natural(card):
-                    if (m, i) not in wild_slots:
-                        return None
-                    w = take_wild()
-                    if w is None:
-                        return None
-                    slots[m][i] = w
-                else:
-                    slots[m][i] = card
-    for m, (kind, r, _) in enumerate(kinds):
-        if kind != "book":
-            continue
-        if r < 0:
-            r = max(_BOOK_NIBBLES, key=lambda x: (sum(2 - committed[Card(_RANKS[x], t)] for t in _SUITS), -x))
-        for i, c in enumerate(slots[m]):
-            if c is None:
-                for suit in _SUITS:
-                    if take_natural(Card(_RANKS[r], suit)):
-                        slots[m][i] = Card(_RANKS[r], suit)
-                        break
-                else:
-                    w = take_wild() if (m, i) in wild_slots else None
-                    if w is None:
-                        return None
-                    slots[m][i] = w
-    for m, (kind, _, n) in enumerate(kinds):
+        melds.append(("scratch", -1, rules.min_run, [(i, i < room) for i in range(rules.min_run)]))
+    # the hand's wilds go to wild slots, in order; the others need cards
+    to_fill: list[list[tuple[int, bool]]] = []
+    for _, _, _, slots in melds:
+        rest = []
+        for index, wild in slots:
+            if wild and free_wilds > 0:
+                free_wilds -= 1
+            else:
+                rest.append((index, wild))
+        to_fill.append(rest)
+    # books of added cards only take the rank with the most copies left
+    planned: Counter[int] = Counter()
+    for m, (kind, r, n, slots) in enumerate(melds):
+        if kind == "book" and r < 0:
+            r = max(
+                _BOOK_NIBBLES,
+                key=lambda x: (sum(2 - committed[_card(t, x)] for t in range(4)) - planned[x], -x),
+            )
+            planned[r] += len(to_fill[m])
+            melds[m] = (kind, r, n, slots)
+    # first the slots that must take a natural card (a run's exact card, a book's rank in any
+    # suit), then the wild slots no hand wild reached: a natural card if a copy is left, else a wild
+    for wild_pass, kind_pass in ((False, "run"), (False, "book"), (True, "run"), (True, "book")):
+        for (kind, x, low, _), rest in zip(melds, to_fill, strict=True):
+            if kind != kind_pass:
+                continue
+            for index, wild in rest:
+                if wild != wild_pass:
+                    continue
+                if kind == "run":
+                    ok = take_natural(_card(x, _nib(low + index)))
+                else:  # the suit with the most copies left
+                    t = min(range(4), key=lambda t: committed[_card(t, x)])
+                    ok = take_natural(_card(t, x))
+                if not ok and not (wild and take_wild()):
+                    return None
+    for (kind, _, n, _), rest in zip(melds, to_fill, strict=True):
         if kind != "scratch":
             continue
-        needed = [i for i, c in enumerate(slots[m]) if c is None]
-        chosen = None
-        for s in range(4):
-            for low in range(1, ACE_HIGH - n + 2):
-                free_here = [i for i in needed if committed[_position_card(low + i, s)] < 2]
-                if len(free_here) == len(needed):
-                    chosen = (s, low)
-                    break
-            if chosen:
-                break
-        if chosen is None:
+        window = next(
+            (
+                (s, low)
+                for s in range(4)
+                for low in range(1, ACE_HIGH - n + 2)
+                if all(committed[_card(s, _nib(low + i))] < 2 for i, _ in rest)
+            ),
+            None,
+        )
+        if window is None:
             return None
-        s, low = chosen
-        for i in needed:
-            take_natural(_position_card(low + i, s))
-            slots[m][i] = _position_card(low + i, s)
-        kinds[m] = ("run", s, low)
-    melds: list[WildMeld] = []
-    try:
-        for m, (kind, _, _) in enumerate(kinds):
-            cards_done = [c for c in slots[m] if isinstance(c, Card | Joker)]
-            if len(cards_done) != len(slots[m]):
-                return None
-            if kind == "book":
-                melds.append(Book.of(cards_done, rules))
-            else:
-                melds.append(Run.of(cards_done, rules))
-    except MeldError:
-        return None
-    return tuple(sorted(added, key=lambda c: c.sort_key)), tuple(melds)
+        s, low = window
+        for i, _ in rest:
+            take_natural(_card(s, _nib(low + i)))
+    return tuple(sorted(added, key=lambda c: c.sort_key))
 
 
 def missing_cards(
@@ -1045,9 +1221,8 @@ def missing_cards(
         plans = list(_dist_plans(vecs, hand_jokers, contract, rules, exhaustive))
         plans.sort(key=lambda p: p.cost)
         for plan in plans:
-            realised = _realise(plan, hand, jokers, rules)
-            if realised is not None:
-                added, _ = realised
+            added = _realise(plan, hand, jokers, rules)
+            if added is not None:
                 if len(added) != plan.cost:  # pragma: no cover - a bug
                     raise AssertionError("distance plan and its cards disagree")
                 return added
