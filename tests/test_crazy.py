@@ -430,3 +430,22 @@ def test_illegal_actions_change_nothing() -> None:
     with pytest.raises(ValueError, match="2 to 6 players"):
         Crazy().new_hand(players=7)
     assert Discard(C("4S")) not in s.legal_actions()
+
+
+def test_restock_limit_ends_a_round_that_cannot_end() -> None:
+    for limit, ends in ((0, True), (1, False)):
+        s = table(FOUR[:2], "KD", "AS QS", max_restocks=limit)
+        play(s, "pass", "draw", "discard 9D")
+        s.discard_pile = [*s.stock, *s.discard_pile]
+        s.stock = []
+        play(s, "draw")
+        assert s.is_over is ends
+        if ends:
+            r = s.result
+            assert r is not None and r.outcome is CrazyOutcome.STOCK_OUT
+        else:
+            assert s.restocks == 1
+    assert CrazyOptions.from_dict({"max_restocks": "unlimited"}).max_restocks is None
+    assert CrazyOptions(max_restocks=None).to_dict()["max_restocks"] == "unlimited"
+    with pytest.raises(ValueError, match="max_restocks"):
+        CrazyOptions(max_restocks=-1)

@@ -262,7 +262,7 @@ def test_crazy_game_record_replays_seven_rounds() -> None:
     assert isinstance(match, CrazyMatch) and match.result is not None
     assert [h.round for h in match.hands] == list(range(1, 8))
     assert [h.dealer for h in match.hands] == [i % 3 for i in range(7)]
-    assert match.result.winners == (2,) and match.result.totals == (490, 675, 140)
+    assert match.result.winners == (2,) and match.result.totals == (500, 675, 140)
     assert match_record(match, data["players"]) == data
 
 

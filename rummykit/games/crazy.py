@@ -68,17 +68,20 @@ class CrazyOptions:
     """True: a player swaps wilds out of runs only after laying down their own contract."""
     discard_to_go_out: bool = False
     """True: the last card must be discarded, not played onto the table."""
+    max_restocks: int | None = 5
+    """How often in a round the discards become a new stock; then the round ends. None: always."""
 
     def __post_init__(self) -> None:
         for name in ("jokers", "max_wilds_run", "max_wilds_book", "penalty_cards"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"option {name} must be a whole number of at least 0")
-        limit = self.max_buys_per_round
-        if limit is not None and (
-            isinstance(limit, bool) or not isinstance(limit, int) or limit < 0
-        ):
-            raise ValueError("option max_buys_per_round must be a whole number or unlimited")
+        for name in ("max_buys_per_round", "max_restocks"):
+            limit = getattr(self, name)
+            if limit is not None and (
+                isinstance(limit, bool) or not isinstance(limit, int) or limit < 0
+            ):
+                raise ValueError(f"option {name} must be a whole number or unlimited")
         for name in ("swap_requires_down", "discard_to_go_out"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"option {name} must be true or false")
@@ -91,8 +94,9 @@ class CrazyOptions:
     def to_dict(self) -> dict[str, Any]:
         """The options as JSON data (``"unlimited"`` for no buy limit)."""
         data = {f.name: getattr(self, f.name) for f in fields(self)}
-        if self.max_buys_per_round is None:
-            data["max_buys_per_round"] = "unlimited"
+        for name in ("max_buys_per_round", "max_restocks"):
+            if data[name] is None:
+                data[name] = "unlimited"
         return data
 
     @classmethod
@@ -104,8 +108,9 @@ class CrazyOptions:
         if unknown:
             raise ValueError(f"unknown Crazy Rummy option(s): {', '.join(unknown)}")
         values = dict(data)
-        if values.get("max_buys_per_round") == "unlimited":
-            values["max_buys_per_round"] = None
+        for name in ("max_buys_per_round", "max_restocks"):
+            if values.get(name) == "unlimited":
+                values[name] = None
         return replace(cls(), **values)
 
 
@@ -326,6 +331,7 @@ class CrazyState:
         self.table: list[TableMeld] = []
         self.down = [False] * players
         self.buys = [0] * players
+        self.restocks = 0
         self.known: list[list[AnyCard]] = [[] for _ in range(players)]
         self.phase = Phase.OFFER
         self.to_act: int | None = dealer
@@ -352,8 +358,14 @@ class CrazyState:
         """True once the round is scored."""
         return self.phase is Phase.HAND_OVER
 
+    def _can_restock(self) -> bool:
+        limit = self.options.max_restocks
+        return limit is None or self.restocks < limit
+
     def _stock_available(self, keep_top: bool) -> int:
         """Cards that could come from the stock now (restocking the discard pile if needed)."""
+        if not self._can_restock():
+            return len(self.stock)
         pile = len(self.discard_pile) - (1 if keep_top and self.discard_pile else 0)
         return len(self.stock) + max(0, pile)
 
@@ -751,7 +763,8 @@ class CrazyState:
         has already left the pile, so the whole rest of the pile is shuffled.
         """
         keep = 1 if keep_top else 0
-        if not self.stock and len(self.discard_pile) > keep:
+        if not self.stock and len(self.discard_pile) > keep and self._can_restock():
+            self.restocks += 1
             top = self.discard_pile[len(self.discard_pile) - keep :]
             rest = self.discard_pile[: len(self.discard_pile) - keep]
             self.rng.shuffle(rest)
