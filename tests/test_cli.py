@@ -329,7 +329,10 @@ def test_sim_rummy_matches() -> None:
         (["sim", "rummy", "-o", "restock"], "name=value"),
         (["demo", "--game", "gin", "--players", "3"], "gin needs 2 players, not 3"),
         (["demo", "--game", "rummy", "--players", "7"], "2 to 6 players, not 7"),
-        (["demo", "--game", "poker"], "valid: basic-rummy, crazy, crazy-rummy, gin, gin-rummy, rummy, rummy-classic"),
+        (
+            ["demo", "--game", "poker"],
+            "valid: basic-rummy, crazy, crazy-rummy, gin, gin-rummy, rummy, rummy-classic",
+        ),
     ],
 )
 def test_multi_game_usage_errors_exit_2(args: list[str], needle: str) -> None:

@@ -38,13 +38,14 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import product
 from typing import Final
 
 from rummykit.actions import Action, Discard, Done, Draw, Knock, LayOff, Pass, Take
 from rummykit.cards import STANDARD_PACK, Card
 from rummykit.games.base import Phase, View
 from rummykit.games.gin import GinOptions, GinView
-from rummykit.melds import Meld
+from rummykit.melds import Meld, MeldKind
 from rummykit.players.base import NoActionError
 from rummykit.players.tracking import (
     CardMemory,
@@ -171,53 +172,88 @@ def _analyse(view: GinView) -> _Analysis:
     return _Analysis(view, memory, opponent, weights, chances, live, draw_odds)
 
 
-def _draw_gain(rest: list[Card], deadwood: int, an: _Analysis) -> float:
-    """Expected deadwood saved by the next stock card for the 10-card hand ``rest``."""
-    gain = 0.0
+def _prospects(
+    rest: list[Card], deadwood: int, an: _Analysis, limit: int
+) -> tuple[float, float, float]:
+    """What the next stock card may do for the 10-card hand ``rest`` (of ``deadwood``).
+
+    Returns the expected deadwood saved, the chance it allows a knock and the chance of gin
+    (each over the live cards, weighted by the chance each is the next stock card).
+    """
+    if deadwood == 0:
+        return 0.0, 1.0, 1.0
+    gain = knock = gin = 0.0
     mask = hand_mask(rest)
     for card, odds in zip(an.live, an.draw_odds, strict=True):
         if not odds:
             continue
-        if not deadwood:
-            break
         if card.points >= 10 and not _near_in_hand(card, mask):
-            continue  # a lone ten-point card replaces nothing better
-        rest.append(card)
-        value = best_discards(rest)[0]
-        rest.pop()
+            value = deadwood  # a lone ten-point card replaces nothing better
+        else:
+            rest.append(card)
+            value = best_discards(rest)[0]
+            rest.pop()
         if value < deadwood:
             gain += odds * (deadwood - value)
-    return gain
+        if value <= limit:
+            knock += odds
+            if value == 0:
+                gin += odds
+    return gain, knock, gin
 
 
-GAIN_WEIGHT: Final = 2.0
-"""How much the expected saving of the next draw counts in the static discard score."""
-DANGER_WEIGHT: Final = 9.0
-"""The cost, in deadwood points, of handing the opponent a card it surely melds."""
+@dataclass(frozen=True, slots=True)
+class DiscardWeights:
+    """How the static discard score weighs its terms against the deadwood left (in points).
+
+    score = deadwood - gain * (expected saving of the next draw) - knock * (chance the next draw
+    allows a knock) - gin * (chance of gin on the next draw) + danger * (chance the opponent
+    melds the card thrown). ``late_gain``, if set, is the gain weight when the stock is empty
+    (it falls linearly from ``gain`` at a full stock).
+    """
+
+    gain: float = 2.0
+    danger: float = 9.0
+    knock: float = 0.0
+    gin: float = 0.0
+    late_gain: float | None = None
+
+
+DEFAULT_WEIGHTS: Final = DiscardWeights()
 
 
 def _discard_scores(
     hand: Sequence[Card],
     candidates: Sequence[Card],
     an: _Analysis,
-    *,
-    gain_weight: float = GAIN_WEIGHT,
-    danger_weight: float = DANGER_WEIGHT,
-) -> dict[Card, tuple[float, int, float, float]]:
-    """Per candidate discard: (score, deadwood left, draw gain, danger); the lowest score is best."""
+    weights: DiscardWeights = DEFAULT_WEIGHTS,
+    limit: int = 10,
+) -> dict[Card, tuple[float, int]]:
+    """Per candidate discard: (score, deadwood left); the lowest score is best."""
+    gain_weight = weights.gain
+    if weights.late_gain is not None:
+        share = min(1.0, an.view.stock_size / 31)
+        gain_weight = weights.late_gain + (gain_weight - weights.late_gain) * share
     table = discard_deadwoods(hand)
     floor = min(table[c] for c in candidates)
-    out: dict[Card, tuple[float, int, float, float]] = {}
+    out: dict[Card, tuple[float, int]] = {}
     for card in candidates:
         deadwood = table[card]
         if deadwood > floor + 14:
-            out[card] = (float(deadwood) + 100.0, deadwood, 0.0, 0.0)
+            out[card] = (float(deadwood) + 100.0, deadwood)
             continue
         rest = [c for c in hand if c is not card]
-        gain = _draw_gain(rest, deadwood, an) if gain_weight else 0.0
-        danger = meld_chance(card, an.chances) if danger_weight else 0.0
-        score = deadwood - gain_weight * gain + danger_weight * danger - 0.01 * card.number
-        out[card] = (score, deadwood, gain, danger)
+        gain, knock, gin = _prospects(rest, deadwood, an, limit)
+        danger = meld_chance(card, an.chances) if weights.danger else 0.0
+        score = (
+            deadwood
+            - gain_weight * gain
+            - weights.knock * knock
+            - weights.gin * gin
+            + weights.danger * danger
+            - 0.01 * card.number
+        )
+        out[card] = (score, deadwood)
     return out
 
 
@@ -247,7 +283,9 @@ def _discard_reason(card: Card, hand: Sequence[Card], an: _Analysis, deadwood: i
     loose = not _near_in_hand(card, mask)
     arrangement = best_arrangement(list(hand))
     unmatched = arrangement.unmatched
-    highest = bool(unmatched) and card in unmatched and card.points >= max(c.points for c in unmatched)
+    highest = (
+        bool(unmatched) and card in unmatched and card.points >= max(c.points for c in unmatched)
+    )
     parts: list[str] = []
     if highest and loose:
         parts.append("highest card, no meld nearby")
@@ -304,7 +342,9 @@ def _take_helps(view: GinView, limit: int) -> bool:
 
 def _discard_cards(view: GinView) -> list[Card]:
     """The cards this seat may discard now."""
-    return [a.card for a in view.legal_actions if isinstance(a, Discard) and isinstance(a.card, Card)]
+    return [
+        a.card for a in view.legal_actions if isinstance(a, Discard) and isinstance(a.card, Card)
+    ]
 
 
 def _knocks(view: GinView) -> dict[Card, int]:
@@ -325,9 +365,8 @@ def _best_knock(knocks: dict[Card, int]) -> tuple[Card, int]:
 class MediumGinPlayer:
     """Sound heuristics on the exact deadwood (see the module's description).
 
-    ``gain_weight`` and ``danger_weight`` weigh the next draw's chances and the danger of feeding
-    the opponent against the deadwood left (see :data:`GAIN_WEIGHT`, :data:`DANGER_WEIGHT`);
-    ``wait_for_gin`` lets it hold a very low knock early when gin is near.
+    ``weights`` set the static discard score (:class:`DiscardWeights`); ``wait_for_gin`` lets it
+    hold a very low knock early when gin is near.
     """
 
     name: str
@@ -337,15 +376,13 @@ class MediumGinPlayer:
         seed: int | None = None,
         *,
         options: GinOptions | None = None,
-        gain_weight: float = GAIN_WEIGHT,
-        danger_weight: float = DANGER_WEIGHT,
+        weights: DiscardWeights = DEFAULT_WEIGHTS,
         wait_for_gin: bool = True,
     ) -> None:
         self.name = "medium"
+        self.weights = weights
         self.seed = seed if seed is not None else random.SystemRandom().randrange(1 << 62)
         self.options = options if options is not None else GinOptions()
-        self.gain_weight = gain_weight
-        self.danger_weight = danger_weight
         self.wait_for_gin = wait_for_gin
 
     def __repr__(self) -> str:
@@ -361,8 +398,7 @@ class MediumGinPlayer:
         return _medium_decision(
             v,
             self.options.knock_limit,
-            gain_weight=self.gain_weight,
-            danger_weight=self.danger_weight,
+            weights=self.weights,
             wait_for_gin=self.wait_for_gin,
         )
 
@@ -371,8 +407,7 @@ def _medium_decision(
     view: GinView,
     limit: int,
     *,
-    gain_weight: float = GAIN_WEIGHT,
-    danger_weight: float = DANGER_WEIGHT,
+    weights: DiscardWeights = DEFAULT_WEIGHTS,
     wait_for_gin: bool = True,
 ) -> tuple[Action, str]:
     if view.phase is Phase.LAYOFF:
@@ -394,20 +429,13 @@ def _medium_decision(
         if deadwood == 0:
             return Knock(card), f"knock with {card}: gin, no deadwood at all"
         rest = [c for c in hand if c is not card]
-        wait = (
-            wait_for_gin
-            and deadwood <= 3
-            and view.stock_size >= 14
-            and _gin_outs(rest, an) >= 2
-        )
+        wait = wait_for_gin and deadwood <= 3 and view.stock_size >= 14 and _gin_outs(rest, an) >= 2
         if not wait:
             return Knock(card), (
                 f"knock with {card}: {deadwood} deadwood; knock early before the opponent improves"
             )
     candidates = _discard_cards(view)
-    scores = _discard_scores(
-        hand, candidates, an, gain_weight=gain_weight, danger_weight=danger_weight
-    )
+    scores = _discard_scores(hand, candidates, an, weights, limit)
     card = min(candidates, key=lambda c: scores[c][0])
     return Discard(card), _discard_reason(card, hand, an, scores[card][1])
 
@@ -486,6 +514,53 @@ def _greedy_take(hand: list[Card], mask: int, up: Card, limit: int) -> bool:
     return False
 
 
+def _layoff_deadwood(mask: int, melds: Sequence[Meld]) -> int:
+    """The defender's least deadwood after its best lay-offs onto ``melds`` (as best_layoffs)."""
+    per_meld: list[list[int]] = []
+    for meld in melds:
+        cards = meld.cards
+        options = [0]
+        if meld.kind is MeldKind.SET:
+            if len(cards) == 3:
+                missing = sum(1 << (13 * s + cards[0].number - 1) for s in range(4)) & ~hand_mask(
+                    cards
+                )
+                if mask & missing:
+                    options.append(missing)
+        else:
+            base = 13 * cards[0].suit_index
+            below: list[int] = []
+            n = cards[0].number - 1
+            while n >= 1 and mask >> (base + n - 1) & 1:
+                below.append((below[-1] if below else 0) | 1 << (base + n - 1))
+                n -= 1
+            above: list[int] = []
+            n = cards[-1].number + 1
+            while n <= 13 and mask >> (base + n - 1) & 1:
+                above.append((above[-1] if above else 0) | 1 << (base + n - 1))
+                n += 1
+            options.extend(below)
+            options.extend(above)
+            options.extend(b | a for b in below for a in above)
+        if len(options) > 1:
+            per_meld.append(options)
+    best = min_deadwood_mask(mask)
+    if not per_meld:
+        return best
+    for combo in product(*per_meld):
+        laid = 0
+        for bits in combo:
+            if laid & bits:
+                break
+            laid |= bits
+        else:
+            if laid:
+                value = min_deadwood_mask(mask ^ laid)
+                if value < best:
+                    best = value
+    return best
+
+
 def _settle(
     knocker_hand: list[Card], deadwood: int, defender_hand: list[Card], options: GinOptions
 ) -> int:
@@ -493,7 +568,7 @@ def _settle(
     if deadwood == 0:
         return options.gin_bonus + min_deadwood_mask(hand_mask(defender_hand))
     melds = best_arrangement(knocker_hand).melds
-    defender = best_layoffs(defender_hand, melds).deadwood
+    defender = _layoff_deadwood(hand_mask(defender_hand), melds)
     if defender <= deadwood:
         return -(deadwood - defender + options.undercut_bonus)
     return defender - deadwood
@@ -501,7 +576,7 @@ def _settle(
 
 def _playout(
     hands: list[list[Card]],
-    stock: list[Card],
+    stock: Sequence[Card],
     top: Card | None,
     turn: int,
     can_take: bool,
@@ -509,10 +584,15 @@ def _playout(
 ) -> int:
     """Both seats play greedily from ``turn``'s draw to the end; points for seat 0 (signed).
 
-    ``hands`` and ``stock`` are changed in place.
+    ``hands`` are changed in place; ``stock`` is not. Seat 0 draws from the end of ``stock`` and
+    seat 1 from its start: as the stock is in random order this deals the same cards as one pile
+    would, but a seat's own draws do not shift when the other seat takes a discard instead, so
+    playouts of different moves on the same deal stay comparable.
     """
     limit = options.knock_limit
     masks = [hand_mask(hands[0]), hand_mask(hands[1])]
+    low = 0
+    high = len(stock)
     while True:
         hand = hands[turn]
         mask = masks[turn]
@@ -522,7 +602,12 @@ def _playout(
             hand.append(top)
             mask |= top.bit
         else:
-            card = stock.pop()
+            if turn:
+                card = stock[low]
+                low += 1
+            else:
+                high -= 1
+                card = stock[high]
             hand.append(card)
             mask |= card.bit
         deadwood, thrown = _best_without(hand, taken)
@@ -531,7 +616,7 @@ def _playout(
         if deadwood <= limit:
             points = _settle(hand, deadwood, hands[1 - turn], options)
             return points if turn == 0 else -points
-        if len(stock) <= WALL:
+        if high - low <= WALL:
             return 0
         top = thrown
         can_take = True
@@ -576,6 +661,7 @@ class HardGinPlayer:
         deals: int = 40,
         candidates: int = 4,
         confidence: float = 1.0,
+        weights: DiscardWeights = DEFAULT_WEIGHTS,
         search_knock: bool = True,
         search_discard: bool = True,
         search_draw: bool = True,
@@ -586,6 +672,7 @@ class HardGinPlayer:
         self.deals = deals
         self.candidates = candidates
         self.confidence = confidence
+        self.weights = weights
         self.search_knock = search_knock
         self.search_discard = search_discard
         self.search_draw = search_draw
@@ -668,15 +755,12 @@ class HardGinPlayer:
         others: list[int] = []
         for deal in deals:
             hands = [list(hand), list(deal.opponent)]
-            takes.append(self._after_take(hands, list(deal.stock), up))
+            takes.append(self._after_take(hands, deal.stock, up))
             hands = [list(hand), list(deal.opponent)]
-            others.append(self._after_other(view, hands, list(deal.stock), up, offer))
+            others.append(self._after_other(view, hands, deal.stock, up, offer))
         gain, error = _paired_gain(takes, others)
-        if favourite:
-            take = gain > -self.confidence * error
-        else:
-            take = gain > self.confidence * error
-        if take:
+        margin = -self.confidence * error if favourite else self.confidence * error
+        if gain > margin:
             return Take(), _take_reason(up, hand)
         return other, _draw_reason(up, hand, offer)
 
@@ -734,7 +818,7 @@ class HardGinPlayer:
                     f"knock with {knock_card}: {knock_dw} deadwood; knock before the opponent improves"
                 )
         discards = _discard_cards(view)
-        scores = _discard_scores(hand, discards, an)
+        scores = _discard_scores(hand, discards, an, self.weights, options.knock_limit)
         ranked = sorted(discards, key=lambda c: scores[c][0])
         favourite = ranked[0]
         shortlist = ranked[: self.candidates] if self.search_discard else ranked[:1]
@@ -750,7 +834,7 @@ class HardGinPlayer:
             for card in shortlist:
                 mine = [c for c in hand if c is not card]
                 hands = [mine, list(deal.opponent)]
-                stock = list(deal.stock)
+                stock = deal.stock
                 values[card].append(_playout(hands, stock, card, 1, True, options))
         best = favourite
         best_gain = 0.0

@@ -125,7 +125,7 @@ def _build_partners() -> tuple[tuple[tuple[Card, Card], ...], ...]:
         base = 13 * card.suit_index
         n = card.number
         for lo, hi in ((n - 2, n - 1), (n - 1, n + 1), (n + 1, n + 2)):
-            if 1 <= lo and hi <= 13:
+            if lo >= 1 and hi <= 13:
                 pairs.append((STANDARD_PACK[base + lo - 1], STANDARD_PACK[base + hi - 1]))
         table.append(tuple(pairs))
     return tuple(table)
@@ -206,7 +206,9 @@ def holding_chances(memory: CardMemory, seat: int, weights: Sequence[float]) -> 
     return chances
 
 
-def meld_chance(card: Card, chances: Sequence[float], partners: Partners = standard_partners) -> float:
+def meld_chance(
+    card: Card, chances: Sequence[float], partners: Partners = standard_partners
+) -> float:
     """The chance that a player holding cards with ``chances`` could meld ``card`` if given it.
 
     Treats the cards as independent: one minus the chance that no pair of partners is held.
@@ -275,6 +277,7 @@ def gin_memory(view: GinView) -> CardMemory:
     took: list[list[Card | None]] = [[], []]
     refused: list[list[Card | None]] = [[], []]
     pile: list[Card | None] = [None]  # None: the first up-card, not named in the history
+    face_down: Card | None = None
     passes = 0
     for actor, text in view.history:
         verb, _, rest = text.partition(" ")
@@ -289,7 +292,9 @@ def gin_memory(view: GinView) -> CardMemory:
             passes = 0
         elif verb == "discard":
             pile.append(Card.parse(rest))
-        # knock (its card is face down), layoff, done and biggin leave the pile alone
+        elif verb == "knock" and rest and actor == view.seat:
+            face_down = Card.parse(rest.partition(":")[0])  # only the knocker sees its card
+        # layoff, done and biggin leave the pile alone
     up: Card | None = None
     if None in pile and len(pile) == len(view.discard_pile):
         up = view.discard_pile[pile.index(None)]
@@ -307,6 +312,8 @@ def gin_memory(view: GinView) -> CardMemory:
 
     own = hand_mask(view.hand)
     public = hand_mask(view.discard_pile)
+    if face_down is not None:
+        public |= face_down.bit
     visible = own | public
     hidden = [0, 0]
     for s in (0, 1):

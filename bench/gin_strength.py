@@ -1,0 +1,433 @@
+"""Gin Rummy strength: rummykit's computer players against OpenSpiel's simple bot, or each other.
+
+Run it on purpose (it needs the ``bench`` extra for OpenSpiel)::
+
+    python bench/gin_strength.py --level hard --matches 1000 --jobs 2
+    python bench/gin_strength.py --level hard --opponent medium --matches 400
+    python bench/gin_strength.py --round-robin easy,medium,hard --matches 300
+
+Every match is played to 100 under RULES.md (rummykit's engine and match scoring: game bonus,
+box bonus, shutout; undercut on a tie; a hand cancelled at the wall). The report gives the match
+win rate with a Wilson 95% confidence interval, hand points and outcomes, and is also written as
+JSON to ``bench/results/`` (gitignored).
+
+**How OpenSpiel's bot plays here.** Hands are run in rummykit's engine, which decides what is
+legal and scores everything, and ``pyspiel.make_simple_gin_rummy_bot`` is wrapped as a player. The
+wrapper keeps a mirror ``gin_rummy`` state of OpenSpiel in step with the hand: the deal is played
+into it as chance outcomes (OpenSpiel's player 0 is rummykit's non-dealer, who is offered the
+up-card first in both engines), every draw, take, pass and discard of either side is applied to
+it, and a stock draw is followed by the chance outcome of the card rummykit dealt. The bot
+decides from that mirror (it reads only its own observation tensor), and its move is translated
+back; its knock is OpenSpiel's two steps (knock, then the card thrown face down) made one
+rummykit ``knock CARD``. As the defender the bot never lays off (its documented behaviour), so
+it answers ``done``. Why this way round: the match must be scored by RULES.md (OpenSpiel scores a
+tied undercut as nothing and plays on at the wall; rummykit does not), and our players must see
+the exact view they see in the app, which only rummykit's engine gives; the bot, a fixed C++
+policy over its own observation, loses nothing by being mirrored. Any move of the bot that
+rummykit refuses is counted as an anomaly and reported (none are expected).
+
+``--round-robin`` plays every pair of the named levels ``--matches`` matches with
+:func:`rummykit.sim.simulate` and reports, per player, match wins, mean hand points and mean final
+total per match, and an Elo-style rating (a Bradley-Terry fit of all the pairwise results, 400
+points for odds of 10 to 1, averaging 1500), plus each pair's win rate with its 95% interval.
+
+Matches alternate who sits where and who deals first; match ``i`` uses seed
+``derive_seed(seed, i)`` for the deals and our player, so a run is reproducible and does not
+depend on ``--jobs``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import sys
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rummykit.actions import Action, Discard, Done, Draw, Knock, Pass, Take
+from rummykit.cards import Card
+from rummykit.games import Gin
+from rummykit.games.base import Phase, derive_seed
+from rummykit.games.gin import GinMatch, GinState
+from rummykit.players import find_player
+from rummykit.sim import MAX_ACTIONS, MAX_HANDS, simulate
+from rummykit.solver.deadwood import best_arrangement, discard_deadwoods
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+_OS_SUITS = {"S": 0, "C": 1, "D": 2, "H": 3}
+_OS_DRAW_UPCARD = 52
+_OS_DRAW_STOCK = 53
+_OS_PASS = 54
+_OS_KNOCK = 55
+
+
+def os_card(card: Card) -> int:
+    """OpenSpiel's action number for a card (suits spades, clubs, diamonds, hearts; ace first)."""
+    return _OS_SUITS[card.suit.value] * 13 + card.number - 1
+
+
+_FROM_OS: dict[int, Card] = {}
+
+
+def from_os(index: int) -> Card:
+    """The card of an OpenSpiel card number."""
+    if not _FROM_OS:
+        for suit, offset in _OS_SUITS.items():
+            for number, rank in enumerate("A23456789TJQK", start=1):
+                _FROM_OS[offset * 13 + number - 1] = Card.parse(rank + suit)
+    return _FROM_OS[index]
+
+
+class MirroredBot:
+    """OpenSpiel's simple gin rummy bot playing one seat of a rummykit hand through a mirror."""
+
+    def __init__(self, hand: GinState, seat: int) -> None:
+        import pyspiel
+
+        game = pyspiel.load_game("gin_rummy")
+        self.seat = seat
+        self.non_dealer = 1 - hand.dealer
+        self.os_player = 0 if seat == self.non_dealer else 1
+        self.bot = pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), self.os_player)
+        self.state = game.new_initial_state()
+        deal = hand.deal
+        first, second = deal.hands[self.non_dealer], deal.hands[hand.dealer]
+        for card in (*first, *second, deal.up):
+            assert isinstance(card, Card)
+            self.state.apply_action(os_card(card))
+        self.live = True
+        self.anomalies = 0
+
+    def mirror(self, hand: GinState, seat: int, action: Action) -> None:
+        """Apply to the mirror the rummykit action just applied by ``seat`` to ``hand``."""
+        if not self.live:
+            return
+        if isinstance(action, Take):
+            self.state.apply_action(_OS_DRAW_UPCARD)
+        elif isinstance(action, Pass):
+            self.state.apply_action(_OS_PASS)
+        elif isinstance(action, Draw):
+            self.state.apply_action(_OS_DRAW_STOCK)
+            self.state.apply_action(os_card(hand.hands[seat][-1]))  # the card dealt
+        elif isinstance(action, Discard) and isinstance(action.card, Card):
+            self.state.apply_action(os_card(action.card))
+        else:  # a knock: the bot no longer needs the mirror (it never lays off)
+            self.live = False
+
+    def choose(self, hand: GinState) -> Action:
+        """The bot's move in rummykit terms."""
+        if hand.phase is Phase.LAYOFF:
+            return Done()  # the simple bot never lays off
+        legal = hand.legal_actions()
+        move = self.bot.step(self.state)
+        if move == _OS_DRAW_UPCARD:
+            action: Action = Take()
+        elif move == _OS_DRAW_STOCK:
+            action = Draw()
+        elif move == _OS_PASS:
+            action = Pass() if hand.phase is Phase.OFFER else Draw()
+        elif move == _OS_KNOCK:
+            # OpenSpiel knocks in two steps; ask for the card on a copy and forget the plan (the
+            # bot reads everything else from the observation, so a restart loses nothing).
+            probe = self.state.clone()
+            probe.apply_action(_OS_KNOCK)
+            action = Knock(from_os(self.bot.step(probe)))
+            self.bot.restart()
+        else:
+            action = Discard(from_os(move))
+        if action not in legal:
+            self.anomalies += 1
+            action = _closest_legal(hand, legal)
+        return action
+
+
+def _closest_legal(hand: GinState, legal: list[Action]) -> Action:
+    """The simple bot's policy within rummykit's rules, for a move rummykit refuses.
+
+    The only case known: OpenSpiel lets a player throw back the up-card it just took, so the bot
+    takes the first up-card to knock with a dealt hand of 10 deadwood or less, throwing it back.
+    Here it knocks if it legally can (least deadwood), else throws its highest unmatched card.
+    """
+    knocks = [a for a in legal if isinstance(a, Knock)]
+    if knocks:
+        table = discard_deadwoods(hand.hands[hand.to_act or 0])
+        return min(knocks, key=lambda a: table[a.card] if isinstance(a, Knock) else 0)
+    discards = [a.card for a in legal if isinstance(a, Discard) and isinstance(a.card, Card)]
+    seat = hand.to_act
+    assert seat is not None
+    unmatched = [c for c in best_arrangement(hand.hands[seat]).unmatched if c in discards]
+    pool = unmatched or discards
+    return Discard(max(pool, key=lambda c: (c.points, c.number)))
+
+
+@dataclass
+class Tally:
+    """Totals over some matches (they add up, so chunks can be merged)."""
+
+    matches: int = 0
+    wins: int = 0
+    hands: int = 0
+    points: list[int] = field(default_factory=lambda: [0, 0])
+    """Hand points: ours, the opponent's."""
+    totals: list[int] = field(default_factory=lambda: [0, 0])
+    """Final match totals with bonuses: ours, the opponent's."""
+    outcomes: dict[str, int] = field(default_factory=dict)
+    """Hands by outcome and winner: e.g. ``knock/us``, ``undercut/them``, ``cancelled``."""
+    decisions: int = 0
+    seconds: float = 0.0
+    """Time our player spent deciding."""
+    anomalies: int = 0
+
+    def merge(self, other: Tally) -> None:
+        """Add ``other`` into this tally."""
+        self.matches += other.matches
+        self.wins += other.wins
+        self.hands += other.hands
+        for i in (0, 1):
+            self.points[i] += other.points[i]
+            self.totals[i] += other.totals[i]
+        for key, n in other.outcomes.items():
+            self.outcomes[key] = self.outcomes.get(key, 0) + n
+        self.decisions += other.decisions
+        self.seconds += other.seconds
+        self.anomalies += other.anomalies
+
+
+def play_match_vs_bot(level: str, index: int, seed: int) -> Tally:
+    """Match ``index``: our ``level`` against OpenSpiel's simple bot, to 100 under RULES.md."""
+    match_seed = derive_seed(seed, index)
+    ours = index % 2
+    dealer = (index // 2) % 2
+    player = find_player("gin", level, derive_seed(match_seed, 1))
+    match: GinMatch = Gin().new_match(seed=match_seed, dealer=dealer)
+    tally = Tally(matches=1)
+    for _ in range(MAX_HANDS):
+        hand = match.hand
+        bot = MirroredBot(hand, 1 - ours)
+        for _ in range(MAX_ACTIONS):
+            seat = hand.to_act
+            if seat is None:
+                break
+            if seat == ours:
+                started = time.perf_counter()
+                action = player.choose(hand.view(seat))
+                tally.seconds += time.perf_counter() - started
+                tally.decisions += 1
+            else:
+                action = bot.choose(hand)
+            match.apply(action, seat)
+            bot.mirror(hand, seat, action)
+        tally.anomalies += bot.anomalies
+        result = hand.result
+        assert result is not None
+        tally.hands += 1
+        who = "" if result.winner is None else ("/us" if result.winner == ours else "/them")
+        key = result.outcome.value + who
+        tally.outcomes[key] = tally.outcomes.get(key, 0) + 1
+        if match.is_over:
+            break
+        match.next_hand()
+    final = match.result
+    assert final is not None
+    tally.wins += final.winner == ours
+    tally.points[0] += final.hand_points[ours]
+    tally.points[1] += final.hand_points[1 - ours]
+    tally.totals[0] += final.totals[ours]
+    tally.totals[1] += final.totals[1 - ours]
+    return tally
+
+
+def _run_chunk(args: tuple[str, int, int, int]) -> Tally:
+    level, seed, start, stop = args
+    tally = Tally()
+    for index in range(start, stop):
+        tally.merge(play_match_vs_bot(level, index, seed))
+    return tally
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% for the default ``z``).
+
+    >>> low, high = wilson(60, 100)
+    >>> round(low, 3), round(high, 3)
+    (0.502, 0.691)
+    """
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def run_vs_bot(level: str, matches: int, seed: int, jobs: int) -> Tally:
+    """Play ``matches`` matches against OpenSpiel's simple bot over ``jobs`` processes."""
+    per = max(1, min(10, matches // (jobs * 4) or 1))
+    chunks = [(level, seed, s, min(matches, s + per)) for s in range(0, matches, per)]
+    tally = Tally()
+    done = 0
+    if jobs == 1:
+        parts: Any = map(_run_chunk, chunks)
+        for part in parts:
+            tally.merge(part)
+    else:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            for part in pool.imap_unordered(_run_chunk, chunks):
+                tally.merge(part)
+                done += part.matches
+                if sys.stderr.isatty():
+                    print(f"\r  {done}/{matches} matches", end="", file=sys.stderr, flush=True)
+    if sys.stderr.isatty():
+        print(file=sys.stderr)
+    return tally
+
+
+def elo_ratings(
+    wins: dict[tuple[str, str], int], games: dict[tuple[str, str], int]
+) -> dict[str, float]:
+    """Elo-style ratings from pairwise match results (Bradley-Terry, mean 1500).
+
+    ``wins[a, b]`` is how often ``a`` beat ``b`` in ``games[a, b]`` matches (a pair is listed once).
+
+    >>> r = elo_ratings({("a", "b"): 76}, {("a", "b"): 100})
+    >>> round(r["a"] - r["b"])  # odds of 76.5 to 24.5 with the half wins
+    198
+    """
+    names = sorted({n for pair in games for n in pair})
+    strength = dict.fromkeys(names, 1.0)
+    for _ in range(2000):
+        for name in names:
+            won = 0.0
+            denominator = 0.0
+            for (a, b), n in games.items():
+                if name not in (a, b):
+                    continue
+                other = b if name == a else a
+                w = wins[a, b] if name == a else n - wins[a, b]
+                won += w + 0.5  # a half win each way keeps a clean sweep finite
+                denominator += (n + 1) / (strength[name] + strength[other])
+            strength[name] = won / denominator
+    logs = {n: 400 * math.log10(strength[n]) for n in names}
+    mean = sum(logs.values()) / len(logs)
+    return {n: 1500 + v - mean for n, v in logs.items()}
+
+
+def round_robin(levels: list[str], matches: int, seed: int, jobs: int) -> dict[str, Any]:
+    """Every pair of ``levels`` plays ``matches`` matches; per-player totals and Elo ratings."""
+    per: dict[str, dict[str, float]] = {
+        n: {"matches": 0, "wins": 0, "hand_points": 0, "totals": 0} for n in levels
+    }
+    wins: dict[tuple[str, str], int] = {}
+    games: dict[tuple[str, str], int] = {}
+    pairs = []
+    for i, a in enumerate(levels):
+        for b in levels[i + 1 :]:
+            report = simulate("gin", [a, b], matches=matches, seed=seed, jobs=jobs)
+            wins[a, b] = report.players[0].matches_won
+            games[a, b] = report.matches
+            low, high = wilson(wins[a, b], games[a, b])
+            pairs.append(
+                {"players": [a, b], "wins": wins[a, b], "matches": games[a, b], "ci95": [low, high]}
+            )
+            print(
+                f"  {a} v {b}: {wins[a, b]}/{games[a, b]} = {wins[a, b] / games[a, b]:.1%} "
+                f"(95% CI {low:.1%} to {high:.1%})",
+                flush=True,
+            )
+            for seat, name in enumerate((a, b)):
+                stats = report.players[seat]
+                per[name]["matches"] += report.matches
+                per[name]["wins"] += stats.matches_won
+                per[name]["hand_points"] += stats.points
+                per[name]["totals"] += (stats.mean_total or 0.0) * report.matches
+    ratings = elo_ratings(wins, games)
+    for name in levels:
+        row = per[name]
+        print(
+            f"  {name:<8} won {row['wins']:.0f}/{row['matches']:.0f} = "
+            f"{row['wins'] / row['matches']:.1%}, hand points {row['hand_points'] / row['matches']:.1f}"
+            f"/match, final total {row['totals'] / row['matches']:.1f}/match, "
+            f"Elo {ratings[name]:.0f}"
+        )
+    return {"pairs": pairs, "players": per, "elo": ratings}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the arguments, play the matches, print and save the report."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--level", default="hard", help="our player: easy, medium or hard")
+    parser.add_argument(
+        "--opponent",
+        default="openspiel",
+        help="openspiel (the simple bot, default) or one of our levels for a head-to-head",
+    )
+    parser.add_argument("--matches", type=int, default=200, help="matches to play (default 200)")
+    parser.add_argument("--seed", type=int, default=2024, help="seed of the run")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    parser.add_argument("--out", type=Path, default=None, help="JSON report path")
+    parser.add_argument(
+        "--round-robin", default=None, help="comma-separated levels: every pair plays --matches"
+    )
+    args = parser.parse_args(argv)
+    if args.matches < 1 or args.jobs < 1:
+        parser.error("--matches and --jobs must be at least 1")
+    started = time.perf_counter()
+    if args.round_robin:
+        levels = [n.strip() for n in args.round_robin.split(",")]
+        print(f"round robin of {', '.join(levels)}, {args.matches} matches a pair")
+        table = round_robin(levels, args.matches, args.seed, args.jobs)
+        table["elapsed"] = time.perf_counter() - started
+        out = args.out or RESULTS / f"gin_round_robin_{'_'.join(levels)}_{args.matches}.json"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(table, indent=1))
+        return 0
+    if args.opponent == "openspiel":
+        tally = run_vs_bot(args.level, args.matches, args.seed, args.jobs)
+        wins, n = tally.wins, tally.matches
+        extra: dict[str, Any] = asdict(tally)
+        extra["mean_decision_ms"] = 1000 * tally.seconds / max(1, tally.decisions)
+    else:
+        report = simulate(
+            "gin", [args.level, args.opponent], matches=args.matches, seed=args.seed, jobs=args.jobs
+        )
+        wins, n = report.players[0].matches_won, report.matches
+        extra = report.to_dict()
+    elapsed = time.perf_counter() - started
+    low, high = wilson(wins, n)
+    summary = {
+        "level": args.level,
+        "opponent": args.opponent,
+        "matches": n,
+        "wins": wins,
+        "win_rate": wins / n,
+        "ci95": [low, high],
+        "seed": args.seed,
+        "jobs": args.jobs,
+        "elapsed": elapsed,
+        "detail": extra,
+    }
+    print(
+        f"{args.level} v {args.opponent}: {wins}/{n} matches won = {wins / n:.1%} "
+        f"(95% CI {low:.1%} to {high:.1%}), {elapsed:.0f} s"
+    )
+    if args.opponent == "openspiel":
+        outcomes = Counter(tally.outcomes)
+        print(
+            f"  hands {tally.hands}, hand points us {tally.points[0]} / bot {tally.points[1]}, "
+            f"mean decision {extra['mean_decision_ms']:.1f} ms, anomalies {tally.anomalies}"
+        )
+        print("  outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items())))
+    out = args.out or RESULTS / f"gin_{args.level}_v_{args.opponent}_{n}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(summary, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
