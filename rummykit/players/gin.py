@@ -5,22 +5,24 @@ deterministic given its seed: each decision draws from a generator seeded with t
 and the view's public history, so the same view always gets the same answer.
 
 - ``easy`` (:class:`EasyGinPlayer`) plays legal, sensible moves with deliberate mistakes: it
-  sometimes throws a middling card instead of its worst one, overlooks a useful up-card, holds
-  on instead of knocking, forgets lay-offs, and never watches what the opponent collects.
+  sometimes throws a random unmatched card instead of its worst one, overlooks a useful up-card,
+  holds on instead of knocking, skips lay-offs, and never watches what the opponent collects.
 - ``medium`` (:class:`MediumGinPlayer`) plays sound heuristics on the exact deadwood: it throws
-  the card that leaves the least deadwood, counting the chances of the next draw and the danger
-  of feeding the opponent (cards next to what the opponent took are held back, cards next to
-  what it threw are safe); it takes the up-card only when it melds or allows a knock; it knocks as
-  soon as it may, except that it waits for gin when the hand is nearly gin early on; as defender
-  it lays off the best way.
-- ``hard`` (:class:`HardGinPlayer`) remembers every card (:mod:`rummykit.players.tracking`),
-  infers the opponent's likely cards from what it took, threw and drew past (and that it did not
-  knock), and chooses among the best few moves by determinized Monte Carlo: it deals the unseen
-  cards to the opponent's hand and the stock at random many times, consistently with its view,
-  plays each deal out to the end of the hand with a fast greedy policy for both sides (the same
-  deals for every candidate move, so the comparison is fair), and takes the move with the best
-  average hand score. Knocking is scored exactly against each sampled opponent hand (lay-offs and
-  undercuts included), so it knocks when the undercut risk is low and keeps going otherwise.
+  the card that leaves the least deadwood (keeping the more flexible cards on a tie, and holding
+  back cards of the rank of, or next in suit to, a card the opponent took); it takes the up-card
+  only when it joins a meld and lowers the deadwood, or allows a knock; it knocks as soon as it
+  may, except that early on it waits for gin with a nearly-gin hand; as the defender it lays off
+  the best way.
+- ``hard`` (:class:`HardGinPlayer`) remembers every card (:mod:`rummykit.players.tracking`) and
+  deals the unseen cards at random many times, consistently with what the opponent took, threw,
+  drew past and did not knock with: the deals tell it how likely the opponent holds each card
+  (so it knows what is dangerous to throw) and what the stock may bring. It scores each discard
+  by the deadwood left, what the next stock card may do (the points it may save, the chance it
+  allows a knock), and the danger of feeding the opponent, and looks one more draw ahead for the
+  best few; it takes the up-card when that leaves a better hand than the average stock card
+  would. When it may knock it plays every sampled deal out to the end of the hand both ways
+  (determinized Monte Carlo: knocking is scored exactly against the sampled hand, lay-offs and
+  undercut included) and waits only when waiting clearly pays more.
 
 ``suggest(view)`` returns the player's move and a short reason, e.g.
 ``"discard KD: highest card, no meld nearby"``; the hint button uses the hard player's.
@@ -158,6 +160,8 @@ class _Analysis:
     """Unseen cards, which may still come from the stock."""
     draw_odds: list[float]
     """Per live card, the chance it is the next stock card (it is not in the opponent's hand)."""
+    known_mask: int
+    """The cards the opponent surely holds (taken from the discard pile)."""
 
 
 def _analyse(view: GinView) -> _Analysis:
@@ -169,7 +173,8 @@ def _analyse(view: GinView) -> _Analysis:
     odds = [max(0.0, 1.0 - chances[c.index]) for c in live]
     total = sum(odds)
     draw_odds = [o / total for o in odds] if total > 0 else odds
-    return _Analysis(view, memory, opponent, weights, chances, live, draw_odds)
+    known = hand_mask(view.known_cards[opponent])
+    return _Analysis(view, memory, opponent, weights, chances, live, draw_odds, known)
 
 
 def _prospects(
@@ -185,7 +190,7 @@ def _prospects(
     gain = knock = gin = 0.0
     mask = hand_mask(rest)
     for card, odds in zip(an.live, an.draw_odds, strict=True):
-        if not odds:
+        if not odds or mask & card.bit:
             continue
         if card.points >= 10 and not _near_in_hand(card, mask):
             value = deadwood  # a lone ten-point card replaces nothing better
@@ -217,9 +222,18 @@ class DiscardWeights:
     knock: float = 0.0
     gin: float = 0.0
     late_gain: float | None = None
+    known_only: bool = False
+    """Judge danger only by the cards the opponent took and keeps: a card of the same rank or
+    within two in suit is dangerous (1), any other safe (0)."""
 
 
 DEFAULT_WEIGHTS: Final = DiscardWeights()
+"""A balanced score: the next draw's saving counts double, feeding the opponent 9 points."""
+MEDIUM_WEIGHTS: Final = DiscardWeights(gain=0.2, danger=6.0, known_only=True)
+"""Medium's weights: the least deadwood, the next draw only breaking ties, and cards next to
+what the opponent took held back."""
+HARD_WEIGHTS: Final = DiscardWeights(knock=30.0)
+"""Hard's weights: a draw that allows a knock is worth about 30 points of deadwood."""
 
 
 def _discard_scores(
@@ -244,7 +258,12 @@ def _discard_scores(
             continue
         rest = [c for c in hand if c is not card]
         gain, knock, gin = _prospects(rest, deadwood, an, limit)
-        danger = meld_chance(card, an.chances) if weights.danger else 0.0
+        if not weights.danger:
+            danger = 0.0
+        elif weights.known_only:
+            danger = float(_near_in_hand(card, an.known_mask))
+        else:
+            danger = meld_chance(card, an.chances)
         score = (
             deadwood
             - gain_weight * gain
@@ -255,6 +274,63 @@ def _discard_scores(
         )
         out[card] = (score, deadwood)
     return out
+
+
+def _static_value(
+    rest: list[Card], deadwood: int, an: _Analysis, weights: DiscardWeights, limit: int
+) -> float:
+    """The static score of a 10-card hand (lower is better), without the danger of a discard."""
+    gain, knock, gin = _prospects(rest, deadwood, an, limit)
+    return deadwood - weights.gain * gain - weights.knock * knock - weights.gin * gin
+
+
+def _after_draw_value(
+    hand: list[Card],
+    an: _Analysis,
+    weights: DiscardWeights,
+    limit: int,
+    keep: Card | None = None,
+    width: int = 2,
+) -> float:
+    """The best static score reachable from an 11-card ``hand`` by one discard (not ``keep``).
+
+    Only the ``width`` discards leaving the least deadwood are scored in full.
+    """
+    table = discard_deadwoods(hand)
+    options = sorted(
+        (c for c in table if c is not keep), key=lambda c: (table[c], -c.points, -c.number)
+    )[:width]
+    best = float("inf")
+    for card in options:
+        rest = [c for c in hand if c is not card]
+        value = _static_value(rest, table[card], an, weights, limit)
+        value += weights.danger * meld_chance(card, an.chances)
+        if value < best:
+            best = value
+    return best
+
+
+def _lookahead_value(rest: list[Card], an: _Analysis, weights: DiscardWeights, limit: int) -> float:
+    """The expected static score of a 10-card hand after the next stock card and the best discard.
+
+    Every live card is tried, weighted by the chance it is the next stock card.
+    """
+    mask = hand_mask(rest)
+    base: float | None = None
+    total = 0.0
+    for card, odds in zip(an.live, an.draw_odds, strict=True):
+        if not odds:
+            continue
+        if card.points >= 10 and not _near_in_hand(card, mask):
+            if base is None:
+                base = _static_value(rest, min_deadwood_mask(mask), an, weights, limit)
+            value = base + weights.danger * meld_chance(card, an.chances)
+        else:
+            rest.append(card)
+            value = _after_draw_value(rest, an, weights, limit)
+            rest.pop()
+        total += odds * value
+    return total
 
 
 def _gin_outs(rest: list[Card], an: _Analysis) -> int:
@@ -376,7 +452,7 @@ class MediumGinPlayer:
         seed: int | None = None,
         *,
         options: GinOptions | None = None,
-        weights: DiscardWeights = DEFAULT_WEIGHTS,
+        weights: DiscardWeights = MEDIUM_WEIGHTS,
         wait_for_gin: bool = True,
     ) -> None:
         self.name = "medium"
@@ -407,7 +483,7 @@ def _medium_decision(
     view: GinView,
     limit: int,
     *,
-    weights: DiscardWeights = DEFAULT_WEIGHTS,
+    weights: DiscardWeights = MEDIUM_WEIGHTS,
     wait_for_gin: bool = True,
 ) -> tuple[Action, str]:
     if view.phase is Phase.LAYOFF:
@@ -631,6 +707,83 @@ class _Deal:
     stock: list[Card]
 
 
+def _last_turn(history: Sequence[tuple[int, str]], seat: int) -> list[str]:
+    """The actions of ``seat``'s most recent turn (empty if it has not played)."""
+    end = len(history)
+    while end and history[end - 1][0] != seat:
+        end -= 1
+    start = end
+    while start and history[start - 1][0] == seat:
+        start -= 1
+    return [text for _, text in history[start:end]]
+
+
+def _sample_deals(
+    view: GinView, an: _Analysis, rng: random.Random, count: int, limit: int
+) -> list[_Deal]:
+    """``count`` deals of the unseen cards (opponent's hand, stock order) consistent with the view.
+
+    Cards are drawn by the per-card weights of :func:`holding_weights`; then whole hands that
+    would not explain what the opponent just did are dealt again, most of the time: a hand it
+    could have knocked with (it discarded instead), a discard that broke one of its melds, an
+    up-card it drew past although it would have made a meld, a card it took that fits none of its
+    melds. The opponent may be a person who plays otherwise, so no hand is ruled out entirely.
+    """
+    memory = an.memory
+    opp = an.opponent
+    notes = memory.seats[opp]
+    known = an.known_mask
+    turn = _last_turn(view.history, opp)
+    discarded = Card.parse(turn[-1][8:]) if turn and turn[-1].startswith("discard ") else None
+    refused = notes.refused[-1] if "draw" in turn and notes.refused else None
+    took = list(notes.holds)
+
+    def accept(seat: int, hidden: int) -> bool:
+        mask = hidden | known
+        deadwood = min_deadwood_mask(mask)
+        odds = 1.0
+        if discarded is not None:
+            if deadwood <= limit:
+                odds *= 0.02 if deadwood == 0 else 0.2
+            if min_deadwood_mask(mask | discarded.bit) < deadwood + discarded.points:
+                odds *= 0.3  # the card it threw would have been in a meld
+        if (
+            refused is not None
+            and not mask & refused.bit
+            and min_deadwood_mask(mask | refused.bit) < deadwood + refused.points - 3
+        ):
+            odds *= 0.4  # the up-card would have made a meld and saved points
+        for card in took:
+            if min_deadwood_mask(mask ^ card.bit) + card.points <= deadwood:
+                odds *= 0.4  # it keeps the card it took outside any meld
+        return odds >= 1.0 or rng.random() < odds
+
+    weights = [an.weights if s == opp else [0.0] * 52 for s in (0, 1)]
+    known_cards = list(view.known_cards[opp])
+    out = []
+    for _ in range(count):
+        masks, stock = sample_hidden(memory, rng, weights, accept=accept)
+        hidden = [STANDARD_PACK[i] for i in range(52) if masks[opp] >> i & 1]
+        out.append(_Deal(known_cards + hidden, stock))
+    return out
+
+
+def _with_sampled_chances(an: _Analysis, deals: Sequence[_Deal]) -> _Analysis:
+    """``an`` with the opponent's holding chances (and the stock odds) counted over ``deals``."""
+    counts = [0] * 52
+    for deal in deals:
+        for card in deal.opponent:
+            counts[card.index] += 1
+    n = len(deals)
+    chances = [k / n for k in counts]
+    odds = [max(0.0, 1.0 - chances[c.index]) for c in an.live]
+    total = sum(odds)
+    draw_odds = [o / total for o in odds] if total > 0 else odds
+    return _Analysis(
+        an.view, an.memory, an.opponent, an.weights, chances, an.live, draw_odds, an.known_mask
+    )
+
+
 def _paired_gain(values: Sequence[int], base: Sequence[int]) -> tuple[float, float]:
     """Mean and standard error of ``values - base`` over the same deals."""
     n = len(values)
@@ -643,12 +796,19 @@ def _paired_gain(values: Sequence[int], base: Sequence[int]) -> tuple[float, flo
 
 
 class HardGinPlayer:
-    """Determinized Monte Carlo over the best few moves (see the module's description).
+    """Card memory, sampled inference, a two-draw lookahead and determinized Monte Carlo.
 
-    ``deals`` is how many random deals of the unseen cards each decision is tried on (the time a
-    decision takes grows with it); ``candidates`` how many discards are compared; a move other
-    than the heuristic favourite is taken only if it scores better on the same deals by more
-    than ``confidence`` standard errors.
+    For every decision it deals the unseen cards ``deals`` times at random, consistently with its
+    view (:func:`_sample_deals`), and counts how often the opponent holds each card: that is its
+    estimate of what the opponent collects (the danger of a discard) and of what the stock may
+    bring. A discard is chosen by the static score with ``weights`` (:class:`DiscardWeights`),
+    the ``lookahead`` best of which are scored again one draw deeper (the expected score after
+    the next stock card and the best discard then); the up-card is taken when the hand after
+    taking it scores better than the expected hand after a stock card (``expect_draws``). When
+    it may knock, it plays each sampled deal out to the end of the hand both ways (knock now:
+    scored exactly against the sampled hand, lay-offs and undercut included; or throw the best
+    discard and play on, both seats greedy) and waits only if waiting wins by more than
+    ``confidence`` standard errors (``search_knock``).
     """
 
     name: str
@@ -658,24 +818,24 @@ class HardGinPlayer:
         seed: int | None = None,
         *,
         options: GinOptions | None = None,
-        deals: int = 40,
-        candidates: int = 4,
+        deals: int = 100,
+        weights: DiscardWeights = HARD_WEIGHTS,
+        lookahead: int = 3,
         confidence: float = 1.0,
-        weights: DiscardWeights = DEFAULT_WEIGHTS,
+        expect_draws: bool = True,
         search_knock: bool = True,
-        search_discard: bool = True,
-        search_draw: bool = True,
+        sampled_inference: bool = True,
     ) -> None:
         self.name = "hard"
         self.seed = seed if seed is not None else random.SystemRandom().randrange(1 << 62)
         self.options = options if options is not None else GinOptions()
         self.deals = deals
-        self.candidates = candidates
-        self.confidence = confidence
         self.weights = weights
+        self.lookahead = lookahead
+        self.confidence = confidence
+        self.expect_draws = expect_draws
         self.search_knock = search_knock
-        self.search_discard = search_discard
-        self.search_draw = search_draw
+        self.sampled_inference = sampled_inference
 
     def __repr__(self) -> str:
         return f"HardGinPlayer(seed={self.seed!r})"
@@ -690,122 +850,45 @@ class HardGinPlayer:
         if v.phase is Phase.LAYOFF:
             return _layoff_decision(v)
         legal = v.legal_actions
-        if len(legal) == 1:
-            action = legal[0]
-            if isinstance(action, Draw):
-                return action, _draw_reason(None, v.hand, False)
-        rng = _decision_rng(self.seed, v)
+        if legal == (Draw(),):
+            return legal[0], _draw_reason(None, v.hand, False)
         an = _analyse(v)
+        deals = _sample_deals(
+            v, an, _decision_rng(self.seed, v), self.deals, self.options.knock_limit
+        )
+        if self.sampled_inference:
+            an = _with_sampled_chances(an, deals)
         if v.phase in (Phase.OFFER, Phase.DRAW):
-            return self._draw(v, an, rng)
-        return self._discard(v, an, rng)
+            return self._draw(v, an)
+        return self._discard(v, an, deals)
 
-    # ------------------------------------------------------------------------ sampling
-
-    def _deals(self, view: GinView, an: _Analysis, rng: random.Random, count: int) -> list[_Deal]:
-        """``count`` random deals of the unseen cards, consistent with the view."""
-        memory = an.memory
-        opp = an.opponent
-        known = hand_mask(view.known_cards[opp])
-        limit = self.options.knock_limit
-        # It discarded (rather than knock) since its hand last changed: it probably could not knock.
-        could_have_knocked = any(s == opp and t.startswith("discard") for s, t in view.history[-3:])
-
-        def accept(seat: int, mask: int) -> bool:
-            if not could_have_knocked:
-                return True
-            deadwood = min_deadwood_mask(mask | known)
-            if deadwood > limit:
-                return True
-            return rng.random() < (0.02 if deadwood == 0 else 0.2)
-
-        weights = [an.weights if s == opp else [0.0] * 52 for s in (0, 1)]
-        out = []
-        known_cards = list(view.known_cards[opp])
-        for _ in range(count):
-            masks, stock = sample_hidden(memory, rng, weights, accept=accept)
-            hidden = [STANDARD_PACK[i] for i in range(52) if masks[opp] >> i & 1]
-            out.append(_Deal(known_cards + hidden, stock))
-        return out
-
-    # ------------------------------------------------------------------------ drawing
-
-    def _draw(self, view: GinView, an: _Analysis, rng: random.Random) -> tuple[Action, str]:
-        legal = view.legal_actions
+    def _draw(self, view: GinView, an: _Analysis) -> tuple[Action, str]:
+        """Take the up-card, or draw from the stock (pass, at the first-turn offer)."""
         offer = view.phase is Phase.OFFER
         other: Action = Pass() if offer else Draw()
-        if Take() not in legal or not view.discard_pile:
-            return legal[0], _draw_reason(None, view.hand, False)
         up = view.discard_pile[-1]
         hand = list(view.hand)
         limit = self.options.knock_limit
-        favourite = _take_helps(view, limit)
         after, _ = _best_without([*hand, up], up)
         if after == 0:
             return Take(), _take_reason(up, hand)
         mask = hand_mask(hand)
-        now = min_deadwood_mask(mask)
-        obvious = not _near_in_hand(up, mask) and after >= now - 3 and after > limit
-        if obvious or not self.search_draw:
-            if favourite:
-                return Take(), _take_reason(up, hand)
+        obvious = not _near_in_hand(up, mask) and after >= min_deadwood_mask(mask) - 3
+        if obvious and after > limit:
             return other, _draw_reason(up, hand, offer)
-        deals = self._deals(view, an, rng, self.deals)
-        takes: list[int] = []
-        others: list[int] = []
-        for deal in deals:
-            hands = [list(hand), list(deal.opponent)]
-            takes.append(self._after_take(hands, deal.stock, up))
-            hands = [list(hand), list(deal.opponent)]
-            others.append(self._after_other(view, hands, deal.stock, up, offer))
-        gain, error = _paired_gain(takes, others)
-        margin = -self.confidence * error if favourite else self.confidence * error
-        if gain > margin:
+        if self.expect_draws:
+            take_value = _after_draw_value([*hand, up], an, self.weights, limit, keep=up)
+            take = take_value < _lookahead_value(hand, an, self.weights, limit)
+        else:
+            take = _take_helps(view, limit)
+        if take:
             return Take(), _take_reason(up, hand)
         return other, _draw_reason(up, hand, offer)
 
-    def _after_take(self, hands: list[list[Card]], stock: list[Card], up: Card) -> int:
-        options = self.options
-        hand = hands[0]
-        hand.append(up)
-        deadwood, thrown = _best_without(hand, up)
-        hand.remove(thrown)
-        if deadwood <= options.knock_limit:
-            return _settle(hand, deadwood, hands[1], options)
-        if len(stock) <= WALL:
-            return 0
-        return _playout(hands, stock, thrown, 1, True, options)
-
-    def _after_other(
-        self,
-        view: GinView,
-        hands: list[list[Card]],
-        stock: list[Card],
-        up: Card,
-        offer: bool,
-    ) -> int:
-        options = self.options
-        if not offer:
-            return _playout(hands, stock, None, 0, False, options)
-        if view.seat == view.dealer:
-            # The non-dealer passed already: it now draws from the stock.
-            return _playout(hands, stock, None, 1, False, options)
-        # The dealer is offered the up-card next; if it passes too, this player draws.
-        opp = hands[1]
-        if _greedy_take(opp, hand_mask(opp), up, options.knock_limit):
-            opp.append(up)
-            deadwood, thrown = _best_without(opp, up)
-            opp.remove(thrown)
-            if deadwood <= options.knock_limit:
-                return -_settle(opp, deadwood, hands[0], options)
-            return _playout(hands, stock, thrown, 0, True, options)
-        return _playout(hands, stock, None, 0, False, options)
-
-    # ------------------------------------------------------------------------ discarding
-
-    def _discard(self, view: GinView, an: _Analysis, rng: random.Random) -> tuple[Action, str]:
+    def _discard(self, view: GinView, an: _Analysis, deals: list[_Deal]) -> tuple[Action, str]:
+        """Knock, or throw the card that leaves the best hand."""
         hand = list(view.hand)
-        options = self.options
+        limit = self.options.knock_limit
         knocks = _knocks(view)
         knock_card: Card | None = None
         knock_dw = 0
@@ -815,43 +898,38 @@ class HardGinPlayer:
                 return Knock(knock_card), f"knock with {knock_card}: gin, no deadwood at all"
             if not self.search_knock:
                 return Knock(knock_card), (
-                    f"knock with {knock_card}: {knock_dw} deadwood; knock before the opponent improves"
+                    f"knock with {knock_card}: {knock_dw} deadwood; knock before the opponent "
+                    "improves"
                 )
         discards = _discard_cards(view)
-        scores = _discard_scores(hand, discards, an, self.weights, options.knock_limit)
+        scores = _discard_scores(hand, discards, an, self.weights, limit)
         ranked = sorted(discards, key=lambda c: scores[c][0])
-        favourite = ranked[0]
-        shortlist = ranked[: self.candidates] if self.search_discard else ranked[:1]
-        if len(shortlist) == 1 and knock_card is None:
-            return Discard(favourite), _discard_reason(favourite, hand, an, scores[favourite][1])
-        deals = self._deals(view, an, rng, self.deals)
-        values: dict[Card, list[int]] = {c: [] for c in shortlist}
-        knock_values: list[int] = []
-        for deal in deals:
-            if knock_card is not None:
-                rest = [c for c in hand if c is not knock_card]
-                knock_values.append(_settle(rest, knock_dw, list(deal.opponent), options))
-            for card in shortlist:
-                mine = [c for c in hand if c is not card]
-                hands = [mine, list(deal.opponent)]
-                stock = deal.stock
-                values[card].append(_playout(hands, stock, card, 1, True, options))
-        best = favourite
-        best_gain = 0.0
-        for card in shortlist[1:]:
-            gain, error = _paired_gain(values[card], values[favourite])
-            if gain > self.confidence * error and gain > best_gain:
-                best, best_gain = card, gain
-        n = len(deals)
-        if knock_card is not None:
-            undercuts = sum(v < 0 for v in knock_values)
-            risk = round(100 * undercuts / n)
-            gain, error = _paired_gain(values[best], knock_values)
-            if gain <= self.confidence * error:
-                return Knock(knock_card), (
-                    f"knock with {knock_card}: {knock_dw} deadwood, undercut risk about {risk}%"
-                )
+        if self.lookahead > 1:
+            danger = self.weights.danger
+            deeper = {
+                c: _lookahead_value([x for x in hand if x is not c], an, self.weights, limit)
+                + danger * meld_chance(c, an.chances)
+                for c in ranked[: self.lookahead]
+            }
+            ranked[: self.lookahead] = sorted(deeper, key=lambda c: deeper[c])
+        best = ranked[0]
         reason = _discard_reason(best, hand, an, scores[best][1])
-        if knock_card is not None:
-            reason += "; waiting should pay more than knocking now"
-        return Discard(best), reason
+        if knock_card is None:
+            return Discard(best), reason
+        knocking: list[int] = []
+        waiting: list[int] = []
+        rest = [c for c in hand if c is not knock_card]
+        mine = [c for c in hand if c is not best]
+        for deal in deals:
+            knocking.append(_settle(rest, knock_dw, list(deal.opponent), self.options))
+            hands = [list(mine), list(deal.opponent)]
+            waiting.append(_playout(hands, deal.stock, best, 1, True, self.options))
+        gain, error = _paired_gain(waiting, knocking)
+        risk = round(100 * sum(v < 0 for v in knocking) / len(deals))
+        if gain <= self.confidence * error:
+            return Knock(knock_card), (
+                f"knock with {knock_card}: {knock_dw} deadwood, undercut risk about {risk}%"
+            )
+        return Discard(best), (
+            f"{reason}; wait rather than knock with {knock_dw}: gin or more points are likely"
+        )
