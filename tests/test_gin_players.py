@@ -176,7 +176,7 @@ def test_suggest_gives_a_legal_action_and_a_reason(level: str) -> None:
             view = state.view(seat)
             action, reason = players[0].suggest(view)
             assert action in view.legal_actions
-            assert isinstance(reason, str) and len(reason) > 3
+            assert reason and len(str(reason)) > 3 and reason.text("vi")
             count += 1
     assert count > 5
 
@@ -196,11 +196,13 @@ def test_hint_discards_a_lone_king_and_says_why() -> None:
     state.apply(Pass(), 0)
     state.apply(Draw(), 1)
     view = state.view(1)
-    action, reason = MediumGinPlayer(1).suggest(view)
-    assert action == Discard(Card.parse("KD"))
-    assert reason.startswith("discard KD: highest card, no meld nearby"), reason
-    hint, why = HardGinPlayer(1).suggest(view)
-    assert hint == Discard(Card.parse("KD")) and why.startswith("discard KD: "), why
+    hint = MediumGinPlayer(1).suggest(view)
+    assert hint.action == Discard(Card.parse("KD"))
+    assert str(hint).startswith("discard K♦: highest card, no meld nearby"), str(hint)
+    assert hint.text("vi").startswith("bỏ K♦: lá cao nhất, không gần bộ nào"), hint.text("vi")
+    assert hint.reason.keys[0] == "highest_loose"
+    hard = HardGinPlayer(1).suggest(view)
+    assert hard.action == Discard(Card.parse("KD")) and str(hard).startswith("discard K♦: ")
 
 
 # ------------------------------------------------------------------------- clear choices
@@ -211,7 +213,7 @@ def test_gin_is_always_taken_and_knocked() -> None:
         state = _deal("2S 4S 6S 8S TS QS 3H 6H 7H 9H", "AC 2C 3C 7D 8D 9D 5S 5H 5C KD", "4C")
         player = find_player("gin", level, 3)
         take, reason = player.suggest(state.view(1))
-        assert take == Take() and "gin" in reason  # 4C leaves only KD unmatched
+        assert take == Take() and reason.keys == ("gin.gives_gin",)  # 4C leaves only KD unmatched
         state.apply(take, 1)
         assert player.choose(state.view(1)) == Knock(Card.parse("KD"))
         state.apply(Knock(Card.parse("KD")), 1)
@@ -244,9 +246,10 @@ def test_hard_knocks_early_with_a_low_count_and_names_the_risk() -> None:
     state.apply(Pass(), 1)
     state.apply(Pass(), 0)
     state.apply(Draw(), 1)
-    action, reason = HardGinPlayer(2).suggest(state.view(1))
+    hint = HardGinPlayer(2).suggest(state.view(1))
+    action = hint.action
     assert action == Knock(Card.parse("KD"))
-    assert reason.startswith("knock with KD: 6 deadwood, undercut risk about"), reason
+    assert str(hint).startswith("knock, throwing K♦: 6 deadwood, undercut risk about"), str(hint)
 
 
 def test_fast_layoff_count_matches_the_solver() -> None:

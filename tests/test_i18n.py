@@ -77,7 +77,6 @@ def test_keys_built_at_run_time_exist() -> None:
         "preset": "rummy rummy-classic",
         "error": "bad_message stale not_your_turn illegal auth unknown_table over server",
         "conn": "connecting open reconnecting",
-        "hint": "draw take pass buy discard knock biggin layoff swap done meld down",
         "result.gin": "knock undercut gin big_gin cancelled",
     }
     for prefix, names in families.items():
@@ -97,3 +96,32 @@ def test_rules_of_every_game_in_both_languages(game: str, lang: str) -> None:
     text = path.read_text("utf-8")
     assert text.count("<h3>") >= 4
     assert "<script" not in text and "http" not in text
+
+
+# -------------------------------------------------------------- hint reasons (Python catalogue)
+
+
+def test_every_hint_phrase_has_both_languages_with_the_same_placeholders() -> None:
+    import rummykit.players  # noqa: F401  (every player module defines its phrases on import)
+    from rummykit.players.reasons import CATALOGUE
+
+    assert len(CATALOGUE) > 30
+    for key, wording in CATALOGUE.items():
+        assert set(wording) == {"en", "vi"}, key
+        en, vi = wording["en"], wording["vi"]
+        assert en.strip() and vi.strip() and en != vi, key
+        assert sorted(PLACEHOLDER.findall(en)) == sorted(PLACEHOLDER.findall(vi)), key
+
+
+def test_a_hint_reads_in_both_languages_and_a_missing_phrase_is_named() -> None:
+    from rummykit.actions import Knock
+    from rummykit.cards import Card
+    from rummykit.players.reasons import Suggestion, because
+
+    hint = Suggestion(Knock(Card.parse("TD")), because("gin.knock_risk", count=6, risk=12))
+    assert hint.text("en") == "knock, throwing 10♦: 6 deadwood, undercut risk about 12%"
+    assert hint.text("vi") == "gõ, bỏ 10♦: 6 điểm bài rác, nguy cơ bị phản gõ khoảng 12%"
+    data = hint.to_json()
+    assert data["action"] == "knock TD" and data["reason"][0]["params"] == {"count": 6, "risk": 12}
+    with pytest.raises(KeyError, match=r"no\.such"):
+        because("no.such").text("vi")

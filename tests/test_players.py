@@ -22,6 +22,7 @@ from rummykit.players import (
     UnknownPlayerError,
     find_player,
 )
+from rummykit.players.reasons import Suggestion
 from rummykit.sim import play_hand
 
 
@@ -37,7 +38,7 @@ class SpyPlayer:
         self.seen.append(view)
         return self.inner.choose(view)
 
-    def suggest(self, view: View) -> tuple[Action, str]:
+    def suggest(self, view: View) -> Suggestion:
         return self.inner.suggest(view)
 
 

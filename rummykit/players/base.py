@@ -21,8 +21,9 @@ from typing import Protocol, runtime_checkable
 
 from rummykit.actions import Action
 from rummykit.games.base import View
+from rummykit.players.reasons import Suggestion, because
 
-__all__ = ["NoActionError", "Player", "RandomPlayer", "View"]
+__all__ = ["NoActionError", "Player", "RandomPlayer", "Suggestion", "View"]
 
 
 class NoActionError(ValueError):
@@ -40,8 +41,8 @@ class Player(Protocol):
         """One action out of ``view.legal_actions``."""
         ...
 
-    def suggest(self, view: View) -> tuple[Action, str]:
-        """The action this player would take and a short reason a person can read."""
+    def suggest(self, view: View) -> Suggestion:
+        """The action this player would take and why (:mod:`rummykit.players.reasons`)."""
         ...
 
 
@@ -71,6 +72,6 @@ class RandomPlayer:
             )
         return actions[self._rng.randrange(len(actions))]
 
-    def suggest(self, view: View) -> tuple[Action, str]:
+    def suggest(self, view: View) -> Suggestion:
         """A random legal action, and the reason: there is none."""
-        return self.choose(view), "picked at random among the legal actions"
+        return Suggestion(self.choose(view), because("random"))

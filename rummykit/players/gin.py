@@ -49,6 +49,7 @@ from rummykit.games.base import Phase, View
 from rummykit.games.gin import GinOptions, GinView
 from rummykit.melds import Meld, MeldKind
 from rummykit.players.base import NoActionError
+from rummykit.players.reasons import Reason, Suggestion, because, define
 from rummykit.players.tracking import (
     CardMemory,
     gin_memory,
@@ -67,6 +68,47 @@ from rummykit.solver.deadwood import (
 )
 
 __all__ = ["EasyGinPlayer", "HardGinPlayer", "MediumGinPlayer"]
+
+define(
+    {
+        "gin.layoff": (
+            "{card} goes on {meld} and no longer counts against you",
+            "{card} gửi vào {meld}, không còn bị tính điểm",
+        ),
+        "gin.keep": ("you keep {count} deadwood", "bạn giữ {count} điểm bài rác"),
+        "gin.safe": (
+            "safe: the opponent threw {card}",
+            "an toàn: đối thủ đã bỏ {card}",
+        ),
+        "gin.reveal": (
+            "{card} makes no meld, and taking it would show your plan",
+            "{card} không tạo được bộ, lấy nó chỉ lộ ý đồ",
+        ),
+        "gin.gives_gin": ("{card} gives you gin", "{card} giúp bạn ù Gin"),
+        "gin.lets_knock": ("then you can knock", "sau đó bạn gõ được"),
+        "gin.lowers": (
+            "{card} lowers your deadwood to {count}",
+            "{card} hạ bài rác của bạn xuống {count}",
+        ),
+        "gin.gin": ("gin, no deadwood at all", "ù Gin, không còn lá rác nào"),
+        "gin.knock_early": (
+            "{count} deadwood: knock before the opponent improves",
+            "{count} điểm bài rác: gõ ngay trước khi đối thủ kịp lên bài",
+        ),
+        "gin.knock_risk": (
+            "{count} deadwood, undercut risk about {risk}%",
+            "{count} điểm bài rác, nguy cơ bị phản gõ khoảng {risk}%",
+        ),
+        "gin.wait": (
+            "wait rather than knock with {count}: gin or more points are likely",
+            "khoan gõ với {count} điểm: nhiều khả năng ù Gin hoặc được nhiều điểm hơn",
+        ),
+        "gin.enough": ("stop laying off", "thôi gửi bài"),
+        "gin.a_meld": ("it makes a meld", "nó tạo thành một bộ"),
+        "gin.try_stock": ("try the stock", "thử rút nọc"),
+        "gin.no_fit": ("it does not fit", "lá này không vào bộ nào"),
+    }
+)
 
 WALL: Final = 2
 """An ordinary discard that leaves this many cards in the stock cancels the hand."""
@@ -123,24 +165,24 @@ def _best_without(hand: Sequence[Card], keep: Card | None) -> tuple[int, Card]:
     return best, max((c for c, v in table.items() if v == best and c is not keep), key=_throw_order)
 
 
-def _meld_text(hand: Sequence[Card], card: Card) -> str:
-    """The meld ``card`` joins in the best arrangement of ``hand`` (which holds it), as text."""
+def _meld_of(hand: Sequence[Card], card: Card) -> tuple[Card, ...]:
+    """The meld ``card`` joins in the best arrangement of ``hand`` (which holds it), if any."""
     for meld in best_arrangement(hand).melds:
         if card in meld.cards:
-            return str(meld)
-    return ""
+            return tuple(meld.cards)
+    return ()
 
 
-def _layoff_decision(view: GinView) -> tuple[Action, str]:
+def _layoff_decision(view: GinView) -> Suggestion:
     """The defender's best lay-offs, one at a time, then done."""
     plan = best_layoffs(view.hand, view.knock_melds)
     if plan.layoffs:
         card, index = plan.layoffs[0]
         action = LayOff(card, index + 1)
         if action in view.legal_actions:
-            meld = view.knock_melds[index]
-            return action, f"lay off {card} on {meld}: it no longer counts against you"
-    return Done(), f"done: nothing more fits; you keep {plan.deadwood} deadwood"
+            meld = tuple(view.knock_melds[index].cards)
+            return Suggestion(action, because("gin.layoff", card=card, meld=meld))
+    return Suggestion(Done(), because("nothing_fits").also("gin.keep", count=plan.deadwood))
 
 
 # ------------------------------------------------------------------------------- the analysis
@@ -349,7 +391,7 @@ def _gin_outs(rest: list[Card], an: _Analysis) -> int:
 # --------------------------------------------------------------------------- reasons in words
 
 
-def _discard_reason(card: Card, hand: Sequence[Card], an: _Analysis, deadwood: int) -> str:
+def _discard_reason(card: Card, hand: Sequence[Card], an: _Analysis, deadwood: int) -> Reason:
     """Why throwing ``card`` is sensible, in a few words."""
     mask = hand_mask(hand) & ~card.bit
     opp = an.memory.seats[an.opponent]
@@ -362,43 +404,40 @@ def _discard_reason(card: Card, hand: Sequence[Card], an: _Analysis, deadwood: i
     highest = (
         bool(unmatched) and card in unmatched and card.points >= max(c.points for c in unmatched)
     )
-    parts: list[str] = []
     if highest and loose:
-        parts.append("highest card, no meld nearby")
+        reason = because("highest_loose")
     elif highest:
-        parts.append("highest unmatched card")
+        reason = because("highest")
     elif loose:
-        parts.append("no meld nearby")
+        reason = because("loose")
     elif card not in unmatched:
-        parts.append("spare card: the meld holds without it")
+        reason = because("spare")
     else:
-        parts.append("the weakest draw in your hand")
+        reason = because("weakest")
     if safe_from:
-        parts.append(f"safe, the opponent threw {safe_from[-1]}")
-    parts.append(f"{deadwood} deadwood left")
-    return f"discard {card}: " + "; ".join(parts)
+        reason = reason.also("gin.safe", card=safe_from[-1])
+    return reason.also("deadwood_left", count=deadwood)
 
 
-def _draw_reason(up: Card | None, hand: Sequence[Card], passing: bool) -> str:
-    verb = "pass" if passing else "draw from the stock"
+def _draw_reason(up: Card | None, hand: Sequence[Card]) -> Reason:
     if up is None:
-        return f"{verb}: the stock is the only choice"
+        return because("stock_only")
     if not _near_in_hand(up, hand_mask(hand)):
-        return f"{verb}: {up} completes nothing"
-    return f"{verb}: {up} does not make a meld, and taking it would reveal your plan"
+        return because("completes_nothing", card=up)
+    return because("gin.reveal", card=up)
 
 
-def _take_reason(up: Card, hand: Sequence[Card]) -> str:
+def _take_reason(up: Card, hand: Sequence[Card]) -> Reason:
     cards = [*hand, up]
     knock_dw, _ = _best_without(cards, up)
-    meld = _meld_text(cards, up)
+    meld = _meld_of(cards, up)
     if knock_dw == 0:
-        return f"take {up}: it gives you gin"
+        return because("gin.gives_gin", card=up)
     if meld and knock_dw <= 10:
-        return f"take {up}: it makes {meld} and lets you knock"
+        return because("makes_meld", cards=meld).also("gin.lets_knock")
     if meld:
-        return f"take {up}: it makes {meld}"
-    return f"take {up}: it lowers your deadwood to {knock_dw}"
+        return because("makes_meld", cards=meld)
+    return because("gin.lowers", card=up, count=knock_dw)
 
 
 # ------------------------------------------------------------------------------------- medium
@@ -468,7 +507,7 @@ class MediumGinPlayer:
         """The medium player's action."""
         return self.suggest(view)[0]
 
-    def suggest(self, view: View) -> tuple[Action, str]:
+    def suggest(self, view: View) -> Suggestion:
         """The medium player's action and why."""
         v = _gin_view(view)
         return _medium_decision(
@@ -485,7 +524,7 @@ def _medium_decision(
     *,
     weights: DiscardWeights = MEDIUM_WEIGHTS,
     wait_for_gin: bool = True,
-) -> tuple[Action, str]:
+) -> Suggestion:
     if view.phase is Phase.LAYOFF:
         return _layoff_decision(view)
     legal = view.legal_actions
@@ -493,27 +532,25 @@ def _medium_decision(
         if Take() in legal and view.discard_pile:
             up = view.discard_pile[-1]
             if _take_helps(view, limit):
-                return Take(), _take_reason(up, view.hand)
+                return Suggestion(Take(), _take_reason(up, view.hand))
             other: Action = Pass() if view.phase is Phase.OFFER else Draw()
-            return other, _draw_reason(up, view.hand, view.phase is Phase.OFFER)
-        return legal[0], _draw_reason(None, view.hand, False)
+            return Suggestion(other, _draw_reason(up, view.hand))
+        return Suggestion(legal[0], _draw_reason(None, view.hand))
     an = _analyse(view)
     knocks = _knocks(view)
     hand = list(view.hand)
     if knocks:
         card, deadwood = _best_knock(knocks)
         if deadwood == 0:
-            return Knock(card), f"knock with {card}: gin, no deadwood at all"
+            return Suggestion(Knock(card), because("gin.gin"))
         rest = [c for c in hand if c is not card]
         wait = wait_for_gin and deadwood <= 3 and view.stock_size >= 14 and _gin_outs(rest, an) >= 2
         if not wait:
-            return Knock(card), (
-                f"knock with {card}: {deadwood} deadwood; knock early before the opponent improves"
-            )
+            return Suggestion(Knock(card), because("gin.knock_early", count=deadwood))
     candidates = _discard_cards(view)
     scores = _discard_scores(hand, candidates, an, weights, limit)
     card = min(candidates, key=lambda c: scores[c][0])
-    return Discard(card), _discard_reason(card, hand, an, scores[card][1])
+    return Suggestion(Discard(card), _discard_reason(card, hand, an, scores[card][1]))
 
 
 # --------------------------------------------------------------------------------------- easy
@@ -538,39 +575,41 @@ class EasyGinPlayer:
         """The easy player's action."""
         return self.suggest(view)[0]
 
-    def suggest(self, view: View) -> tuple[Action, str]:
+    def suggest(self, view: View) -> Suggestion:
         """The easy player's action and a plain reason."""
         v = _gin_view(view)
         rng = _decision_rng(self.seed, v)
         legal = v.legal_actions
         if v.phase is Phase.LAYOFF:
             if rng.random() < 0.5:
-                return Done(), "done"
+                return Suggestion(Done(), because("gin.enough"))
             layoffs = [a for a in legal if isinstance(a, LayOff)]
             if layoffs:
-                return layoffs[0], f"lay off {layoffs[0].card}"
-            return Done(), "done: nothing fits"
+                return Suggestion(layoffs[0], because("fits_meld", card=layoffs[0].card))
+            return Suggestion(Done(), because("nothing_fits"))
         if v.phase in (Phase.OFFER, Phase.DRAW):
             other: Action = Pass() if v.phase is Phase.OFFER else Draw()
             if Take() in legal and v.discard_pile:
                 up = v.discard_pile[-1]
                 if _melds_with(hand_mask(v.hand), up) and rng.random() < 0.7:
-                    return Take(), f"take {up}: it makes a meld"
-            return (other if other in legal else legal[0]), "try the stock"
+                    return Suggestion(Take(), because("gin.a_meld"))
+            return Suggestion(other if other in legal else legal[0], because("gin.try_stock"))
         hand = list(v.hand)
         knocks = _knocks(v)
         if knocks:
             card, deadwood = _best_knock(knocks)
             if deadwood <= 4 or rng.random() < 0.4:
-                return Knock(card), f"knock with {card}: {deadwood} deadwood"
+                return Suggestion(Knock(card), because("deadwood_left", count=deadwood))
         taken = v.taken_from_discard
         deadwood, card = _best_without(hand, taken)
         if rng.random() < self.MISTAKE:
             loose = [c for c in best_arrangement(hand).unmatched if c is not taken]
             if loose:
                 card = loose[rng.randrange(len(loose))]
-                return Discard(card), f"discard {card}: it does not fit"
-        return Discard(card), f"discard {card}: it does not fit, {deadwood} deadwood left"
+                return Suggestion(Discard(card), because("gin.no_fit"))
+        return Suggestion(
+            Discard(card), because("gin.no_fit").also("deadwood_left", count=deadwood)
+        )
 
 
 # --------------------------------------------------------------------------------------- hard
@@ -844,14 +883,14 @@ class HardGinPlayer:
         """The hard player's action."""
         return self.suggest(view)[0]
 
-    def suggest(self, view: View) -> tuple[Action, str]:
+    def suggest(self, view: View) -> Suggestion:
         """The hard player's action and a short reason a person understands."""
         v = _gin_view(view)
         if v.phase is Phase.LAYOFF:
             return _layoff_decision(v)
         legal = v.legal_actions
         if legal == (Draw(),):
-            return legal[0], _draw_reason(None, v.hand, False)
+            return Suggestion(legal[0], _draw_reason(None, v.hand))
         an = _analyse(v)
         deals = _sample_deals(
             v, an, _decision_rng(self.seed, v), self.deals, self.options.knock_limit
@@ -862,7 +901,7 @@ class HardGinPlayer:
             return self._draw(v, an)
         return self._discard(v, an, deals)
 
-    def _draw(self, view: GinView, an: _Analysis) -> tuple[Action, str]:
+    def _draw(self, view: GinView, an: _Analysis) -> Suggestion:
         """Take the up-card, or draw from the stock (pass, at the first-turn offer)."""
         offer = view.phase is Phase.OFFER
         other: Action = Pass() if offer else Draw()
@@ -871,21 +910,21 @@ class HardGinPlayer:
         limit = self.options.knock_limit
         after, _ = _best_without([*hand, up], up)
         if after == 0:
-            return Take(), _take_reason(up, hand)
+            return Suggestion(Take(), _take_reason(up, hand))
         mask = hand_mask(hand)
         obvious = not _near_in_hand(up, mask) and after >= min_deadwood_mask(mask) - 3
         if obvious and after > limit:
-            return other, _draw_reason(up, hand, offer)
+            return Suggestion(other, _draw_reason(up, hand))
         if self.expect_draws:
             take_value = _after_draw_value([*hand, up], an, self.weights, limit, keep=up)
             take = take_value < _lookahead_value(hand, an, self.weights, limit)
         else:
             take = _take_helps(view, limit)
         if take:
-            return Take(), _take_reason(up, hand)
-        return other, _draw_reason(up, hand, offer)
+            return Suggestion(Take(), _take_reason(up, hand))
+        return Suggestion(other, _draw_reason(up, hand))
 
-    def _discard(self, view: GinView, an: _Analysis, deals: list[_Deal]) -> tuple[Action, str]:
+    def _discard(self, view: GinView, an: _Analysis, deals: list[_Deal]) -> Suggestion:
         """Knock, or throw the card that leaves the best hand."""
         hand = list(view.hand)
         limit = self.options.knock_limit
@@ -895,12 +934,9 @@ class HardGinPlayer:
         if knocks:
             knock_card, knock_dw = _best_knock(knocks)
             if knock_dw == 0:
-                return Knock(knock_card), f"knock with {knock_card}: gin, no deadwood at all"
+                return Suggestion(Knock(knock_card), because("gin.gin"))
             if not self.search_knock:
-                return Knock(knock_card), (
-                    f"knock with {knock_card}: {knock_dw} deadwood; knock before the opponent "
-                    "improves"
-                )
+                return Suggestion(Knock(knock_card), because("gin.knock_early", count=knock_dw))
         discards = _discard_cards(view)
         scores = _discard_scores(hand, discards, an, self.weights, limit)
         ranked = sorted(discards, key=lambda c: scores[c][0])
@@ -915,7 +951,7 @@ class HardGinPlayer:
         best = ranked[0]
         reason = _discard_reason(best, hand, an, scores[best][1])
         if knock_card is None:
-            return Discard(best), reason
+            return Suggestion(Discard(best), reason)
         knocking: list[int] = []
         waiting: list[int] = []
         rest = [c for c in hand if c is not knock_card]
@@ -927,9 +963,7 @@ class HardGinPlayer:
         gain, error = _paired_gain(waiting, knocking)
         risk = round(100 * sum(v < 0 for v in knocking) / len(deals))
         if gain <= self.confidence * error:
-            return Knock(knock_card), (
-                f"knock with {knock_card}: {knock_dw} deadwood, undercut risk about {risk}%"
+            return Suggestion(
+                Knock(knock_card), because("gin.knock_risk", count=knock_dw, risk=risk)
             )
-        return Discard(best), (
-            f"{reason}; wait rather than knock with {knock_dw}: gin or more points are likely"
-        )
+        return Suggestion(Discard(best), reason.also("gin.wait", count=knock_dw))

@@ -490,8 +490,7 @@ class Table:
         levels = levels_for(self.variant)
         level = next((lv for lv in HINT_LEVELS if lv in levels), levels[0])
         player = make_player(self.variant, level, self.seq)
-        action, reason = player.suggest(view)
-        return {"t": "hint", "seq": self.seq, "action": str(action), "reason": reason}
+        return {"t": "hint", "seq": self.seq, **player.suggest(view).to_json()}
 
     def check_down(self, seat: int, cards: Sequence[str]) -> dict[str, Any]:
         """Crazy Rummy: whether the selected cards lay down the contract, and the lay-down."""

@@ -427,8 +427,8 @@ function chooseEnd(end) {
 function onHint(m) {
   const action = m.action;
   const cards = actionCards(action);
-  let text = t(`hint.${action.split(" ")[0]}`, { cards: cards.map(shortCard).join(" ") });
-  if (currentLanguage() === "en" && m.reason) text += ` (${m.reason})`;
+  // The server words the hint in every language (rummykit/players/reasons.py is its catalogue).
+  const text = (m.text && (m.text[currentLanguage()] || m.text.en)) || action;
   $("hint-text").textContent = t("hint.prefix", { text });
   const verb = action.split(" ")[0];
   if (cards.length && S.msg && verb !== "take" && verb !== "buy") selectCards(verb === "layoff" || verb === "swap" ? cards.slice(0, 1) : cards);

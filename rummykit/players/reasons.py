@@ -1,0 +1,252 @@
+"""Hints a person can read, in English and Vietnamese: the action and the reasons behind it.
+
+A player's :meth:`~rummykit.players.base.Player.suggest` returns a :class:`Suggestion`: the action
+and a :class:`Reason`, a short list of phrases. Each phrase is a catalogue key with parameters,
+never finished text, so the same hint reads well in either language; ``str()`` gives English.
+
+Every phrase lives in :data:`CATALOGUE` with its English and Vietnamese wording. A player module
+adds its own phrases with :func:`define` (keys are namespaced by game, e.g. ``gin.highest``), and
+the tests check that both languages use the same placeholders. Cards given as parameters are shown
+the way the page shows them (``10♥``, ``K♦``, ``🃏``); a list of cards joins with spaces.
+
+>>> from rummykit.actions import Discard
+>>> from rummykit.cards import Card
+>>> hint = Suggestion(Discard(Card.parse("KD")), because("highest_loose").also("deadwood_left", count=12))
+>>> str(hint)
+'discard K♦: highest card, no meld nearby; 12 deadwood left'
+>>> hint.text("vi")
+'bỏ K♦: lá cao nhất, không gần bộ nào; còn 12 điểm bài rác'
+>>> action, reason = hint  # a suggestion unpacks like a pair
+>>> reason.to_json()
+[{'key': 'highest_loose', 'params': {}}, {'key': 'deadwood_left', 'params': {'count': 12}}]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, Literal, NamedTuple, TypeAlias
+
+from rummykit.actions import (
+    Action,
+    BigGin,
+    Buy,
+    Discard,
+    Done,
+    Down,
+    Draw,
+    Knock,
+    LayOff,
+    NewMeld,
+    Pass,
+    Swap,
+    Take,
+)
+from rummykit.cards import AnyCard, Card, Joker
+
+__all__ = [
+    "CATALOGUE",
+    "LANGUAGES",
+    "Language",
+    "Param",
+    "Phrase",
+    "Reason",
+    "Suggestion",
+    "action_phrase",
+    "because",
+    "card_text",
+    "define",
+]
+
+Language: TypeAlias = Literal["en", "vi"]
+LANGUAGES: Final[tuple[Language, ...]] = ("en", "vi")
+
+Param: TypeAlias = "str | int | AnyCard | Sequence[AnyCard]"
+"""A phrase parameter: a number, a word, a card or a list of cards."""
+
+CATALOGUE: Final[dict[str, dict[Language, str]]] = {}
+"""Every phrase key, with its wording per language (``{name}`` marks a parameter)."""
+
+
+def define(phrases: Mapping[str, tuple[str, str]]) -> None:
+    """Add phrases to the catalogue: ``{"key": ("English {x}", "Tiếng Việt {x}")}``.
+
+    Raises ValueError when a key is already defined with other wording (two modules clashing).
+    """
+    for key, (en, vi) in phrases.items():
+        entry: dict[Language, str] = {"en": en, "vi": vi}
+        old = CATALOGUE.get(key)
+        if old is not None and old != entry:
+            raise ValueError(f"reason phrase {key!r} is defined twice with different wording")
+        CATALOGUE[key] = entry
+
+
+def card_text(card: AnyCard) -> str:
+    """A card as the page shows it: ``10♥``, ``K♦``, ``🃏``."""
+    if isinstance(card, Card):
+        return ("10" if card.rank.value == "T" else card.rank.value) + card.suit.symbol
+    return card.symbol
+
+
+def _param_text(value: Param) -> str:
+    if isinstance(value, (str, int)):
+        return str(value)
+    if isinstance(value, (Card, Joker)):
+        return card_text(value)
+    return " ".join(card_text(c) for c in value)
+
+
+def _param_json(value: Param) -> str | int:
+    if isinstance(value, (str, int)):
+        return value
+    if isinstance(value, (Card, Joker)):
+        return str(value)
+    return " ".join(str(c) for c in value)
+
+
+@dataclass(frozen=True, slots=True)
+class Phrase:
+    """One catalogue key and its parameters."""
+
+    key: str
+    params: tuple[tuple[str, Param], ...] = ()
+
+    def text(self, lang: Language = "en") -> str:
+        """The phrase in ``lang``; raises KeyError for a key missing from the catalogue."""
+        try:
+            template = CATALOGUE[self.key][lang]
+        except KeyError:
+            raise KeyError(f"reason phrase {self.key!r} has no {lang} wording") from None
+        return template.format(**{name: _param_text(value) for name, value in self.params})
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"key": ..., "params": {...}}`` with cards as notation (``KD``)."""
+        return {"key": self.key, "params": {n: _param_json(v) for n, v in self.params}}
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """Why a move is good: phrases read in order, joined with ``; ``."""
+
+    phrases: tuple[Phrase, ...] = ()
+
+    def also(self, key: str, **params: Param) -> Reason:
+        """This reason with one more phrase."""
+        return Reason((*self.phrases, Phrase(key, tuple(params.items()))))
+
+    def __add__(self, other: Reason) -> Reason:
+        return Reason(self.phrases + other.phrases)
+
+    def __bool__(self) -> bool:
+        return bool(self.phrases)
+
+    def text(self, lang: Language = "en") -> str:
+        """The reason in ``lang``."""
+        return "; ".join(p.text(lang) for p in self.phrases)
+
+    def __str__(self) -> str:
+        return self.text("en")
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """The phrase keys, in order (handy in tests)."""
+        return tuple(p.key for p in self.phrases)
+
+    def to_json(self) -> list[dict[str, Any]]:
+        """The phrases as JSON data."""
+        return [p.to_json() for p in self.phrases]
+
+
+def because(key: str, **params: Param) -> Reason:
+    """A reason of one phrase; chain more with :meth:`Reason.also`."""
+    return Reason((Phrase(key, tuple(params.items())),))
+
+
+def _cards_of(action: Action) -> tuple[AnyCard, ...]:
+    if isinstance(action, (Discard, Knock, LayOff, Swap)):
+        return (action.card,)
+    if isinstance(action, NewMeld):
+        return tuple(action.cards)
+    if isinstance(action, Down):
+        return tuple(c for meld in action.melds for c in meld)
+    return ()
+
+
+_ACTION_KEYS: Final[dict[type, str]] = {
+    Draw: "act.draw",
+    Take: "act.take",
+    Pass: "act.pass",
+    Buy: "act.buy",
+    Discard: "act.discard",
+    Knock: "act.knock",
+    BigGin: "act.biggin",
+    LayOff: "act.layoff",
+    NewMeld: "act.meld",
+    Down: "act.down",
+    Swap: "act.swap",
+    Done: "act.done",
+}
+
+
+def action_phrase(action: Action) -> Phrase:
+    """The action as a phrase: ``discard K♦``, ``bỏ K♦``."""
+    key = _ACTION_KEYS[type(action)]
+    return Phrase(key, (("cards", _cards_of(action)),))
+
+
+class Suggestion(NamedTuple):
+    """A player's advice: the action and why. Unpacks as ``action, reason``."""
+
+    action: Action
+    reason: Reason
+
+    def text(self, lang: Language = "en") -> str:
+        """``"discard K♦: highest card, no meld nearby"`` in ``lang``."""
+        head = action_phrase(self.action).text(lang)
+        return f"{head}: {self.reason.text(lang)}" if self.reason else head
+
+    def __str__(self) -> str:
+        return self.text("en")
+
+    def to_json(self) -> dict[str, Any]:
+        """The suggestion as sent to the page: the action, the phrases and the text per language."""
+        return {
+            "action": str(self.action),
+            "reason": self.reason.to_json(),
+            "text": {lang: self.text(lang) for lang in LANGUAGES},
+        }
+
+
+define(
+    {
+        "act.draw": ("draw from the stock", "rút từ nọc"),
+        "act.take": ("take the discard", "lấy lá trên chồng bài bỏ"),
+        "act.pass": ("pass", "bỏ qua"),
+        "act.buy": ("buy the card", "mua lá này"),
+        "act.discard": ("discard {cards}", "bỏ {cards}"),
+        "act.knock": ("knock, throwing {cards}", "gõ, bỏ {cards}"),
+        "act.biggin": ("go big gin", "ù Gin lớn"),
+        "act.layoff": ("lay off {cards}", "gửi {cards}"),
+        "act.meld": ("meld {cards}", "hạ bộ {cards}"),
+        "act.down": ("lay down {cards}", "hạ bài {cards}"),
+        "act.swap": ("swap {cards} for a wild", "đổi {cards} lấy lá đại diện"),
+        "act.done": ("finish", "xong"),
+        # Shared by every game.
+        "random": ("picked at random among the legal moves", "chọn ngẫu nhiên một nước hợp lệ"),
+        "only_choice": ("the only legal move", "nước đi hợp lệ duy nhất"),
+        "highest_loose": ("highest card, no meld nearby", "lá cao nhất, không gần bộ nào"),
+        "highest": ("highest unmatched card", "lá lẻ cao nhất"),
+        "loose": ("no meld nearby", "không gần bộ nào"),
+        "spare": ("spare card: the meld holds without it", "lá thừa: bỏ đi bộ vẫn đủ"),
+        "weakest": ("the weakest draw in your hand", "lá ít triển vọng nhất trên tay"),
+        "safe": ("safe, {card} was thrown before", "an toàn, {card} đã bị bỏ trước đó"),
+        "deadwood_left": ("{count} deadwood left", "còn {count} điểm bài rác"),
+        "points_left": ("{count} points left in hand", "còn {count} điểm trên tay"),
+        "makes_meld": ("it makes {cards}", "ghép thành {cards}"),
+        "completes_nothing": ("{card} completes nothing", "{card} không ghép được bộ nào"),
+        "stock_only": ("the stock is the only choice", "chỉ còn cách rút nọc"),
+        "goes_out": ("you go out", "bạn hết bài"),
+        "fits_meld": ("{card} fits a meld on the table", "{card} gửi được vào bộ trên bàn"),
+        "nothing_fits": ("nothing more fits", "không còn lá nào gửi được"),
+    }
+)
