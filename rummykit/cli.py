@@ -56,6 +56,7 @@ from rummykit.games.rummy import (
 from rummykit.players import PLAYERS, RandomPlayer, UnknownPlayerError, find_player
 from rummykit.record import RecordError, is_match, load_record
 from rummykit.sim import Progress, SimReport, check_players, simulate
+from rummykit.tournament import TournamentReport, round_robin
 
 __all__ = ["DEMO_SEED", "RUMMY_DEMO_SEEDS", "app", "main"]
 
@@ -575,7 +576,11 @@ def sim(
         typer.Option(
             "--players",
             "-p",
-            help="Comma-separated player names, seat 0 first; their number is the table size.",
+            help=(
+                "Comma-separated player names, seat 0 first; their number is the table size. "
+                "With --matches, names that do not make one table (or --seats, or --round-robin) "
+                "play a round robin."
+            ),
         ),
     ] = "random,random",
     hands: Annotated[
@@ -584,6 +589,19 @@ def sim(
     matches: Annotated[
         int | None, typer.Option("--matches", "-m", min=0, help="Whole matches instead of hands.")
     ] = None,
+    seats: Annotated[
+        int | None,
+        typer.Option(
+            "--seats", min=1, help="Round robin at tables of this size (e.g. 4 for Crazy Rummy)."
+        ),
+    ] = None,
+    round_robin_: Annotated[
+        bool,
+        typer.Option(
+            "--round-robin",
+            help="Rate the players: Elo-style ratings and head-to-head records with 95% intervals.",
+        ),
+    ] = False,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the whole run.")] = 0,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes.")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
@@ -599,28 +617,43 @@ def sim(
         ),
     ] = None,
 ) -> None:
-    """Simulate computer players against each other and report wins, points and outcomes."""
+    """Simulate computer players against each other and report wins, points and outcomes.
+
+    With --matches and players that do not make one table, --seats or --round-robin, the
+    players meet in a round robin and are rated (Elo-style), with each pair's record and 95%
+    interval.
+    """
     _find_game(game)
     if hands is not None and matches is not None:
         raise _fail("give --hands or --matches, not both", 2)
-    if hands is None and matches is None:
-        hands = 100
     try:
         options = dict(_parse_option(o) for o in option or ())
     except ValueError as exc:
         raise _fail(str(exc), 2) from None
     played = _find_game(game, options)
     names = [p.strip() for p in players.split(",")]
-    try:
-        check_players(played, len(names))
-    except ValueError as exc:
-        raise _fail(f"{exc} (e.g. --players {_example_players(played)})", 2) from None
     valid = ", ".join(PLAYERS.get(played.name, ()))
     for name in names:
         try:
             find_player(played.name, name, 0)
         except UnknownPlayerError:
             raise _fail(f"unknown player {name!r} for {played.name} (valid: {valid})", 2) from None
+    one_table = played.min_players <= len(names) <= played.max_players
+    tournament = round_robin_ or seats is not None or (matches is not None and not one_table)
+    if tournament:
+        if hands is not None:
+            raise _fail("a round robin plays whole matches: give --matches, not --hands", 2)
+        _round_robin(game, names, matches or 30, seats, seed, jobs, options, as_json)
+        return
+    if hands is None and matches is None:
+        hands = 100
+    try:
+        check_players(played, len(names))
+    except ValueError as exc:
+        raise _fail(
+            f"{exc} (e.g. --players {_example_players(played)}; or --matches N for a round robin)",
+            2,
+        ) from None
     with contextlib.ExitStack() as stack:
         progress = None
         if not as_json and sys.stderr.isatty():
@@ -639,6 +672,91 @@ def sim(
         print(json.dumps(report.to_dict(), indent=1))
     else:
         _out().print(_sim_table(report))
+
+
+def _round_robin(
+    game: str,
+    names: list[str],
+    matches: int,
+    seats: int | None,
+    seed: int,
+    jobs: int,
+    options: dict[str, Any],
+    as_json: bool,
+) -> None:
+    with contextlib.ExitStack() as stack:
+        progress = None
+        if not as_json and sys.stderr.isatty():
+            progress = _progress_bar(stack, "matches")
+        try:
+            report = round_robin(
+                game,
+                names,
+                matches=matches,
+                seats=seats,
+                seed=seed,
+                jobs=jobs,
+                options=options,
+                progress=progress,
+            )
+        except ValueError as exc:
+            raise _fail(str(exc), 2) from None
+    if as_json:
+        print(json.dumps(report.to_dict(), indent=1))
+        return
+    out = _out()
+    out.print(_ratings_table(report))
+    if report.pairs:
+        out.print(_pairs_table(report))
+
+
+def _ratings_table(report: TournamentReport) -> Table:
+    """One row per player, best rating first."""
+    low_wins = " (lowest total wins)" if find_game(report.game).low_total_wins else ""
+    table = Table(
+        title=(
+            f"{report.variant} round robin, {report.seats} seats: {report.matches} matches, "
+            f"{report.hands} hands, seed {report.seed}"
+        ),
+        caption=f"{report.elapsed:.1f} s on {report.jobs} job{'s' if report.jobs != 1 else ''}",
+    )
+    for header in ("player", "rating", "matches", "match win %", "95% interval"):
+        table.add_column(header, justify="left" if header == "player" else "right")
+    table.add_column("points / hand", justify="right")
+    table.add_column(f"mean final total{low_wins}", justify="right")
+    for p in report.players:
+        low, high = p.win_interval
+        table.add_row(
+            escape(p.name),
+            f"{p.rating:.0f}",
+            str(p.matches),
+            f"{100 * p.win_rate:.1f}",
+            f"{100 * low:.1f}-{100 * high:.1f}",
+            f"{p.mean_points:.1f}",
+            f"{p.mean_total:.1f}",
+        )
+    return table
+
+
+def _pairs_table(report: TournamentReport) -> Table:
+    """Every pair's head-to-head record (final totals compared in each shared match)."""
+    table = Table(title="head to head (final totals compared)")
+    for header in ("pair", "won", "lost", "tied", "score %", "95% interval", "verdict"):
+        table.add_column(header, justify="left" if header in ("pair", "verdict") else "right")
+    for pair in report.pairs:
+        low, high = pair.interval
+        leader = pair.leader
+        verdict = f"{leader} better" if leader else "not clear"
+        table.add_row(
+            escape(f"{pair.a} v {pair.b}"),
+            str(pair.a_wins),
+            str(pair.b_wins),
+            str(pair.ties),
+            f"{100 * pair.rate:.1f}",
+            f"{100 * low:.1f}-{100 * high:.1f}",
+            escape(verdict),
+        )
+    return table
 
 
 # ------------------------------------------------------------------------------ demo: Gin

@@ -332,6 +332,8 @@ class Game(Protocol):
     min_players: int
     max_players: int
     outcomes: tuple[str, ...]
+    low_total_wins: bool
+    """True when the lowest match total wins (Crazy Rummy counts penalty points)."""
 
     @property
     def options(self) -> OptionsLike:

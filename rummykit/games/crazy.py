@@ -226,6 +226,7 @@ class Crazy:
     min_players, max_players = MIN_PLAYERS, MAX_PLAYERS
     rounds = ROUNDS
     outcomes: tuple[str, ...] = tuple(o.value for o in CrazyOutcome)
+    low_total_wins = True
 
     def __init__(self, options: CrazyOptions | None = None) -> None:
         self.options = options if options is not None else CrazyOptions()

@@ -233,6 +233,7 @@ class Gin:
     name = "gin"
     min_players = max_players = PLAYERS
     outcomes: tuple[str, ...] = tuple(o.value for o in Outcome)
+    low_total_wins = False
 
     def __init__(self, options: GinOptions | None = None) -> None:
         self.options = options if options is not None else GinOptions()

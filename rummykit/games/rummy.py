@@ -237,6 +237,7 @@ class Rummy:
     name = "rummy"
     min_players, max_players = MIN_PLAYERS, MAX_PLAYERS
     outcomes: tuple[str, ...] = tuple(o.value for o in RummyOutcome)
+    low_total_wins = False
 
     def __init__(self, options: RummyOptions | None = None) -> None:
         self.options = options if options is not None else RummyOptions()

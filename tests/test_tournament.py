@@ -1,0 +1,168 @@
+"""Round robins: the schedule, the statistics (Wilson intervals, Bradley-Terry ratings), the
+direction of each game's totals, determinism over processes, and the CLI."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from rummykit.cli import app
+from rummykit.games import find_game
+from rummykit.players import find_player
+from rummykit.sim import play_match
+from rummykit.tournament import (
+    _add_match,
+    _seating,
+    _Tally,
+    bradley_terry,
+    lineups,
+    round_robin,
+    wilson,
+)
+
+runner = CliRunner()
+
+
+# ------------------------------------------------------------------------------ statistics
+
+
+def test_wilson_interval_matches_the_textbook_values() -> None:
+    low, high = wilson(602, 1000)
+    assert (round(low, 4), round(high, 4)) == (0.5713, 0.6319)
+    assert wilson(0, 0) == (0.0, 1.0)
+    low, high = wilson(0, 10)
+    assert low == 0.0 and 0.27 < high < 0.28
+
+
+@given(st.integers(0, 500), st.integers(1, 500))
+def test_wilson_interval_holds_the_observed_rate(successes: int, trials: int) -> None:
+    successes = min(successes, trials)
+    low, high = wilson(successes, trials)
+    assert 0.0 <= low <= successes / trials <= high <= 1.0
+
+
+@settings(max_examples=60)
+@given(st.integers(0, 200), st.integers(0, 200))
+def test_two_player_ratings_follow_the_odds(a_wins: int, b_wins: int) -> None:
+    ratings = bradley_terry(["a", "b"], {("a", "b"): a_wins, ("b", "a"): b_wins})
+    assert math.isclose(ratings["a"] + ratings["b"], 3000, abs_tol=1e-6)
+    if a_wins + b_wins == 0:
+        assert ratings["a"] == ratings["b"] == 1500
+        return
+    odds = (a_wins + 0.5) / (b_wins + 0.5)  # the prior adds one drawn game
+    assert math.isclose(ratings["a"] - ratings["b"], 400 * math.log10(odds), abs_tol=1e-3)
+
+
+def test_ratings_order_a_transitive_field() -> None:
+    wins = {("h", "m"): 70, ("m", "h"): 30, ("m", "e"): 70, ("e", "m"): 30}
+    wins |= {("h", "e"): 85, ("e", "h"): 15}
+    ratings = bradley_terry(["e", "m", "h"], wins)
+    assert ratings["h"] > ratings["m"] > ratings["e"]
+    assert math.isclose(sum(ratings.values()) / 3, 1500, abs_tol=1e-6)
+
+
+# -------------------------------------------------------------------------------- schedule
+
+
+def test_lineups_cover_every_pair_or_cycle_the_list() -> None:
+    assert lineups(4, 2) == [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+    assert lineups(2, 2) == [(0, 1)]
+    cycled = lineups(3, 4)
+    assert Counter(i for table in cycled for i in table) == {0: 4, 1: 4, 2: 4}
+
+
+def test_every_player_sits_in_every_seat_equally_often() -> None:
+    names = ("easy", "medium", "hard")
+    seatings = [_seating(names, 4, i) for i in range(3 * 4)]
+    for seat in range(4):
+        assert Counter(s[seat] for s in seatings) == {"easy": 4, "medium": 4, "hard": 4}
+
+
+# ---------------------------------------------------------------------- playing and tallying
+
+
+def test_a_round_robin_gives_every_player_its_share_and_counts_every_pair() -> None:
+    report = round_robin("gin", ["easy", "medium", "random"], matches=12, seed=5)
+    assert report.matches == 12 and report.seats == 2
+    assert {p.name: p.matches for p in report.players} == {"easy": 8, "medium": 8, "random": 8}
+    assert [p.rating for p in report.players] == sorted(
+        (p.rating for p in report.players), reverse=True
+    )
+    assert sum(p.wins for p in report.players) >= 12  # every match has a winner (or shares one)
+    assert {(p.a, p.b) for p in report.pairs} | {(p.b, p.a) for p in report.pairs} >= {
+        ("easy", "medium"),
+        ("medium", "random"),
+        ("easy", "random"),
+    }
+    assert all(p.games == 4 for p in report.pairs)
+    assert sum(p.hands for p in report.players) == 2 * report.hands
+    assert report.beats("medium", "random") and not report.beats("random", "medium")
+
+
+def test_a_round_robin_does_not_depend_on_jobs() -> None:
+    one = round_robin("gin", ["easy", "medium"], matches=6, seed=9).to_dict()
+    two = round_robin("gin", ["easy", "medium"], matches=6, seed=9, jobs=2).to_dict()
+    for report in (one, two):
+        del report["elapsed"], report["jobs"]
+    assert one == two
+
+
+def test_the_lowest_total_wins_a_crazy_rummy_comparison() -> None:
+    game = find_game("crazy")
+    players = [find_player("crazy", "random", seed) for seed in range(3)]
+    match = play_match(game, players, 11)
+    tally = _Tally()
+    _add_match(tally, game, ("a", "b", "c"), match)
+    totals = dict(zip("abc", match.result.totals, strict=True))
+    for (x, y), count in tally.wins.items():
+        assert count == 1 and totals[x] < totals[y]
+    assert sum(tally.wins.values()) + sum(tally.ties.values()) == 3
+    winners = {"abc"[seat] for seat in match.result.winners}
+    assert all(totals[w] == min(totals.values()) for w in winners)
+
+
+def test_a_table_size_the_game_does_not_allow_is_refused() -> None:
+    with pytest.raises(ValueError, match="not 3"):
+        round_robin("gin", ["easy", "medium"], matches=2, seats=3)
+    with pytest.raises(ValueError, match="unknown player"):
+        round_robin("gin", ["easy", "wizard"], matches=2)
+
+
+# ------------------------------------------------------------------------------------- CLI
+
+
+def test_sim_with_more_players_than_seats_plays_a_round_robin() -> None:
+    result = runner.invoke(app, ["sim", "gin", "-p", "easy,medium,random", "-m", "6"])
+    assert result.exit_code == 0, result.output
+    assert "gin round robin, 2 seats: 6 matches" in result.output
+    for name in ("easy", "medium", "random"):
+        assert name in result.output
+    assert "head to head" in result.output and "95% interval" in result.output
+
+
+def test_sim_round_robin_json() -> None:
+    args = ["sim", "rummy", "-p", "random", "--seats", "3", "-m", "3", "--json"]
+    data = json.loads(runner.invoke(app, args).output)
+    assert data["seats"] == 3 and data["matches"] == 3
+    assert [p["name"] for p in data["players"]] == ["random"] and data["pairs"] == []
+    assert data["players"][0]["matches"] == 9
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["sim", "gin", "-p", "easy,medium,random", "-n", "4"], "--matches N for a round robin"),
+        (["sim", "gin", "-p", "easy,medium", "--seats", "2", "-n", "4"], "give --matches"),
+        (["sim", "gin", "-p", "easy,medium", "--seats", "3", "-m", "2"], "not 3"),
+    ],
+)
+def test_round_robin_usage_errors_exit_2(args: list[str], needle: str) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert needle in result.output
