@@ -16,6 +16,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -31,6 +32,7 @@ from rummykit.games import GAMES, find_game
 from rummykit.games.base import HandState, Match
 from rummykit.games.crazy import Crazy
 from rummykit.games.gin import GinState
+from rummykit.players import PLAYERS, REGISTRY, RandomPlayer
 from rummykit.server.app import create_app
 from rummykit.server.store import Store
 from rummykit.server.tables import Table, TableManager, game_catalogue
@@ -525,3 +527,52 @@ def test_cards_regex_finds_card_tokens() -> None:
         "8D",
     }
     assert Card.parse("TC").text == "TC"
+
+
+class _WaitingPlayer:
+    """A computer player that thinks until the test lets it go (a stand-in for a slow level)."""
+
+    started = threading.Event()
+    release = threading.Event()
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.name = "waiting"
+        self.inner = RandomPlayer(seed)
+
+    def choose(self, view: Any) -> Any:
+        _WaitingPlayer.started.set()
+        _WaitingPlayer.release.wait(10)
+        return self.inner.choose(view)
+
+    def suggest(self, view: Any) -> Any:
+        return self.inner.suggest(view)
+
+
+def test_a_thinking_computer_does_not_hold_up_the_server(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(REGISTRY["gin"], "waiting", _WaitingPlayer)
+    monkeypatch.setitem(PLAYERS, "gin", (*PLAYERS["gin"], "waiting"))
+    _WaitingPlayer.started.clear()
+    _WaitingPlayer.release.clear()
+    with TestClient(create_app(tmp_path / "slow.sqlite3", delay=0)) as client:
+        info = _new_table(client, game="gin", opponents=1, level="waiting")
+        with client.websocket_connect(f"/ws/{info['table']}/0") as ws:
+            ws.send_json({"t": "hello", "token": info["token"]})
+            assert ws.receive_json()["t"] == "welcome"
+            message = ws.receive_json()
+            while not _WaitingPlayer.started.is_set():
+                legal = message["view"]["hand"]["legal_actions"]
+                if legal:
+                    ws.send_json({"t": "action", "action": greedy(legal), "seq": message["seq"]})
+                    message = ws.receive_json()
+                else:
+                    assert _WaitingPlayer.started.wait(5)
+            started = time.perf_counter()
+            response = client.get(f"/api/tables/{info['table']}")  # served while it thinks
+            waited = time.perf_counter() - started
+            assert response.status_code == 200 and waited < 5
+            assert not _WaitingPlayer.release.is_set()
+            _WaitingPlayer.release.set()
+            moved = ws.receive_json()
+            assert moved["t"] == "view" and moved["seq"] > message["seq"]

@@ -103,7 +103,10 @@ class Hub:
                 if table.computer_to_act() is None:
                     return
                 try:
-                    messages = table.step_computer()
+                    seat, decide = table.computer_decision()
+                    # The hard players think for up to a second: off the event loop.
+                    action = await asyncio.to_thread(decide)
+                    messages = table.apply_computer(seat, action)
                 except Exception:
                     log.exception("computer move failed at table %s", table.id)
                     return
@@ -269,7 +272,7 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
                 elif isinstance(message, BestLayoffs):
                     await hub.send(table.id, table.best_layoffs(seat, message.seq))
                 elif isinstance(message, HintRequest):
-                    await ws.send_json(table.hint(seat))
+                    await ws.send_json(await asyncio.to_thread(table.hint, seat))
                 elif isinstance(message, ViewRequest):
                     await ws.send_json(table.view_message(seat))
                 elif isinstance(message, CheckDown):

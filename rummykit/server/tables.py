@@ -17,7 +17,7 @@ import hashlib
 import hmac
 import secrets
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
@@ -394,12 +394,27 @@ class Table:
 
     def step_computer(self) -> dict[int, dict[str, Any]]:
         """Let the computer seat to act take one action; returns the messages for the people."""
+        seat, decide = self.computer_decision()
+        return self.apply_computer(seat, decide())
+
+    def computer_decision(self) -> tuple[int, Callable[[], Action]]:
+        """The computer seat to act and its decision, to run anywhere (e.g. a worker thread).
+
+        The decision reads only a snapshot of that seat's view, so it may run while the event
+        loop goes on; apply its answer with :meth:`apply_computer` under the table's lock.
+        """
         seat = self.computer_to_act()
         if seat is None:
             raise ProtocolError("no computer seat is to act", "not_your_turn")
         player = self.seats[seat].player
         assert player is not None
-        action = player.choose(self.hand.view(seat))
+        view = self.hand.view(seat)
+        return seat, lambda: player.choose(view)
+
+    def apply_computer(self, seat: int, action: Action) -> dict[int, dict[str, Any]]:
+        """Apply a computer seat's decision (it must still be that seat's turn)."""
+        if self.computer_to_act() != seat:
+            raise ProtocolError("the computer's turn has passed", "stale")
         return self._apply(seat, action)
 
     def best_layoffs(self, seat: int, seq: int) -> dict[int, dict[str, Any]]:
