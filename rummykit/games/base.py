@@ -253,6 +253,14 @@ class HandState(Protocol):
         """Every legal action for the seat to act."""
         ...
 
+    def verify(self, action: Action, seat: int | None = None) -> None:
+        """Raise :class:`IllegalActionError` (saying why) unless ``action`` is legal now."""
+        ...
+
+    def can(self, action: Action, seat: int | None = None) -> bool:
+        """True if ``action`` is legal now (by ``seat``, if given)."""
+        ...
+
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Verify and perform an action."""
         ...
@@ -323,6 +331,54 @@ class Match(Protocol):
     def next_hand(self, *, seed: int | None = None, deal: Deal | None = None) -> HandState:
         """Deal the next hand."""
         ...
+
+    def view(self, seat: int) -> MatchView:
+        """What ``seat`` may see of the match: the hand's view and the scores."""
+        ...
+
+
+@dataclass(frozen=True)
+class MatchView:
+    """One seat's view of a match of any game: the hand in play and the scores so far.
+
+    Games add their own public match data in subclasses (Gin: boxes and the target score).
+    """
+
+    hand: View
+    hand_number: int
+    """1 for the first hand (Crazy Rummy: the round; Gin: cancelled hands count)."""
+    scores: tuple[int, ...]
+    """Each seat's running total."""
+    hand_scores: tuple[tuple[int, ...], ...]
+    """Each finished hand's scores, seat by seat, in order."""
+    result: MatchResult | None
+
+    @property
+    def over(self) -> bool:
+        """True once the match is decided."""
+        return self.result is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The view as JSON data."""
+        return {
+            "hand": self.hand.to_dict(),
+            "hand_number": self.hand_number,
+            "scores": list(self.scores),
+            "hand_scores": [list(s) for s in self.hand_scores],
+            "result": None if self.result is None else self.result.to_dict(),
+            "over": self.over,
+        }
+
+
+def match_view(match: Match, seat: int) -> MatchView:
+    """The generic :class:`MatchView` of any match (games with extra public data override it)."""
+    return MatchView(
+        hand=match.hand.view(seat),
+        hand_number=len(match.hands),
+        scores=match.scores(),
+        hand_scores=tuple(h.result.scores for h in match.hands if h.result is not None),
+        result=match.result,
+    )
 
 
 class Game(Protocol):

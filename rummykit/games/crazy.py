@@ -22,7 +22,15 @@ from typing import Any
 
 from rummykit.actions import Action, Buy, Discard, Down, Draw, LayOff, Pass, Swap, Take
 from rummykit.cards import AnyCard, Card, double_pack, format_cards
-from rummykit.games.base import Deal, IllegalActionError, Phase, derive_seed, new_rng
+from rummykit.games.base import (
+    Deal,
+    IllegalActionError,
+    MatchView,
+    Phase,
+    derive_seed,
+    match_view,
+    new_rng,
+)
 from rummykit.melds import MeldError
 from rummykit.solver.contract import CONTRACTS, HAND_SIZES, Contract, solve_contract
 from rummykit.wild_melds import Book, End, Run, WildMeld, WildRules, hand_points, is_wild
@@ -914,6 +922,10 @@ class CrazyMatch:
                 totals,
                 tuple(h.result.points for h in self.hands if h.result is not None),
             )
+
+    def view(self, seat: int) -> MatchView:
+        """What ``seat`` may see of the game: the round's view and the totals so far."""
+        return match_view(self, seat)
 
     def next_dealer(self) -> int:
         """The deal passes to the left every round."""

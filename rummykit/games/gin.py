@@ -20,7 +20,16 @@ from typing import Any, cast
 
 from rummykit.actions import Action, BigGin, Discard, Done, Draw, Knock, LayOff, Pass, Take
 from rummykit.cards import STANDARD_PACK, Card, format_cards, parse_natural_cards
-from rummykit.games.base import Deal, IllegalActionError, Phase, derive_seed, natural, new_rng
+from rummykit.games.base import (
+    Deal,
+    IllegalActionError,
+    MatchView,
+    Phase,
+    derive_seed,
+    match_view,
+    natural,
+    new_rng,
+)
 from rummykit.melds import Meld, MeldError
 from rummykit.solver.deadwood import (
     Arrangement,
@@ -816,27 +825,19 @@ class GinMatchResult:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class GinMatchView:
-    """One seat's view of a match: the hand in play and the running scores."""
+@dataclass(frozen=True)
+class GinMatchView(MatchView):
+    """One seat's view of a match: the hand in play, the running scores, boxes and the target."""
 
-    hand: GinView
-    hand_number: int
-    """1 for the first hand (cancelled hands count)."""
-    scores: tuple[int, int]
-    boxes: tuple[int, int]
-    target_score: int
-    result: GinMatchResult | None
+    boxes: tuple[int, int] = (0, 0)
+    target_score: int = 100
 
     def to_dict(self) -> dict[str, Any]:
         """The view as JSON data."""
         return {
-            "hand": self.hand.to_dict(),
-            "hand_number": self.hand_number,
-            "scores": list(self.scores),
+            **super().to_dict(),
             "boxes": list(self.boxes),
             "target_score": self.target_score,
-            "result": None if self.result is None else self.result.to_dict(),
         }
 
 
@@ -922,13 +923,15 @@ class GinMatch:
 
     def view(self, seat: int) -> GinMatchView:
         """What ``seat`` may see of the match: the current hand's view and the scores so far."""
+        base = match_view(self, seat)
         return GinMatchView(
-            hand=self.hand.view(seat),
-            hand_number=len(self.hands),
-            scores=self.scores(),
+            hand=base.hand,
+            hand_number=base.hand_number,
+            scores=base.scores,
+            hand_scores=base.hand_scores,
+            result=base.result,
             boxes=self.boxes(),
             target_score=self.game.options.target_score,
-            result=self.result,
         )
 
     def _settle(self) -> None:

@@ -20,7 +20,16 @@ from typing import Any, cast
 
 from rummykit.actions import Action, Discard, Draw, LayOff, NewMeld, Take
 from rummykit.cards import STANDARD_PACK, Card, format_cards, parse_natural_cards
-from rummykit.games.base import Deal, IllegalActionError, Phase, derive_seed, natural, new_rng
+from rummykit.games.base import (
+    Deal,
+    IllegalActionError,
+    MatchView,
+    Phase,
+    derive_seed,
+    match_view,
+    natural,
+    new_rng,
+)
 from rummykit.melds import Meld, MeldError, MeldKind
 
 __all__ = [
@@ -699,14 +708,9 @@ class RummyMatch:
         winners = tuple(seat for seat, t in enumerate(totals) if t == best)
         self.result = RummyMatchResult(winners, totals, len(self.hands))
 
-    def view(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may see of the match: the current hand's view and the totals, as data."""
-        return {
-            "hand": self.hand.view(seat).to_dict(),
-            "hand_number": len(self.hands),
-            "scores": list(self.scores()),
-            "result": None if self.result is None else self.result.to_dict(),
-        }
+    def view(self, seat: int) -> MatchView:
+        """What ``seat`` may see of the match: the current hand's view and the totals."""
+        return match_view(self, seat)
 
 
 def rummy_hand_from_cards(

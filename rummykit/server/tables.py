@@ -335,20 +335,7 @@ class Table:
 
     def match_view(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may see of the match: the hand's view, the scores, the results."""
-        match = self.match
-        hand_view = match.hand.view(seat)
-        data: dict[str, Any] = {
-            "hand": hand_view.to_dict(),
-            "hand_number": len(match.hands),
-            "scores": list(match.scores()),
-            "hand_scores": [list(h.result.scores) for h in match.hands if h.result is not None],
-            "result": None if match.result is None else match.result.to_dict(),
-            "over": match.is_over,
-        }
-        boxes = getattr(match, "boxes", None)
-        if callable(boxes):
-            data["boxes"] = list(boxes())
-        return data
+        return self.match.view(seat).to_dict()
 
     def view_message(
         self, seat: int, log: Sequence[dict[str, Any]] = (), gained: Sequence[str] = ()
