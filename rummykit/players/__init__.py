@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from rummykit.games import find_game
 from rummykit.players.base import NoActionError, Player, RandomPlayer, View
+from rummykit.players.crazy import EasyCrazyPlayer, HardCrazyPlayer, MediumCrazyPlayer
 from rummykit.players.gin import EasyGinPlayer, HardGinPlayer, MediumGinPlayer
 
 __all__ = [
@@ -47,6 +48,9 @@ REGISTRY: dict[str, dict[str, PlayerFactory]] = {
     },
     "crazy": {
         "random": RandomPlayer,
+        "easy": EasyCrazyPlayer,
+        "medium": MediumCrazyPlayer,
+        "hard": HardCrazyPlayer,
     },
 }
 """Per game (canonical name: ``find_game(name).name``), every player by name. One line each."""
