@@ -65,6 +65,12 @@ def result_open(page: Any) -> bool:
     return bool(page.locator("#dlg-result").evaluate("d => d.open"))
 
 
+def next_hand(page: Any, ask: Any) -> None:
+    """Ask for the next hand, then wait until its view has closed the result dialog."""
+    ask()
+    page.wait_for_function("() => !document.querySelector('#dlg-result').open")
+
+
 def card_button(page: Any, name: str) -> Any:
     return hand(page).get_by_role("button", name=name, exact=True).first
 
@@ -87,11 +93,15 @@ def value(name: str) -> int:
     return VALUES.get(rank, int(rank) if rank.isdigit() else 0)
 
 
-def start(page: Any, url: str, game: str, opponents: str | None = None) -> None:
+def start(
+    page: Any, url: str, game: str, opponents: str | None = None, level: str | None = None
+) -> None:
     page.goto(url)
     page.get_by_role("radio", name=re.compile(f"^{game}")).check()
     if opponents:
         page.get_by_label("Opponents").select_option(label=opponents)
+    if level:
+        page.get_by_label("Computer level").select_option(label=level)
     page.get_by_role("button", name="Play").click()
     expect(hand(page).get_by_role("button").first).to_be_visible()
 
@@ -111,15 +121,21 @@ def test_gin_hand_by_clicks_to_a_knock_and_the_score_screen(
     page.goto(server.url)
     expect(page.get_by_role("heading", name="New game")).to_be_visible()
     shot(page, "phone-start")
-    start(page, server.url, "Gin Rummy")
+    start(page, server.url, "Gin Rummy", level="Hard")  # the strongest computer player
     expect(page.get_by_role("button", name=re.compile(r"^Stock, \d+ cards$"))).to_be_visible()
-    knocked = False
+    knocked = hinted = False
     for _ in range(300):
         wait_turn(page)
         if result_open(page):
             if knocked:
                 break
-            act(page, page.get_by_role("button", name="Next hand"))
+            rematch = page.get_by_role("button", name="Rematch")
+            if rematch.is_visible():  # the hard computer won the whole match first: play again
+                expect(page.get_by_role("dialog")).to_contain_text("Computer")
+                rematch.click()
+                page.wait_for_function("() => !document.querySelector('#dlg-result').open")
+                continue
+            next_hand(page, lambda: act(page, page.get_by_role("button", name="Next hand")))
             continue
         if page.get_by_role("button", name="Pass").is_visible():
             act(page, page.get_by_role("button", name="Pass"))
@@ -133,6 +149,12 @@ def test_gin_hand_by_clicks_to_a_knock_and_the_score_screen(
             if not knocked and seq(page) > 8:
                 shot(page, "phone-gin-table")
             continue
+        if not hinted:  # the hard player's advice, with its reason
+            page.get_by_role("button", name="Hint").click()
+            expect(page.locator("#hint-text")).to_have_text(
+                re.compile(r"^Hint: (discard|knock, throwing) (10|[2-9AJQK])[♣♦♥♠]: \w")
+            )
+            hinted = True
         deadwood, name = best_discard(page)
         button = select(page, name)
         knock = page.get_by_role("button", name=re.compile("^(Knock|Gin)$"))
@@ -170,7 +192,7 @@ def test_gin_hand_by_keyboard_alone(server: Any, new_page: Any, shot: Any) -> No
         if result_open(page):
             if knocked:
                 break
-            press(page, "n")
+            next_hand(page, lambda: press(page, "n"))
             continue
         if page.get_by_role("button", name="Pass").is_visible():
             press(page, "p")
@@ -223,7 +245,7 @@ def test_basic_rummy_hand_with_a_meld_and_a_lay_off(server: Any, new_page: Any, 
             if melded and laid_off:
                 break
             melded = laid_off = False
-            act(page, page.get_by_role("button", name="Next hand"))
+            next_hand(page, lambda: act(page, page.get_by_role("button", name="Next hand")))
             continue
         stock = page.get_by_role("button", name=re.compile("^Stock"))
         if stock.is_enabled():
@@ -299,7 +321,7 @@ def test_crazy_rummy_round_with_a_lay_down_and_a_buy(server: Any, new_page: Any,
         wait_turn(page)
         if result_open(page):  # the round ended first: try the next one
             bought = laid = False
-            act(page, page.get_by_role("button", name="Next hand"))
+            next_hand(page, lambda: act(page, page.get_by_role("button", name="Next hand")))
             continue
         panel = page.get_by_role("group", name="May I?")
         if panel.is_visible():
@@ -360,7 +382,11 @@ def test_language_switch(server: Any, new_page: Any, shot: Any) -> None:
     expect(first).to_have_attribute("aria-label", re.compile(r" (chuồn|rô|cơ|bích)$"))
     expect(page.get_by_role("button", name=re.compile(r"^Nọc, còn \d+ lá$"))).to_be_visible()
     expect(page.get_by_role("button", name="Gõ")).to_be_visible()
-    expect(page.get_by_role("button", name="Gợi ý")).to_be_visible()
+    wait_turn(page)
+    page.get_by_role(
+        "button", name="Gợi ý"
+    ).click()  # the hint is worded on the server, in Vietnamese
+    expect(page.locator("#hint-text")).to_have_text(re.compile(r"^Gợi ý: (bỏ qua|lấy|rút)"))
     page.get_by_role("button", name="Luật chơi").click()
     expect(
         page.get_by_role("dialog").get_by_role("heading", name="Gin Rummy tóm tắt")
@@ -377,7 +403,7 @@ def test_a_game_resumes_after_the_server_is_killed(
     for _ in range(6):
         wait_turn(page)
         if result_open(page):
-            act(page, page.get_by_role("button", name="Next hand"))
+            next_hand(page, lambda: act(page, page.get_by_role("button", name="Next hand")))
         elif page.get_by_role("button", name="Best lay-offs").is_visible():
             act(page, page.get_by_role("button", name="Best lay-offs"))
         elif page.get_by_role("button", name="Pass").is_visible():
