@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import product
 from typing import Final
 
@@ -64,6 +64,7 @@ from rummykit.solver.deadwood import (
     best_layoffs,
     discard_deadwoods,
     hand_mask,
+    min_deadwood_after_discard,
     min_deadwood_mask,
 )
 
@@ -204,6 +205,8 @@ class _Analysis:
     """Per live card, the chance it is the next stock card (it is not in the opponent's hand)."""
     known_mask: int
     """The cards the opponent surely holds (taken from the discard pile)."""
+    after_discard: dict[int, int] = field(default_factory=dict)
+    """Memo of one decision: an 11-card hand's mask to its least deadwood after a discard."""
 
 
 def _analyse(view: GinView) -> _Analysis:
@@ -231,15 +234,20 @@ def _prospects(
         return 0.0, 1.0, 1.0
     gain = knock = gin = 0.0
     mask = hand_mask(rest)
+    memo = an.after_discard
     for card, odds in zip(an.live, an.draw_odds, strict=True):
         if not odds or mask & card.bit:
             continue
         if card.points >= 10 and not _near_in_hand(card, mask):
             value = deadwood  # a lone ten-point card replaces nothing better
         else:
-            rest.append(card)
-            value = best_discards(rest)[0]
-            rest.pop()
+            key = mask | card.bit
+            found = memo.get(key)
+            if found is None:
+                rest.append(card)
+                found = memo[key] = min_deadwood_after_discard(rest)
+                rest.pop()
+            value = found
         if value < deadwood:
             gain += odds * (deadwood - value)
         if value <= limit:
