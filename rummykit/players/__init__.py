@@ -5,7 +5,7 @@ player, write its class (constructed as ``Cls(seed)``) and add one line to :data
 the game's canonical name (``Game.name``): every variant and alias of that game then finds it.
 
 >>> PLAYERS["gin"], PLAYERS["rummy"]
-(('random', 'easy', 'medium', 'hard'), ('random',))
+(('random', 'easy', 'medium', 'hard'), ('random', 'easy', 'medium', 'hard'))
 >>> find_player("gin-rummy", "random", seed=3)
 RandomPlayer(seed=3)
 >>> find_player("rummy-classic", "random", seed=4)
@@ -20,6 +20,7 @@ from rummykit.games import find_game
 from rummykit.players.base import NoActionError, Player, RandomPlayer, View
 from rummykit.players.crazy import EasyCrazyPlayer, HardCrazyPlayer, MediumCrazyPlayer
 from rummykit.players.gin import EasyGinPlayer, HardGinPlayer, MediumGinPlayer
+from rummykit.players.rummy import EasyRummyPlayer, HardRummyPlayer, MediumRummyPlayer
 
 __all__ = [
     "PLAYERS",
@@ -45,6 +46,9 @@ REGISTRY: dict[str, dict[str, PlayerFactory]] = {
     },
     "rummy": {
         "random": RandomPlayer,
+        "easy": EasyRummyPlayer,
+        "medium": MediumRummyPlayer,
+        "hard": HardRummyPlayer,
     },
     "crazy": {
         "random": RandomPlayer,
