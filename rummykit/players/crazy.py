@@ -52,10 +52,20 @@ from rummykit.actions import Action, Buy, Discard, Down, Draw, LayOff, Pass, Swa
 from rummykit.cards import AnyCard, Card, Joker, parse_card
 from rummykit.games.base import Phase, View
 from rummykit.games.crazy import CrazyOptions, CrazyView
+from rummykit.melds import MeldError
 from rummykit.players.base import NoActionError
 from rummykit.players.reasons import Reason, Suggestion, because, define
 from rummykit.solver.contract import Contract, contract_distance
-from rummykit.wild_melds import Book, End, Run, WildMeld, WildRules, crazy_points, is_wild
+from rummykit.wild_melds import (
+    Book,
+    End,
+    Run,
+    WildMeld,
+    WildRules,
+    crazy_points,
+    is_wild,
+    position_card,
+)
 
 __all__ = ["EasyCrazyPlayer", "HardCrazyPlayer", "MediumCrazyPlayer"]
 
@@ -65,6 +75,10 @@ define(
         "crazy.down_out": (
             "you lay down every card and go out",
             "bạn hạ hết bài và hết bài luôn",
+        ),
+        "crazy.hold": (
+            "hold the contract: laid down now, your other cards would fit nowhere",
+            "chưa hạ bài vội: hạ bây giờ thì các lá còn lại không gửi được vào đâu",
         ),
         "crazy.wait_down": (
             "wait a turn before laying down",
@@ -261,6 +275,16 @@ def _layoffs_of(
     for end, run in zip(ends, placed, strict=True):
         out.append((end if named else None, run))
     return out
+
+
+def _meld_of(cards: Sequence[AnyCard], rules: WildRules) -> WildMeld | None:
+    """The meld a group of a lay-down forms (as the engine reads it), or None."""
+    for reader in (Book.of, Run.of):
+        try:
+            return reader(cards, rules)
+        except MeldError:
+            continue
+    return None
 
 
 def _fits_table(card: AnyCard, melds: Sequence[WildMeld], rules: WildRules) -> bool:
@@ -532,15 +556,38 @@ def _plan_reason(view: CrazyView, plan: _Plan) -> Reason:
     return reason + _plural("crazy.left", len(plan.left))
 
 
-def _down_keep_score(risk: float) -> _KeepScore:
-    """The leftover score once down: cards to get rid of first, then their points."""
+def _down_keep_score(risk: float, near: Sequence[float] | None = None) -> _KeepScore:
+    """The leftover score once down: cards to get rid of first, then their points.
+
+    ``near`` (per card kind) is a bonus for keeping a card that may fit the table soon.
+    """
 
     def score(left: tuple[AnyCard, ...], thrown: AnyCard) -> float:
         points = sum(crazy_points(c) for c in left)
-        wild_bonus = sum(6.0 for c in left if is_wild(c))  # a wild is easy to lay off later
-        return 30.0 * len(left) + (0.4 + risk) * points - wild_bonus
+        bonus = sum(6.0 for c in left if is_wild(c))  # a wild is easy to lay off later
+        if near is not None:
+            bonus += sum(near[_key(c)] for c in left)
+        return 30.0 * len(left) + (0.4 + risk) * points - bonus
 
     return score
+
+
+def _near_fits(view: CrazyView, ctx: _Ctx) -> list[float]:
+    """Per card kind, a bonus for a card one card away from a run end (it fits once that card
+    is laid off, by anyone), weighed by the copies of that card still to come."""
+    near = [0.0] * _KEYS
+    for table_meld in view.table:
+        run = table_meld.meld
+        if not isinstance(run, Run):
+            continue
+        for gap, beyond in ((run.low - 1, run.low - 2), (run.high + 1, run.high + 2)):
+            if not (1 <= gap <= 14 and 1 <= beyond <= 14) or 2 in (gap, beyond):
+                continue
+            g = position_card(gap, run.suit).index
+            b = position_card(beyond, run.suit).index
+            if ctx.unseen[g]:
+                near[b] = max(near[b], 4.0 * min(2, ctx.unseen[g]))
+    return near
 
 
 def _discard_reason(ctx: _Ctx, card: AnyCard, dist: int, shed: bool) -> Reason:
@@ -627,6 +674,8 @@ class MediumCrazyPlayer(_CrazyPlayer):
 
     max_buys: int = 2
     """Buys a round at most."""
+    potential_weight: float = 8.0
+    """Score units per unit of potential (tie-breaks between hands equally far)."""
 
     def __init__(self, seed: int | None = None, *, options: CrazyOptions | None = None) -> None:
         super().__init__(seed, options=options)
@@ -639,6 +688,8 @@ class MediumCrazyPlayer(_CrazyPlayer):
         if len(legal) == 1:
             return Suggestion(legal[0], because("only_choice"))
         ctx = _ctx(v, self.options)
+        # no card memory: every card is taken to be as available as at the deal
+        ctx.avail = [2.0] * 52 + [float(self.options.jokers)]
         if v.phase is Phase.BUY:
             return self._buy(v, ctx)
         if v.phase in (Phase.OFFER, Phase.DRAW):
@@ -680,7 +731,7 @@ class MediumCrazyPlayer(_CrazyPlayer):
             rest = list(hand)
             rest.remove(card)
             dist = ctx.dist(rest)
-            score = (1.0 - risk) * (_DIST_W * dist - 8.0 * _potential(rest, ctx))
+            score = (1.0 - risk) * (_DIST_W * dist - self.potential_weight * _potential(rest, ctx))
             score -= (0.05 + risk) * crazy_points(card)
             if is_wild(card):
                 score += 60.0
@@ -860,7 +911,7 @@ def _sample(
     total_hidden = sum(hidden.values())
     if len(pool) < total_hidden:  # options differ from the table's: stay safe
         total_hidden = len(pool)
-    weights = {s: _holding_weights(view, ctx, notes, s) for s in opponents}
+    inverse = {s: [1.0 / w for w in _holding_weights(view, ctx, notes, s)] for s in opponents}
     stock_share = [0.0] * _KEYS
     use: dict[int, list[float]] = {s: [0.0] * _KEYS for s in opponents}
     cand_keys = list(dict.fromkeys(_key(c) for c in candidates))
@@ -877,11 +928,10 @@ def _sample(
         hands: dict[int, list[int]] = {}
         for s in opponents:
             h = min(hidden[s], len(left))
-            w = weights[s]
-            keyed = sorted(
-                range(len(left)), key=lambda i: rng.random() ** (1.0 / w[left[i]]), reverse=True
-            )
-            chosen = set(keyed[:h])
+            inv = inverse[s]
+            r = rng.random
+            keys = [r() ** inv[k] for k in left]
+            chosen = set(sorted(range(len(left)), key=keys.__getitem__, reverse=True)[:h])
             hands[s] = [left[i] for i in chosen]
             left = [left[i] for i in range(len(left)) if i not in chosen]
         for k in left:
@@ -920,6 +970,51 @@ def _sample(
     )
 
 
+def _outs(hand: Sequence[AnyCard], ctx: _Ctx) -> float:
+    """Copies still to be had of the cards that would bring the contract one card closer.
+
+    Exact for each card tried (the contract distance of the hand with it), trying one card of
+    each rank the hand holds (a book takes any suit, weighed by every suit's copies), the cards
+    next to the hand's cards in suit (runs) and one wild (weighed by every wild's copies).
+    """
+    base = ctx.dist(hand)
+    if base == 0:
+        return 0.0
+    avail = ctx.avail
+    tries: dict[int, float] = {}
+    naturals = [c for c in hand if isinstance(c, Card) and not is_wild(c)]
+    held = [0] * _KEYS
+    for c in hand:
+        held[_key(c)] += 1
+    if ctx.contract.books:
+        for n in dict.fromkeys(c.number for c in naturals):
+            keys = [13 * t + n - 1 for t in range(4)]
+            pick = max(keys, key=lambda k: (avail[k] if held[k] < 2 else -1.0, -k))
+            if held[pick] < 2:
+                tries[pick] = tries.get(pick, 0.0) + sum(avail[k] for k in keys if held[k] < 2)
+    if ctx.contract.runs:
+        for c in naturals:
+            for d in (-2, -1, 1, 2):
+                m = c.number + d
+                if m in (0, -1):
+                    m += 13  # below the ace: the king side (ace high)
+                if m == 14:
+                    m = 1
+                if not 1 <= m <= 13 or m == 2:
+                    continue
+                k = 13 * c.suit_index + m - 1
+                if held[k] < 2 and k not in tries:
+                    tries[k] = avail[k]
+    wild_copies = avail[_JOKER_KEY] + sum(avail[13 * t + 1] for t in range(4))
+    if wild_copies > 0:
+        tries[_JOKER_KEY if avail[_JOKER_KEY] > 0 else 1] = wild_copies
+    total = 0.0
+    for k, weight in tries.items():
+        if weight > 0 and ctx.dist([*hand, _card_of(k)]) < base:
+            total += weight
+    return total
+
+
 _CARD_OF: Final[tuple[AnyCard, ...]] = (*(Card.from_index(i) for i in range(52)), Joker())
 
 
@@ -941,12 +1036,36 @@ class HardCrazyPlayer(_CrazyPlayer):
         deals: int = 24,
         danger: float = 30.0,
         max_buys: int = 4,
+        lookahead: int = 0,
+        outs_weight: float = 150.0,
+        hold: int = 0,
     ) -> None:
         super().__init__(seed, options=options)
         self.name = "hard"
         self.deals = deals
         self.danger = danger
         self.max_buys = max_buys
+        self.lookahead = lookahead
+        self.outs_weight = outs_weight
+        self.hold = hold
+
+    def _hold(self, view: CrazyView, ctx: _Ctx, down: Down) -> bool:
+        """Wait with the contract while nobody else is down and laying down now would leave
+        ``hold`` or more cards that fit nowhere (they could only go one a turn)."""
+        me = view.seat
+        if self.hold <= 0 or any(view.down[s] for s in range(len(view.down)) if s != me):
+            return False
+        if view.stock_size < 25:
+            return False
+        melds = [t.meld for t in view.table] + [
+            m for m in (_meld_of(group, ctx.rules) for group in down.melds) if m is not None
+        ]
+        left = list(view.hand)
+        for group in down.melds:
+            for card in group:
+                left.remove(card)
+        stuck = sum(1 for c in left if not _fits_table(c, melds, ctx.rules))
+        return stuck - 1 >= self.hold
 
     def suggest(self, view: View) -> Suggestion:
         """The hard player's action and a short reason a person understands."""
@@ -963,10 +1082,13 @@ class HardCrazyPlayer(_CrazyPlayer):
         if v.phase is Phase.BUY:
             return self._buy(v, ctx, notes, rng)
         down = _down_action(v)
-        if down is not None:
+        if down is not None and not self._hold(v, ctx, down):
             return Suggestion(down, _down_reason(v, down))
         cards = _discards(v)
         samples = _sample(v, ctx, notes, rng, self.deals, cards)
+        if down is not None:
+            action, reason = self._discard(v, ctx, samples, cards)
+            return Suggestion(action, because("crazy.hold") + reason)
         if v.down[me]:
             return self._down_turn(v, ctx, samples)
         return self._discard(v, ctx, samples, cards)
@@ -1003,7 +1125,7 @@ class HardCrazyPlayer(_CrazyPlayer):
         players = len(view.hand_sizes)
         nxt = (me + 1) % players
         risk = samples.risk
-        base = _down_keep_score(risk)
+        base = _down_keep_score(risk, _near_fits(view, ctx))
         danger = self.danger
 
         def score(left: tuple[AnyCard, ...], thrown: AnyCard) -> float:
@@ -1049,6 +1171,22 @@ class HardCrazyPlayer(_CrazyPlayer):
             if best is None or score < best[0]:
                 best = (score, card, dist)
         assert best is not None
+        if self.lookahead > 1 and risk < 0.5:
+            # one draw deeper for the best few: the copies left of the cards that would help
+            scored.sort(key=lambda sc: sc[0])
+            top = [sc for sc in scored[: self.lookahead] if not is_wild(sc[1])]
+            if len(top) > 1 and top[1][0] - top[0][0] < 40.0:
+                pool = max(1.0, sum(ctx.avail))
+                deeper = []
+                for score, card in top:
+                    rest = list(hand)
+                    rest.remove(card)
+                    outs = _outs(rest, ctx)
+                    deeper.append((score - (1.0 - risk) * self.outs_weight * outs / pool, card))
+                score, card = min(deeper, key=lambda sc: sc[0])
+                rest = list(hand)
+                rest.remove(card)
+                best = (score, card, ctx.dist(rest))
         _, card, dist = best
         reason = _discard_reason(ctx, card, dist, risk > 0.3)
         others = [c for s, c in scored if c != card]
