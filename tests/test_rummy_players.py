@@ -390,7 +390,7 @@ def test_throws_a_lone_king_and_says_why(level: str) -> None:
     assert hint.text("vi").startswith("bỏ K♦: lá cao nhất, không gần bộ nào"), hint.text("vi")
 
 
-@pytest.mark.parametrize("level", ["medium", "hard"])
+@pytest.mark.parametrize("level", ["hard"])
 def test_does_not_feed_the_next_player(level: str) -> None:
     # Seat 0 (the next player after seat 1) takes 9C from seat 1. Seat 1 draws 4H and keeps its two runs;
     # of TC and TD (equal otherwise, TC even the weaker), it throws TD: TC would feed seat 0.
@@ -409,12 +409,13 @@ def test_does_not_feed_the_next_player(level: str) -> None:
 # ------------------------------------------------------------------------ order of strength
 
 
-def _points(levels: tuple[str, str], hands: int, seed: int, players: int) -> dict[str, int]:
-    """Hand points per level over ``hands`` hands, the levels alternating and swapping seats."""
+def _points(levels: tuple[str, str], deals: int, seed: int, players: int) -> dict[str, int]:
+    """Hand points per level over ``deals`` deals, each played twice with the seats swapped
+    (the levels alternating round the table)."""
     game = Rummy()
     totals = dict.fromkeys(levels, 0)
-    for index in range(hands):
-        hand_seed = derive_seed(seed, index)
+    for index in range(2 * deals):
+        hand_seed = derive_seed(seed, index // 2)
         order = [levels[(s + index) % 2] for s in range(players)]
         bots = [find_player("rummy", name, hand_seed + s) for s, name in enumerate(order)]
         state = play_hand(game, bots, hand_seed, dealer=(index // 2) % players)
@@ -425,10 +426,10 @@ def _points(levels: tuple[str, str], hands: int, seed: int, players: int) -> dic
 
 
 def test_medium_beats_easy_over_seeded_hands() -> None:
-    totals = _points(("medium", "easy"), 40, 5, 2)
+    totals = _points(("medium", "easy"), 20, 5, 2)
     assert totals["medium"] > 1.5 * totals["easy"], totals
 
 
 def test_hard_beats_medium_over_seeded_hands() -> None:
-    totals = _points(("hard", "medium"), 30, 5, 2)
+    totals = _points(("hard", "medium"), 20, 5, 2)
     assert totals["hard"] > totals["medium"], totals

@@ -12,23 +12,27 @@ A plan that empties the hand always wins.
 
 - ``easy`` (:class:`EasyRummyPlayer`) sees only its own deadwood: it lays down what it can, often
   overlooks lay-offs, takes the top discard only when it visibly makes a meld (and not always),
-  throws a random unmatched card a third of the time, and never watches the other players.
-- ``medium`` (:class:`MediumRummyPlayer`) lays melds down as soon as it may, lays off everything
-  that fits, and throws the card leaving the best hand: the fewest and lowest unmatched cards,
-  counting how much the next stock card is likely to help (cards in sight, in the discard pile or
-  on the table, cannot come), and holding back cards next to what the next player took. It takes
-  the top discard when the hand it leaves is clearly better than without it.
+  throws a random unmatched card a third of the time, and never watches the other players. It
+  never misses going out.
+- ``medium`` (:class:`MediumRummyPlayer`) plays the classic sound heuristics: melds go down as soon
+  as the rules allow, every card that fits the table is laid off, the card thrown is the one that
+  leaves the fewest unmatched points (the highest card on a tie), and the top discard is taken
+  when it completes a meld or can be laid off.
 - ``hard`` (:class:`HardRummyPlayer`) remembers every card: what each seat took, threw, drew past
-  and laid down (and, after a restock without shuffling, which cards the new stock holds and in
-  what order). From that it weighs how likely each opponent holds each unseen card, and deals the
-  hidden cards at random many times consistently with the view (a deal in which a seat holds a
-  meld it would have laid down, or would have taken the card it drew past, or threw a card of its
-  own meld, is usually dealt again): the deals give the chance that each opponent holds each card
-  (so it knows what the next player would use, and which lay-offs a new meld would offer the
-  table) and the chance that each card is the next stock card. It scores a hand by its unmatched
-  cards, the expected help and the chance of going out on the next draw, the points at risk (which
-  grow as opponents near going out), the danger of feeding the next player and of exposing melds,
-  and it takes the top discard only when that beats the expected stock card over the same deals.
+  and laid down (and, after a restock without shuffling, which card the stock gives next). It
+  deals the hidden cards at random many times consistently with the view (a deal in which a seat
+  holds a meld it would have laid down, or threw a card of its own meld, or drew past a card that
+  would have made one, is usually dealt again), and counts how often each opponent holds each
+  card: the chance the next player can meld a card (so it does not feed it), the lay-offs a new
+  meld would offer the table, and each card's chance to be the next stock card. It scores the hand
+  each plan leaves by its unmatched cards and points, the expected help and the chance of going
+  out on the next stock card (live cards only, by those chances), the points at risk in melds kept
+  in hand (weighed by how near an opponent is to going out: it may keep a meld hidden early, it
+  lays everything down when someone is close), the danger of feeding the next player and of
+  exposing lay-offs; it takes the top discard when the best plan with it scores better than
+  without. Playouts of every sampled deal to the end of the hand (every seat greedy) are built in
+  (``candidates``, ``search_take``) but off by default: with a greedy playout policy they
+  measured weaker than the scored plan (bench/rummy_players.py, see the report of the commit).
 
 ``suggest(view)`` returns the move and a reason, e.g.
 ``"meld 7♠ 7♦ 7♣: three of a kind, 21 points off your hand"``.
@@ -543,8 +547,12 @@ class RummyWeights:
 
 
 EASY_WEIGHTS: Final = RummyWeights(count=1.0, gain=0.0, out=0.0, danger=0.0, top_k=0)
-MEDIUM_WEIGHTS: Final = RummyWeights()
+"""Easy's score: the points left unmatched, nothing more."""
+MEDIUM_WEIGHTS: Final = RummyWeights(gain=0.0, out=0.0, danger=0.0, top_k=0)
+"""Medium's score: the points left unmatched and held in melds (so melds go down at once)."""
 HARD_WEIGHTS: Final = RummyWeights(exposure=3.0, rho=None)
+"""Hard's score: every term, the points held in melds weighed by how near an opponent is to
+going out."""
 
 
 @dataclass(slots=True)
@@ -889,10 +897,28 @@ class MediumRummyPlayer(_Base):
         *,
         options: RummyOptions | None = None,
         weights: RummyWeights = MEDIUM_WEIGHTS,
+        simple_take: bool = True,
     ) -> None:
         super().__init__(seed, options=options)
         self.name = "medium"
         self.weights = weights
+        self.simple_take = simple_take
+
+    def _take(
+        self,
+        view: RummyView,
+        ctx: _Context,
+        take_value: float,
+        base: float,
+        hand: list[Card],
+        table: list[Meld],
+        up: Card,
+    ) -> bool:
+        if not self.simple_take:
+            return take_value < base - 2.0
+        if any(m.accepts(up) for m in table):
+            return True
+        return any(up in m.cards for m in melds_in([*hand, up]))
 
 
 class EasyRummyPlayer(_Base):
@@ -1035,33 +1061,43 @@ def _rollout(
 
 
 def _outcome(
-    mine: tuple[int, list[int]], theirs: Sequence[tuple[int, list[int]]], players: int
+    mine: tuple[int, list[int]],
+    theirs: Sequence[tuple[int, list[int]]],
+    players: int,
+    first_to_draw: bool = False,
 ) -> float:
     """Points this seat gains (negative: loses) when the hand ends, from the rollouts of every
-    seat (opponents in turn order after this seat)."""
+    seat (opponents in turn order after this seat).
+
+    ``first_to_draw``: this seat's rollout starts with the current turn, so in every round it
+    plays before the opponents (else after them).
+    """
     t, ours = mine
     first = min((u for u, _ in theirs if u), default=0)
-    if t and (not first or t < first):
-        return float(sum(pts[min(t, len(pts) - 1)] for _, pts in theirs))
+    lead = 1 if first_to_draw else 0
+    if t and (not first or t < first + lead):
+        return float(sum(pts[min(t - lead, len(pts) - 1)] for _, pts in theirs))
     if first:
-        return -float(ours[min(first - 1, len(ours) - 1)])
+        return -float(ours[min(first - 1 + lead, len(ours) - 1)])
     rest = sum(pts[-1] for _, pts in theirs)
     return rest / players - ours[-1] * (players - 1) / players
 
 
 class HardRummyPlayer(_Base):
-    """Card memory, sampled deals of the hidden cards, and determinized Monte Carlo playouts.
+    """Card memory, sampled deals of the hidden cards, and the fully scored turn plan.
 
     For every decision it deals the unseen cards ``deals`` times at random, consistently with the
     view (:func:`_sample`): each deal gives every opponent a whole hand and orders the stock. The
     deals give the chance each opponent holds each card (the danger of feeding the next player,
     the lay-offs a new meld offers) and each card's chance to be the next stock card, which feed
-    the hand score (:class:`RummyWeights`). The best few plans by that score are then played out
-    on every deal: every seat plays greedily (lay off, throw the card leaving least deadwood, lay
-    down melds) with the cards the deal puts on top of the stock for it, for ``horizon`` rounds,
-    and the plan is worth what the seat would win or lose when the first seat goes out (common
-    deals for every plan, so the comparison is fair). The top discard is judged the same way:
-    taken, or a stock card drawn, both played out on the same deals.
+    the hand score (:class:`RummyWeights`).
+
+    Optionally (``candidates`` > 1, ``search_take``) the best plans and the take-or-draw choice
+    are also played out on every deal (determinized Monte Carlo): every seat plays greedily (lay
+    off, throw the card leaving least deadwood, lay down melds) with the cards the deal puts on top
+    of the stock for it, for ``horizon`` rounds, and a plan is worth what the seat would win or
+    lose when the first seat goes out. With that greedy playout policy it measured weaker than the
+    scored plan alone, so it is off by default.
     """
 
     name: str
@@ -1074,9 +1110,9 @@ class HardRummyPlayer(_Base):
         options: RummyOptions | None = None,
         weights: RummyWeights = HARD_WEIGHTS,
         deals: int = 24,
-        candidates: int = 5,
+        candidates: int = 1,
         horizon: int = 8,
-        search_take: bool = True,
+        search_take: bool = False,
     ) -> None:
         super().__init__(seed, options=options)
         self.name = "hard"
@@ -1263,7 +1299,7 @@ class HardRummyPlayer(_Base):
             mine = _rollout(
                 hand_m, tm, [stock[i] for i in positions[seat] if i < len(stock)], ctx.limit
             )
-            total += _outcome(mine, theirs, players)
+            total += _outcome(mine, theirs, players, first_to_draw=True)
         drawn = total / max(1, len(self._deals))
         return taken > drawn + 0.3
 
