@@ -103,7 +103,7 @@ define(
         ),
         "rummy.stock_better": (
             "a stock card is likely to help more than {card}",
-            "rút nọc nhiều khả năng có lợi hơn lấy {card}",
+            "một lá từ nọc nhiều khả năng có lợi hơn {card}",
         ),
         "rummy.hold": (
             "you keep {cards} in hand: laid down, it would give others lay-offs",
