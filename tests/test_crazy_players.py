@@ -17,7 +17,6 @@ from rummykit.games.base import Deal
 from rummykit.games.crazy import Crazy, CrazyOptions, CrazyState, CrazyView
 from rummykit.players import PLAYERS, Player, find_player
 from rummykit.players.crazy import EasyCrazyPlayer, HardCrazyPlayer, MediumCrazyPlayer
-from rummykit.sim import simulate
 from rummykit.wild_melds import is_wild
 
 LEVELS = ("easy", "medium", "hard")
@@ -81,8 +80,14 @@ def test_every_level_plays_legally_in_every_round(round_: int) -> None:
     assert len(views) > 10
 
 
-def test_legal_with_options_that_change_the_rules() -> None:
-    options = CrazyOptions(jokers=2, penalty_cards=2, max_buys_per_round=1, max_wilds_run=1)
+@pytest.mark.parametrize(
+    "options",
+    [
+        CrazyOptions(jokers=2, penalty_cards=2, max_buys_per_round=1, max_wilds_run=1),
+        CrazyOptions(discard_to_go_out=True, swap_requires_down=False, max_restocks=0),
+    ],
+)
+def test_legal_with_options_that_change_the_rules(options: CrazyOptions) -> None:
     game = Crazy(options)
     for round_ in (2, 6):
         state = game.new_hand(players=4, seed=round_, round=round_)
@@ -286,21 +291,26 @@ def test_once_down_lays_off_then_goes_out(level: str) -> None:
     assert me.choose(state.view(1)) == Discard(parse_cards("5D")[0])
 
 
-def _level_totals(a: str, b: str, matches: int, seed: int) -> tuple[float, float, int, int]:
-    report = simulate("crazy", [a, b, a, b], matches=matches, seed=seed)
-    stats = report.players
-    total_a = (stats[0].mean_total or 0) + (stats[2].mean_total or 0)
-    total_b = (stats[1].mean_total or 0) + (stats[3].mean_total or 0)
-    wins_a = stats[0].matches_won + stats[2].matches_won
-    wins_b = stats[1].matches_won + stats[3].matches_won
-    return total_a, total_b, wins_a, wins_b
+def _duplicate_points(a: str, b: str, seeds: range) -> tuple[int, int]:
+    """Points of levels ``a`` and ``b`` over rounds dealt twice, seats a,b,a,b then b,a,b,a."""
+    points = {a: 0, b: 0}
+    for seed in seeds:
+        round_ = seed % 7 + 1
+        for names in ([a, b, a, b], [b, a, b, a]):
+            state = Crazy().new_hand(players=4, seed=seed, round=round_, dealer=seed % 4)
+            run_round(state, players(names, seed), check=False)
+            assert state.result is not None
+            for seat, name in enumerate(names):
+                points[name] += state.result.points[seat]
+    return points[a], points[b]
 
 
 @pytest.mark.parametrize(("stronger", "weaker"), [("hard", "medium"), ("medium", "easy")])
-def test_level_order_holds_on_a_fixed_seed(stronger: str, weaker: str) -> None:
-    total_s, total_w, wins_s, wins_w = _level_totals(stronger, weaker, 4, 2026)
-    assert total_s < total_w
-    assert wins_s > wins_w
+def test_level_order_holds_on_fixed_deals(stronger: str, weaker: str) -> None:
+    # A regression guard, not a measurement (bench/crazy_players.py measures): seven deals,
+    # one of each round, each played twice with the seats swapped.
+    strong, weak = _duplicate_points(stronger, weaker, range(700, 707))
+    assert strong < weak
 
 
 def test_view_type_is_checked() -> None:

@@ -437,12 +437,14 @@ def _plan_turn(
     keep_score: _KeepScore,
     *,
     swaps: bool = True,
+    discard_to_go_out: bool = False,
     node_limit: int = 4000,
 ) -> _Plan:
     """Search lay-offs and swaps in every order, then the discard, for the best leftover hand.
 
     ``keep_score(left, thrown)`` scores the hand kept after discarding ``thrown`` (lower is
-    better); going out scores best of all.
+    better); going out scores best of all. With ``discard_to_go_out`` the last card cannot be
+    laid off. The plan's first action is always one of the view's legal actions.
     """
     me = view.seat
     taken = view.taken_from_discard
@@ -485,6 +487,8 @@ def _plan_turn(
             rest.remove(card)
             if taken is not None and len(rest) == 1 and rest[0] == taken:
                 continue  # would strand the card taken from the pile
+            if discard_to_go_out and not rest:
+                continue
             for index, meld in enumerate(table):
                 for end, new in _layoffs_of(card, meld, rules):
                     order = 1 if is_wild(card) else 0
@@ -514,7 +518,13 @@ def _plan_turn(
         memo[key] = best
         return best
 
-    return search(_sorted(view.hand), start_table)
+    plan = search(_sorted(view.hand), start_table)
+    if plan.actions[0] not in view.legal_actions:  # pragma: no cover - a safety net
+        throw = next(a for a in view.legal_actions if isinstance(a, Discard))
+        rest = list(view.hand)
+        rest.remove(throw.card)
+        return _Plan(keep_score(tuple(rest), throw.card), (throw,), tuple(rest))
+    return plan
 
 
 # -------------------------------------------------------------------------- shared decisions
@@ -721,7 +731,12 @@ class MediumCrazyPlayer(_CrazyPlayer):
             return Suggestion(down, _down_reason(view, down))
         risk = _risk_simple(view)
         if view.down[view.seat]:
-            plan = _plan_turn(view, ctx.rules, _down_keep_score(risk))
+            plan = _plan_turn(
+                view,
+                ctx.rules,
+                _down_keep_score(risk),
+                discard_to_go_out=self.options.discard_to_go_out,
+            )
             return Suggestion(plan.actions[0], _plan_reason(view, plan))
         return self._discard(view, ctx, risk)
 
@@ -1149,7 +1164,7 @@ class HardCrazyPlayer(_CrazyPlayer):
                     feed += 0.3 * row[k]
             return value + danger * 0.5 * feed
 
-        plan = _plan_turn(view, ctx.rules, score)
+        plan = _plan_turn(view, ctx.rules, score, discard_to_go_out=self.options.discard_to_go_out)
         return Suggestion(plan.actions[0], _plan_reason(view, plan))
 
     def _discard(
