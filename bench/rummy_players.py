@@ -6,6 +6,7 @@ Run it on purpose::
     python bench/rummy_players.py strength --pair hard,medium --players 2 --matches 200 --seed 1
     python bench/rummy_players.py strength --pair medium,easy --players 4 --matches 200 --seed 1
     python bench/rummy_players.py strength --pair hard,medium --preset rummy-classic --matches 60
+    python bench/rummy_players.py combine bench/results/rummy_rummy_hard_v_medium_4p_*.json
 
 ``timing`` plays whole hands with every seat at one level and times every decision (each seat's
 ``choose`` on its own view): median, 90th and 99th percentile and maximum, per level and table
@@ -169,6 +170,29 @@ def strength(
     return result
 
 
+def combine(paths: list[str]) -> dict[str, Any]:
+    """Sum the match wins of several ``strength`` results of the same pair, table and preset
+    (e.g. run with different seeds) and give the share with its Wilson 95% interval."""
+    runs = [json.loads(Path(p).read_text()) for p in paths]
+    first, second = runs[0]["pair"]
+    keys = {(r["preset"], r["players"], tuple(r["pair"])) for r in runs}
+    if len(keys) != 1:
+        raise SystemExit(f"results of different pairs, tables or presets: {sorted(keys)}")
+    wins = {first: sum(r["match_wins"][first] for r in runs)}
+    wins[second] = sum(r["match_wins"][second] for r in runs)
+    matches = sum(r["matches"] for r in runs)
+    decided = wins[first] + wins[second]
+    low, high = wilson(wins[first], decided)
+    share = wins[first] / decided if decided else 0.0
+    print(
+        f"{runs[0]['preset']} {runs[0]['players']}p {first} v {second}, seeds "
+        f"{', '.join(str(r['seed']) for r in runs)}: {matches} matches, match wins {first} "
+        f"{wins[first]} / {second} {wins[second]}; {first} wins {100 * share:.1f}% "
+        f"[95% CI {100 * low:.1f}-{100 * high:.1f}]"
+    )
+    return {"matches": matches, "match_wins": wins, "share_first": share, "wilson95": [low, high]}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -185,7 +209,12 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--seed", type=int, default=1)
     s.add_argument("--preset", default="rummy")
     s.add_argument("--jobs", type=int, default=1)
+    c = sub.add_parser("combine", help="sum strength results (JSON files) of several seeds")
+    c.add_argument("files", nargs="+")
     args = parser.parse_args(argv)
+    if args.command == "combine":
+        combine(args.files)
+        return 0
     RESULTS.mkdir(exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     if args.command == "timing":
