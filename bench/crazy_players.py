@@ -98,7 +98,7 @@ def time_level(level: str, matches: int, seed: int) -> dict[str, list[float]]:
 
 
 def cmd_time(args: argparse.Namespace) -> int:
-    rows = {}
+    rows: dict[str, Any] = {}
     ok = True
     print(f"decision time (ms), {args.matches} matches per level, seed {args.seed}")
     print(
@@ -107,7 +107,7 @@ def cmd_time(args: argparse.Namespace) -> int:
     for level in args.levels.split(","):
         by_phase = time_level(level, args.matches, args.seed)
         every = [t for ts in by_phase.values() for t in ts]
-        row = {
+        row: dict[str, Any] = {
             "decisions": len(every),
             "median": statistics.median(every),
             "p90": percentile(every, 0.9),

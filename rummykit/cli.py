@@ -54,6 +54,7 @@ from rummykit.games.rummy import (
     melds_in,
 )
 from rummykit.players import PLAYERS, RandomPlayer, UnknownPlayerError, find_player
+from rummykit.players.reasons import Suggestion, because, define
 from rummykit.record import RecordError, is_match, load_record
 from rummykit.sim import Progress, SimReport, check_players, simulate
 from rummykit.tournament import TournamentReport, round_robin
@@ -820,6 +821,16 @@ def _gin_demo(seed: int) -> None:
 # ---------------------------------------------------------------------------- demo: Rummy
 
 
+define(
+    {
+        "demo.greedy": (
+            "melds, lays off and throws high cards whenever it can",
+            "hạ bộ, gửi bài và bỏ lá cao mỗi khi có thể",
+        )
+    }
+)
+
+
 class _GreedyRummy:
     """The demo's Basic Rummy policy (not a registered player): it decides from its view only.
 
@@ -848,9 +859,9 @@ class _GreedyRummy:
         discards = [a.card for a in actions if isinstance(a, Discard) and isinstance(a.card, Card)]
         return Discard(max(discards, key=lambda c: (c.points, c.number, c.index)))
 
-    def suggest(self, view: View) -> tuple[Action, str]:
+    def suggest(self, view: View) -> Suggestion:
         """The greedy action and why."""
-        return self.choose(view), "melds, lays off and throws high cards whenever it can"
+        return Suggestion(self.choose(view), because("demo.greedy"))
 
     @staticmethod
     def _wants(view: RummyView, card: Card) -> bool:

@@ -160,13 +160,15 @@ def test_registry_finds_players_by_game_and_name() -> None:
 
 @pytest.mark.parametrize("game", ["rummy", "basic-rummy", "rummy-classic", " Rummy-Classic "])
 def test_every_rummy_variant_uses_the_rummy_players(game: str) -> None:
-    assert PLAYERS["rummy"] == ("random",)
+    assert PLAYERS["rummy"] == ("random", "easy", "medium", "hard")
     player = find_player(game, "random", 5)
     assert isinstance(player, RandomPlayer) and player.seed == 5
     view = Rummy().new_hand(players=3, seed=2).view(1)
     assert view.legal_actions == (Draw(), Take())
     assert player.choose(view) in view.legal_actions
-    with pytest.raises(UnknownPlayerError, match=r"for rummy \(valid: random\)"):
+    with pytest.raises(
+        UnknownPlayerError, match=r"for rummy \(valid: random, easy, medium, hard\)"
+    ):
         find_player(game, "greedy", 1)
 
 

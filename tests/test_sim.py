@@ -11,6 +11,7 @@ from rummykit.actions import Action, Discard, Take
 from rummykit.games import Gin, GinOptions, Rummy, find_game
 from rummykit.games.base import View, derive_seed
 from rummykit.players import RandomPlayer, UnknownPlayerError
+from rummykit.players.reasons import Suggestion, because
 from rummykit.sim import SimReport, StuckError, play_hand, play_match, simulate
 
 # A generous knock limit makes random play end hands by knocking, so points are not all zero.
@@ -179,8 +180,8 @@ class _AlwaysTakes:
             return Take()
         return next(a for a in view.legal_actions if isinstance(a, Discard))
 
-    def suggest(self, view: View) -> tuple[Action, str]:
-        return self.choose(view), "stubborn"
+    def suggest(self, view: View) -> Suggestion:
+        return Suggestion(self.choose(view), because("random"))
 
 
 def test_a_hand_that_never_ends_is_stopped(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -119,6 +119,7 @@ def test_the_lowest_total_wins_a_crazy_rummy_comparison() -> None:
     match = play_match(game, players, 11)
     tally = _Tally()
     _add_match(tally, game, ("a", "b", "c"), match)
+    assert match.result is not None
     totals = dict(zip("abc", match.result.totals, strict=True))
     for (x, y), count in tally.wins.items():
         assert count == 1 and totals[x] < totals[y]

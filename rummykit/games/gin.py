@@ -829,6 +829,7 @@ class GinMatchResult:
 class GinMatchView(MatchView):
     """One seat's view of a match: the hand in play, the running scores, boxes and the target."""
 
+    hand: GinView
     boxes: tuple[int, int] = (0, 0)
     target_score: int = 100
 
@@ -925,7 +926,7 @@ class GinMatch:
         """What ``seat`` may see of the match: the current hand's view and the scores so far."""
         base = match_view(self, seat)
         return GinMatchView(
-            hand=base.hand,
+            hand=self.hand.view(seat),
             hand_number=base.hand_number,
             scores=base.scores,
             hand_scores=base.hand_scores,
