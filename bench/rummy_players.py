@@ -96,7 +96,8 @@ def timing(
                     times.append(elapsed)
                     by_phase.setdefault(view.phase.value, []).append(elapsed)
                     state.apply(action, seat)
-            row = {
+            phase_medians = {k: 1000 * statistics.median(v) for k, v in sorted(by_phase.items())}
+            row: dict[str, Any] = {
                 "level": level,
                 "players": players,
                 "preset": preset,
@@ -107,9 +108,7 @@ def timing(
                 "max_ms": 1000 * max(times),
                 "cpu_median_ms": 1000 * statistics.median(cpu),
                 "cpu_p99_ms": 1000 * _percentile(cpu, 0.99),
-                "median_ms_by_phase": {
-                    k: 1000 * statistics.median(v) for k, v in sorted(by_phase.items())
-                },
+                "median_ms_by_phase": phase_medians,
             }
             rows.append(row)
             print(
@@ -117,7 +116,7 @@ def timing(
                 f" p90 {row['p90_ms']:7.2f} ms, p99 {row['p99_ms']:7.1f} ms,"
                 f" max {row['max_ms']:7.1f} ms; CPU time median {row['cpu_median_ms']:6.2f} ms,"
                 f" p99 {row['cpu_p99_ms']:6.1f} ms; by phase (median ms): "
-                + ", ".join(f"{k} {v:.2f}" for k, v in row["median_ms_by_phase"].items()),
+                + ", ".join(f"{k} {v:.2f}" for k, v in phase_medians.items()),
                 flush=True,
             )
     return rows
@@ -144,7 +143,10 @@ def strength(
     decided = wins[first] + wins[second]
     low, high = wilson(wins[first], decided)
     share = wins[first] / decided if decided else 0.0
-    result = {
+    mean_points = {
+        level: points[level] / (hands * seats_of[level] / 2) for level in (first, second)
+    }
+    result: dict[str, Any] = {
         "preset": preset,
         "players": players,
         "pair": [first, second],
@@ -154,16 +156,14 @@ def strength(
         "share_first": share,
         "wilson95_first": [low, high],
         "hands": hands,
-        "mean_hand_points_per_seat": {
-            level: points[level] / (hands * seats_of[level] / 2) for level in (first, second)
-        },
+        "mean_hand_points_per_seat": mean_points,
         "elapsed_s": time.perf_counter() - started,
     }
     print(
         f"{preset} {players}p {first} v {second}: {2 * matches} matches ({hands} hands), match wins "
         f"{first} {wins[first]} / {second} {wins[second]}; {first} wins {100 * share:.1f}% "
         f"[95% CI {100 * low:.1f}-{100 * high:.1f}]; mean hand points per seat "
-        + ", ".join(f"{k} {v:.2f}" for k, v in result["mean_hand_points_per_seat"].items())
+        + ", ".join(f"{k} {v:.2f}" for k, v in mean_points.items())
         + f"  ({result['elapsed_s']:.0f} s)",
         flush=True,
     )

@@ -290,7 +290,7 @@ def _position(
         up,
         " ".join(map(str, stock)),
         dealer=0,
-        options=find_game(preset).options,
+        options=Rummy.preset(preset).options,
     )
     state.stock = hands[1] + [c for c in state.stock if c not in mine and c not in laid]
     state.hands[1] = mine
