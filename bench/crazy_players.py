@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import statistics
 import sys
 import time
@@ -35,6 +34,7 @@ from rummykit.games import Crazy
 from rummykit.games.base import derive_seed
 from rummykit.players import find_player
 from rummykit.sim import simulate
+from rummykit.tournament import wilson
 
 RESULTS = Path(__file__).resolve().parent / "results"
 TARGETS = {"easy": (10.0, None), "medium": (10.0, None), "hard": (100.0, 1000.0)}
@@ -50,21 +50,6 @@ def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     rank = max(1, -(-len(ordered) * q // 1))
     return ordered[int(rank) - 1]
-
-
-def wilson(successes: float, n: float, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a proportion.
-
-    >>> [round(x, 3) for x in wilson(60, 100)]
-    [0.502, 0.691]
-    """
-    if n <= 0:
-        return 0.0, 1.0
-    p = successes / n
-    centre = p + z * z / (2 * n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    scale = 1 + z * z / n
-    return (centre - half) / scale, (centre + half) / scale
 
 
 def time_level(level: str, matches: int, seed: int) -> dict[str, list[float]]:

@@ -24,13 +24,14 @@ it answers ``done``. Why this way round: the match must be scored by RULES.md (O
 tied undercut as nothing and plays on at the wall; rummykit does not), and our players must see
 the exact view they see in the app, which only rummykit's engine gives; the bot, a fixed C++
 policy over its own observation, loses nothing by being mirrored. Any move of the bot that
-rummykit refuses is counted as an anomaly and reported (none are expected).
+rummykit refuses is counted as an anomaly and reported (3 in 1,000 matches: the bot throwing
+back the up-card it had just taken).
 
 ``--opponent LEVEL`` plays a head-to-head against another of our levels the same way (seats and
-first dealers alternate; no mirror). ``--round-robin`` plays every pair of the named levels ``--matches`` matches with
-:func:`rummykit.sim.simulate` and reports, per player, match wins, mean hand points and mean final
-total per match, and an Elo-style rating (a Bradley-Terry fit of all the pairwise results, 400
-points for odds of 10 to 1, averaging 1500), plus each pair's win rate with its 95% interval.
+first dealers alternate; no mirror). ``--round-robin`` plays a round robin of the named levels
+over ``--matches`` matches in all with :func:`rummykit.tournament.round_robin` (the same as
+``rummykit sim gin --players ...``): per player match wins, mean hand points, mean final total
+and an Elo-style rating, and each pair's record with its 95% interval.
 
 Matches alternate who sits where and who deals first; match ``i`` uses seed
 ``derive_seed(seed, i)`` for the deals and our player, so a run is reproducible and does not
@@ -41,7 +42,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import multiprocessing
 import sys
 import time
@@ -50,14 +50,16 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rummykit import tournament
 from rummykit.actions import Action, Discard, Done, Draw, Knock, Pass, Take
 from rummykit.cards import Card
 from rummykit.games import Gin
 from rummykit.games.base import Phase, derive_seed
 from rummykit.games.gin import GinMatch, GinState
 from rummykit.players import find_player
-from rummykit.sim import MAX_ACTIONS, MAX_HANDS, simulate
+from rummykit.sim import MAX_ACTIONS, MAX_HANDS
 from rummykit.solver.deadwood import best_arrangement, discard_deadwoods
+from rummykit.tournament import wilson
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -267,21 +269,6 @@ def _run_chunk(args: tuple[str, str, int, int, int]) -> Tally:
     return tally
 
 
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (95% for the default ``z``).
-
-    >>> low, high = wilson(60, 100)
-    >>> round(low, 3), round(high, 3)
-    (0.502, 0.691)
-    """
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
-
-
 def run_vs_bot(
     level: str, matches: int, seed: int, jobs: int, opponent: str = "openspiel"
 ) -> Tally:
@@ -316,74 +303,23 @@ def run_vs_bot(
     return tally
 
 
-def elo_ratings(
-    wins: dict[tuple[str, str], int], games: dict[tuple[str, str], int]
-) -> dict[str, float]:
-    """Elo-style ratings from pairwise match results (Bradley-Terry, mean 1500).
-
-    ``wins[a, b]`` is how often ``a`` beat ``b`` in ``games[a, b]`` matches (a pair is listed once).
-
-    >>> r = elo_ratings({("a", "b"): 76}, {("a", "b"): 100})
-    >>> round(r["a"] - r["b"])  # odds of 76.5 to 24.5 with the half wins
-    198
-    """
-    names = sorted({n for pair in games for n in pair})
-    strength = dict.fromkeys(names, 1.0)
-    for _ in range(2000):
-        for name in names:
-            won = 0.0
-            denominator = 0.0
-            for (a, b), n in games.items():
-                if name not in (a, b):
-                    continue
-                other = b if name == a else a
-                w = wins[a, b] if name == a else n - wins[a, b]
-                won += w + 0.5  # a half win each way keeps a clean sweep finite
-                denominator += (n + 1) / (strength[name] + strength[other])
-            strength[name] = won / denominator
-    logs = {n: 400 * math.log10(strength[n]) for n in names}
-    mean = sum(logs.values()) / len(logs)
-    return {n: 1500 + v - mean for n, v in logs.items()}
-
-
 def round_robin(levels: list[str], matches: int, seed: int, jobs: int) -> dict[str, Any]:
-    """Every pair of ``levels`` plays ``matches`` matches; per-player totals and Elo ratings."""
-    per: dict[str, dict[str, float]] = {
-        n: {"matches": 0, "wins": 0, "hand_points": 0, "totals": 0} for n in levels
-    }
-    wins: dict[tuple[str, str], int] = {}
-    games: dict[tuple[str, str], int] = {}
-    pairs = []
-    for i, a in enumerate(levels):
-        for b in levels[i + 1 :]:
-            report = simulate("gin", [a, b], matches=matches, seed=seed, jobs=jobs)
-            wins[a, b] = report.players[0].matches_won
-            games[a, b] = report.matches
-            low, high = wilson(wins[a, b], games[a, b])
-            pairs.append(
-                {"players": [a, b], "wins": wins[a, b], "matches": games[a, b], "ci95": [low, high]}
-            )
-            print(
-                f"  {a} v {b}: {wins[a, b]}/{games[a, b]} = {wins[a, b] / games[a, b]:.1%} "
-                f"(95% CI {low:.1%} to {high:.1%})",
-                flush=True,
-            )
-            for seat, name in enumerate((a, b)):
-                stats = report.players[seat]
-                per[name]["matches"] += report.matches
-                per[name]["wins"] += stats.matches_won
-                per[name]["hand_points"] += stats.points
-                per[name]["totals"] += (stats.mean_total or 0.0) * report.matches
-    ratings = elo_ratings(wins, games)
-    for name in levels:
-        row = per[name]
+    """Every pair of ``levels`` plays (:func:`rummykit.tournament.round_robin`); the report."""
+    report = tournament.round_robin("gin", levels, matches=matches, seed=seed, jobs=jobs)
+    for pair in report.pairs:
+        low, high = pair.interval
         print(
-            f"  {name:<8} won {row['wins']:.0f}/{row['matches']:.0f} = "
-            f"{row['wins'] / row['matches']:.1%}, hand points {row['hand_points'] / row['matches']:.1f}"
-            f"/match, final total {row['totals'] / row['matches']:.1f}/match, "
-            f"Elo {ratings[name]:.0f}"
+            f"  {pair.a} v {pair.b}: {pair.a_wins}-{pair.b_wins} = {pair.rate:.1%} "
+            f"(95% CI {low:.1%} to {high:.1%})",
+            flush=True,
         )
-    return {"pairs": pairs, "players": per, "elo": ratings}
+    for p in report.players:
+        print(
+            f"  {p.name:<8} won {p.wins}/{p.matches} = {p.win_rate:.1%}, "
+            f"hand points {p.mean_points:.1f}/hand, final total {p.mean_total:.1f}/match, "
+            f"Elo {p.rating:.0f}"
+        )
+    return report.to_dict()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -400,7 +336,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--out", type=Path, default=None, help="JSON report path")
     parser.add_argument(
-        "--round-robin", default=None, help="comma-separated levels: every pair plays --matches"
+        "--round-robin", default=None, help="comma-separated levels: a round robin of --matches"
     )
     args = parser.parse_args(argv)
     if args.matches < 1 or args.jobs < 1:
@@ -408,7 +344,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     if args.round_robin:
         levels = [n.strip() for n in args.round_robin.split(",")]
-        print(f"round robin of {', '.join(levels)}, {args.matches} matches a pair")
+        print(f"round robin of {', '.join(levels)}, {args.matches} matches")
         table = round_robin(levels, args.matches, args.seed, args.jobs)
         table["elapsed"] = time.perf_counter() - started
         out = args.out or RESULTS / f"gin_round_robin_{'_'.join(levels)}_{args.matches}.json"

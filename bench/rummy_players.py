@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import statistics
 import sys
 import time
@@ -40,24 +39,10 @@ from rummykit.games.base import derive_seed
 from rummykit.games.rummy import RummyState
 from rummykit.players import find_player
 from rummykit.sim import simulate
+from rummykit.tournament import wilson
 
 RESULTS = Path(__file__).resolve().parent / "results"
 LEVELS = ("easy", "medium", "hard")
-
-
-def wilson(wins: float, n: float, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (95% for the default ``z``).
-
-    >>> low, high = wilson(60, 100)
-    >>> round(low, 3), round(high, 3)
-    (0.502, 0.691)
-    """
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def _percentile(values: list[float], q: float) -> float:

@@ -18,7 +18,7 @@ import multiprocessing
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, overload
+from typing import Any, Protocol, Self, TypeVar, overload
 
 from rummykit.games import find_game
 from rummykit.games.base import Game, HandState, Match, OptionsLike, derive_seed
@@ -33,9 +33,11 @@ __all__ = [
     "Progress",
     "SimReport",
     "StuckError",
+    "Tally",
     "check_players",
     "play_hand",
     "play_match",
+    "run_chunks",
     "simulate",
 ]
 
@@ -363,14 +365,7 @@ def simulate(
         for start, stop in _chunks(total, jobs, matches is not None)
     ]
     started = time.perf_counter()
-    if progress is not None:
-        progress(0, total)
-    empty = _Tally(len(names), game.outcomes)
-    if jobs == 1 or len(tasks) <= 1:
-        tally = _collect(empty, map(_run, tasks), total, progress)
-    else:
-        with multiprocessing.get_context().Pool(min(jobs, len(tasks))) as pool:
-            tally = _collect(empty, pool.imap_unordered(_run, tasks), total, progress)
+    tally = run_chunks(_run, tasks, _Tally(len(names), game.outcomes), total, jobs, progress)
     elapsed = time.perf_counter() - started
     n_matches = tally.units if matches is not None else 0
     stats = tuple(
@@ -400,9 +395,42 @@ def simulate(
     )
 
 
+class Tally(Protocol):
+    """Results of a chunk of work that add up in any order."""
+
+    units: int
+    """Hands or matches counted."""
+
+    def merge(self, other: Self) -> None:
+        """Add ``other``'s results to these."""
+        ...
+
+
+TallyT = TypeVar("TallyT", bound=Tally)
+TaskT = TypeVar("TaskT")
+
+
+def run_chunks(
+    run: Callable[[TaskT], TallyT],
+    tasks: Sequence[TaskT],
+    tally: TallyT,
+    total: int,
+    jobs: int,
+    progress: Progress | None,
+) -> TallyT:
+    """Run every task (over ``jobs`` processes when there is more than one task), merging each
+    result into ``tally`` and reporting ``progress(units, total)`` as results arrive."""
+    if progress is not None:
+        progress(0, total)
+    if jobs == 1 or len(tasks) <= 1:
+        return _collect(tally, map(run, tasks), total, progress)
+    with multiprocessing.get_context().Pool(min(jobs, len(tasks))) as pool:
+        return _collect(tally, pool.imap_unordered(run, tasks), total, progress)
+
+
 def _collect(
-    tally: _Tally, results: Iterator[_Tally], total: int, progress: Progress | None
-) -> _Tally:
+    tally: TallyT, results: Iterator[TallyT], total: int, progress: Progress | None
+) -> TallyT:
     for part in results:
         tally.merge(part)
         if progress is not None:

@@ -33,7 +33,6 @@ a finite rating), scaled like Elo: 400 points for odds of 10 to 1, averaging 150
 from __future__ import annotations
 
 import math
-import multiprocessing
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -43,7 +42,7 @@ from typing import Any
 from rummykit.games import find_game
 from rummykit.games.base import Game, OptionsLike, derive_seed
 from rummykit.players import find_player
-from rummykit.sim import Progress, play_match
+from rummykit.sim import Progress, play_match, run_chunks
 
 __all__ = [
     "Entrant",
@@ -412,16 +411,7 @@ def round_robin(
         for start, stop in _chunks(matches, jobs)
     ]
     started = time.perf_counter()
-    tally = _Tally()
-    if progress is not None:
-        progress(0, matches)
-    results: Iterator[_Tally]
-    if jobs == 1 or len(tasks) <= 1:
-        results = map(_run, tasks)
-        tally = _collect(tally, results, matches, progress)
-    else:
-        with multiprocessing.get_context().Pool(min(jobs, len(tasks))) as pool:
-            tally = _collect(tally, pool.imap_unordered(_run, tasks), matches, progress)
+    tally = run_chunks(_run, tasks, _Tally(), matches, jobs, progress)
     elapsed = time.perf_counter() - started
     distinct = list(dict.fromkeys(names))
     ratings = bradley_terry(distinct, _with_ties(tally))
@@ -467,13 +457,3 @@ def _with_ties(tally: _Tally) -> dict[tuple[str, str], float]:
         wins[(a, b)] = wins.get((a, b), 0) + count / 2
         wins[(b, a)] = wins.get((b, a), 0) + count / 2
     return wins
-
-
-def _collect(
-    tally: _Tally, results: Iterator[_Tally], total: int, progress: Progress | None
-) -> _Tally:
-    for part in results:
-        tally.merge(part)
-        if progress is not None:
-            progress(tally.units, total)
-    return tally
