@@ -83,6 +83,22 @@ def select(page: Any, name: str) -> Any:
     return button
 
 
+def clear_selection(page: Any) -> None:
+    """Unselect every selected card (Basic and Crazy Rummy: a tap toggles one card).
+
+    Cards are addressed by their key, not their name (Crazy Rummy has two of each), and the
+    redraw is awaited, so a later ``select`` never reads a stale ``aria-pressed``."""
+    pressed = hand(page).locator('button.card[aria-pressed="true"]')
+    for key in pressed.evaluate_all("bs => bs.map((b) => b.dataset.key)"):
+        hand(page).locator(f'button.card[data-key="{key}"]').click()
+    expect(pressed).to_have_count(0)
+
+
+def select_only(page: Any, name: str) -> Any:
+    clear_selection(page)
+    return select(page, name)
+
+
 def deadwood_if_discarded(title: str) -> int | None:
     m = re.search(r"deadwood (\d+) if discarded", title)
     return int(m.group(1)) if m else None
@@ -267,9 +283,7 @@ def test_basic_rummy_hand_with_a_meld_and_a_lay_off(server: Any, new_page: Any, 
                 act(page, meld)
                 melded = True
                 continue
-            for c in cards(page):
-                if c["pressed"] == "true":
-                    card_button(page, c["name"]).click()
+            clear_selection(page)
         fits = [
             (c["name"], m.group(1))
             for c in info
@@ -277,10 +291,7 @@ def test_basic_rummy_hand_with_a_meld_and_a_lay_off(server: Any, new_page: Any, 
         ]
         if fits:
             name, number = fits[0]
-            for c in cards(page):
-                if c["pressed"] == "true" and c["name"] != name:
-                    card_button(page, c["name"]).click()
-            select(page, name)
+            select_only(page, name)
             act(page, page.get_by_role("button", name=re.compile(f"^Meld {number}:")))
             laid_off = True
             if melded:
@@ -291,10 +302,7 @@ def test_basic_rummy_hand_with_a_meld_and_a_lay_off(server: Any, new_page: Any, 
             c["name"] for c in info
         ]
         for name in sorted(candidates, key=value, reverse=True):
-            for c in cards(page):
-                if c["pressed"] == "true" and c["name"] != name:
-                    card_button(page, c["name"]).click()
-            select(page, name)
+            select_only(page, name)
             discard = page.get_by_role("button", name="Discard", exact=True)
             if discard.is_enabled():
                 act(page, discard)
@@ -348,11 +356,9 @@ def test_crazy_rummy_round_with_a_lay_down_and_a_buy(server: Any, new_page: Any,
             expect(page.get_by_role("heading", name="Laid by You")).to_be_visible()
             shot(page, "phone-crazy-laid-down")
             continue
-        for c in sorted(cards(page), key=lambda c: value(c["name"]), reverse=True):
-            for other in cards(page):
-                if other["pressed"] == "true":
-                    card_button(page, other["name"]).click()
-            select(page, c["name"])
+        names = dict.fromkeys(c["name"] for c in cards(page))  # two packs: try each name once
+        for name in sorted(names, key=value, reverse=True):
+            select_only(page, name)
             discard = page.get_by_role("button", name="Discard", exact=True)
             if discard.is_enabled():
                 act(page, discard)
