@@ -711,6 +711,16 @@ def _round_robin(
         out.print(_pairs_table(report))
 
 
+def _rr_caption(report: TournamentReport) -> str:
+    caption = f"{report.elapsed:.1f} s on {report.jobs} job{'s' if report.jobs != 1 else ''}"
+    if report.matches and not report.balanced:
+        caption += (
+            f"; unbalanced: play a multiple of {report.cycle} matches to give every player "
+            "every seat and order equally"
+        )
+    return caption
+
+
 def _ratings_table(report: TournamentReport) -> Table:
     """One row per player, best rating first."""
     low_wins = " (lowest total wins)" if find_game(report.game).low_total_wins else ""
@@ -719,7 +729,7 @@ def _ratings_table(report: TournamentReport) -> Table:
             f"{report.variant} round robin, {report.seats} seats: {report.matches} matches, "
             f"{report.hands} hands, seed {report.seed}"
         ),
-        caption=f"{report.elapsed:.1f} s on {report.jobs} job{'s' if report.jobs != 1 else ''}",
+        caption=_rr_caption(report),
     )
     for header in ("player", "rating", "matches", "match win %", "95% interval"):
         table.add_column(header, justify="left" if header == "player" else "right")

@@ -5,12 +5,15 @@
 mean hand points and mean final total, an Elo-style rating, and every pair's head-to-head record
 with a 95% confidence interval, so one can say "hard beats medium" with a measured confidence.
 
-**Schedule.** With at least as many players as seats, every combination of ``seats`` players
-gets a table; with fewer (say three levels at a four-seat Crazy Rummy table) the list is cycled
-to fill the seats (``easy,medium,hard,easy``, then ``medium,hard,easy,medium``, ...). Each table
-is played ``seats`` times in a row, rotating the players one seat on each time, from the same
-seed: a duplicate format, so every player meets the same deals from every seat and the luck of
-the deal mostly cancels out. Match ``i`` is dealt from ``derive_seed(seed, i // seats)``, so a
+**Schedule** (:func:`lineups`). With at least as many players as seats, every combination of
+``seats`` players gets a table; with fewer (say three levels at a four-seat Crazy Rummy table)
+the list is cycled to fill the seats (``easy,medium,hard,easy``, ...). At three seats or more
+each table is also played in every order round the table: who sits after whom matters a great
+deal (the next player draws your discards and may buy them), and a fixed order once made
+``medium``, always seated after ``easy``, look as strong as ``hard``. Each table is played
+``seats`` times in a row, rotating the players one seat on each time, from the same seed: a
+duplicate format, so every player meets the same deals from every seat and the luck of the deal
+mostly cancels out. Match ``i`` is dealt from ``derive_seed(seed, i // seats)``, so a
 report depends only on its arguments, never on ``jobs``.
 
 **Head to head.** In every match, each pair of different players is compared on the final totals
@@ -36,7 +39,7 @@ import math
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
+from itertools import combinations, permutations
 from typing import Any
 
 from rummykit.games import find_game
@@ -116,16 +119,50 @@ def bradley_terry(
 
 
 def lineups(players: int, seats: int) -> list[tuple[int, ...]]:
-    """The tables of a round robin, as indices into the list of players.
+    """The tables of a round robin, as indices into the list of players, seat 0 first.
+
+    With at least as many players as seats, every combination of ``seats`` players makes a
+    table; with fewer, the list is cycled from each player in turn. At three seats or more the
+    order round the table matters (a player draws what the one before it throws), so each table
+    comes in every order round the table, counted once up to rotation (at five or six seats,
+    in both directions of play). Up to four seats every player then sits directly after every
+    other equally often.
 
     >>> lineups(3, 2)
     [(0, 1), (0, 2), (1, 2)]
-    >>> lineups(3, 4)
-    [(0, 1, 2, 0), (1, 2, 0, 1), (2, 0, 1, 2)]
+    >>> lineups(3, 3)
+    [(0, 1, 2), (0, 2, 1)]
+    >>> lineups(3, 4)[:3]
+    [(0, 1, 2, 0), (0, 1, 0, 2), (0, 2, 1, 0)]
+    >>> len(lineups(3, 4)), len(lineups(4, 4)), len(lineups(6, 6))
+    (9, 6, 2)
     """
     if players >= seats:
-        return list(combinations(range(players), seats))
-    return [tuple((start + k) % players for k in range(seats)) for start in range(players)]
+        base = list(combinations(range(players), seats))
+    else:
+        base = [tuple((start + k) % players for k in range(seats)) for start in range(players)]
+    if seats < 3:
+        return base
+    tables: list[tuple[int, ...]] = []
+    seen: set[tuple[int, ...]] = set()
+    for table in base:
+        for order in _orders(table):
+            key = min(order[k:] + order[:k] for k in range(seats))
+            if key not in seen:
+                seen.add(key)
+                tables.append(order)
+    return tables
+
+
+def _orders(table: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+    """The orders round the table to play ``table`` in (seat 0 kept; rotations follow later)."""
+    first, rest = table[0], table[1:]
+    if len(table) <= 4:
+        for order in permutations(rest):
+            yield (first, *order)
+    else:
+        yield table
+        yield (first, *reversed(rest))
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,6 +286,14 @@ class TournamentReport:
     """Every pair of different players that met, the better-rated one as ``a``."""
     jobs: int
     elapsed: float
+    cycle: int = 0
+    """Matches in one full schedule (every table from every seat); a multiple of it gives every
+    player the same share of seats, orders and deals."""
+
+    @property
+    def balanced(self) -> bool:
+        """True if the matches played make whole schedules."""
+        return self.cycle > 0 and self.matches % self.cycle == 0
 
     def beats(self, a: str, b: str) -> bool:
         """True if ``a`` beat ``b`` head to head at 95% confidence."""
@@ -268,6 +313,8 @@ class TournamentReport:
             "pairs": [p.to_dict() for p in self.pairs],
             "jobs": self.jobs,
             "elapsed": self.elapsed,
+            "cycle": self.cycle,
+            "balanced": self.balanced,
         }
 
 
@@ -382,8 +429,8 @@ def round_robin(
     """Play ``matches`` whole matches between the named players and rate them.
 
     ``seats`` is the table size (default: the game's only size, else the number of players
-    within the game's limits). Round ``matches`` up to a multiple of ``seats`` times the number
-    of tables to give every player the same share. An unknown game, player or option, or a table
+    within the game's limits). Make ``matches`` a multiple of the report's ``cycle`` (``seats``
+    times the number of :func:`lineups`) to give every player the same share. An unknown game, player or option, or a table
     size the game does not allow, raises ValueError before anything is played.
     """
     if matches < 0:
@@ -439,6 +486,7 @@ def round_robin(
         pairs=tuple(pairs),
         jobs=jobs,
         elapsed=elapsed,
+        cycle=len(lineups(len(names), seats)) * seats,
     )
 
 

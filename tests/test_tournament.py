@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
+from itertools import combinations
 
 import pytest
 from hypothesis import given, settings
@@ -74,14 +75,48 @@ def test_lineups_cover_every_pair_or_cycle_the_list() -> None:
     assert lineups(4, 2) == [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
     assert lineups(2, 2) == [(0, 1)]
     cycled = lineups(3, 4)
-    assert Counter(i for table in cycled for i in table) == {0: 4, 1: 4, 2: 4}
+    assert Counter(i for table in cycled for i in table) == {0: 12, 1: 12, 2: 12}
+    assert {frozenset(pair) for t in lineups(5, 3) for pair in combinations(t, 2)} == {
+        frozenset(pair) for pair in combinations(range(5), 2)
+    }
+
+
+def _rotations(table: tuple[int, ...]) -> set[tuple[int, ...]]:
+    return {table[k:] + table[:k] for k in range(len(table))}
+
+
+@pytest.mark.parametrize(
+    ("players", "seats"), [(2, 3), (3, 3), (3, 4), (4, 3), (4, 4), (5, 4), (2, 4), (6, 4)]
+)
+def test_every_player_sits_directly_after_every_other_equally_often(
+    players: int, seats: int
+) -> None:
+    """Who sits after whom decides who draws whose discards: up to four seats the schedule
+    balances it exactly, and no table is the same order round the table as another."""
+    tables = lineups(players, seats)
+    after = Counter(
+        (table[k], table[(k + 1) % seats])
+        for table in tables
+        for k in range(seats)
+        if table[k] != table[(k + 1) % seats]
+    )
+    assert set(after) == {(a, b) for a in range(players) for b in range(players) if a != b}
+    assert len(set(after.values())) == 1, after
+    assert all(_rotations(t).isdisjoint(_rotations(u)) for t, u in combinations(tables, 2))
+
+
+def test_five_and_six_seats_play_both_directions() -> None:
+    tables = lineups(6, 6)
+    assert tables == [(0, 1, 2, 3, 4, 5), (0, 5, 4, 3, 2, 1)]
 
 
 def test_every_player_sits_in_every_seat_equally_often() -> None:
     names = ("easy", "medium", "hard")
-    seatings = [_seating(names, 4, i) for i in range(3 * 4)]
+    cycle = len(lineups(3, 4)) * 4
+    seatings = [_seating(names, 4, i) for i in range(cycle)]
     for seat in range(4):
-        assert Counter(s[seat] for s in seatings) == {"easy": 4, "medium": 4, "hard": 4}
+        assert Counter(s[seat] for s in seatings) == {"easy": 12, "medium": 12, "hard": 12}
+    assert {s[0] for s in seatings[:4]} == set(names)  # a table's four rotations come together
 
 
 # ---------------------------------------------------------------------- playing and tallying
@@ -102,6 +137,7 @@ def test_a_round_robin_gives_every_player_its_share_and_counts_every_pair() -> N
     }
     assert all(p.games == 4 for p in report.pairs)
     assert sum(p.hands for p in report.players) == 2 * report.hands
+    assert report.cycle == 6 and report.balanced and report.to_dict()["balanced"] is True
     assert report.beats("medium", "random") and not report.beats("random", "medium")
 
 
@@ -145,6 +181,13 @@ def test_sim_with_more_players_than_seats_plays_a_round_robin() -> None:
     for name in ("easy", "medium", "random"):
         assert name in result.output
     assert "head to head" in result.output and "95% interval" in result.output
+    assert "unbalanced" not in result.output
+
+
+def test_sim_says_when_a_round_robin_is_unbalanced() -> None:
+    result = runner.invoke(app, ["sim", "gin", "-p", "easy,medium,random", "-m", "4"])
+    assert result.exit_code == 0, result.output
+    assert "unbalanced: play a multiple of 6 matches" in " ".join(result.output.split())
 
 
 def test_sim_round_robin_json() -> None:
