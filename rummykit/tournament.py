@@ -9,8 +9,8 @@ with a 95% confidence interval, so one can say "hard beats medium" with a measur
 ``seats`` players gets a table; with fewer (say three levels at a four-seat Crazy Rummy table)
 the list is cycled to fill the seats (``easy,medium,hard,easy``, ...). At three seats or more
 each table is also played in every order round the table: who sits after whom matters a great
-deal (the next player draws your discards and may buy them), and a fixed order once made
-``medium``, always seated after ``easy``, look as strong as ``hard``. Each table is played
+deal (the next player draws your discards and may buy them): with one fixed order, ``medium``
+always sat after ``easy`` and looked as strong as ``hard``. Each table is played
 ``seats`` times in a row, rotating the players one seat on each time, from the same seed: a
 duplicate format, so every player meets the same deals from every seat and the luck of the deal
 mostly cancels out. Match ``i`` is dealt from ``derive_seed(seed, i // seats)``, so a
@@ -430,8 +430,9 @@ def round_robin(
 
     ``seats`` is the table size (default: the game's only size, else the number of players
     within the game's limits). Make ``matches`` a multiple of the report's ``cycle`` (``seats``
-    times the number of :func:`lineups`) to give every player the same share. An unknown game, player or option, or a table
-    size the game does not allow, raises ValueError before anything is played.
+    times the number of :func:`lineups`) to give every player the same share. An unknown game,
+    player or option, or a table size the game does not allow, raises ValueError before anything
+    is played.
     """
     if matches < 0:
         raise ValueError("the number of matches cannot be negative")
