@@ -23,7 +23,15 @@ from rummykit.actions import Action
 from rummykit.games.base import View
 from rummykit.players.reasons import Suggestion, because
 
-__all__ = ["NoActionError", "Player", "RandomPlayer", "Suggestion", "View"]
+__all__ = [
+    "NoActionError",
+    "Player",
+    "RandomPlayer",
+    "SeededPlayer",
+    "Suggestion",
+    "View",
+    "decision_rng",
+]
 
 
 class NoActionError(ValueError):
@@ -44,6 +52,38 @@ class Player(Protocol):
     def suggest(self, view: View) -> Suggestion:
         """The action this player would take and why (:mod:`rummykit.players.reasons`)."""
         ...
+
+
+def decision_rng(seed: int, *parts: object) -> random.Random:
+    """A generator for one decision, seeded by the player's seed and ``parts`` (what the decision
+    sees: the seat, the public history, the hand), so the same seed and view give the same draws.
+
+    >>> first, again = decision_rng(1, 0, "draw;discard KD"), decision_rng(1, 0, "draw;discard KD")
+    >>> first.random() == again.random()
+    True
+    """
+    return random.Random("|".join(str(part) for part in (seed, *parts)))
+
+
+class SeededPlayer:
+    """What the computer levels share: a seed (a fresh random one when none is given) and
+    ``choose``, the action of ``suggest``. Subclasses set ``name`` and write ``suggest``."""
+
+    name: str
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(1 << 62)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(seed={self.seed!r})"
+
+    def choose(self, view: View) -> Action:
+        """This player's action."""
+        return self.suggest(view)[0]
+
+    def suggest(self, view: View) -> Suggestion:  # pragma: no cover - every level overrides it
+        """This player's action and a short reason a person understands."""
+        raise NotImplementedError
 
 
 class RandomPlayer:

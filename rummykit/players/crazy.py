@@ -56,7 +56,7 @@ from rummykit.cards import AnyCard, Card, Joker, parse_card
 from rummykit.games.base import Phase, View
 from rummykit.games.crazy import CrazyOptions, CrazyView
 from rummykit.melds import MeldError
-from rummykit.players.base import NoActionError
+from rummykit.players.base import NoActionError, SeededPlayer, decision_rng
 from rummykit.players.reasons import Reason, Suggestion, because, define
 from rummykit.solver.contract import Contract, contract_distance
 from rummykit.wild_melds import (
@@ -188,7 +188,7 @@ def _decision_rng(seed: int, view: CrazyView) -> random.Random:
     """A generator for one decision: the same seed and public history give the same draws."""
     history = ";".join(f"{s}{text}" for s, text in view.history)
     hand = "".join(str(c) for c in view.hand)
-    return random.Random(f"{seed}|{view.seat}|{view.round}|{view.dealer}|{history}|{hand}")
+    return decision_rng(seed, view.seat, view.round, view.dealer, history, hand)
 
 
 def _plural(key: str, count: int) -> Reason:
@@ -661,25 +661,14 @@ def _penalty_reason(options: CrazyOptions) -> Reason:
 # ------------------------------------------------------------------------------- the players
 
 
-class _CrazyPlayer:
-    """What the three levels share: construction, ``choose`` and the type checks."""
+class _CrazyPlayer(SeededPlayer):
+    """What the three levels share: the seed and the options."""
 
     name: str = "crazy"
 
     def __init__(self, seed: int | None = None, *, options: CrazyOptions | None = None) -> None:
-        self.seed = seed if seed is not None else random.SystemRandom().randrange(1 << 62)
+        super().__init__(seed)
         self.options = options if options is not None else CrazyOptions()
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}(seed={self.seed!r})"
-
-    def choose(self, view: View) -> Action:
-        """The player's action."""
-        return self.suggest(view)[0]
-
-    def suggest(self, view: View) -> Suggestion:  # pragma: no cover - overridden
-        """The player's action and a short reason a person understands."""
-        raise NotImplementedError
 
 
 class MediumCrazyPlayer(_CrazyPlayer):

@@ -48,7 +48,7 @@ from rummykit.cards import STANDARD_PACK, Card
 from rummykit.games.base import Phase, View
 from rummykit.games.gin import GinOptions, GinView
 from rummykit.melds import Meld, MeldKind
-from rummykit.players.base import NoActionError
+from rummykit.players.base import NoActionError, SeededPlayer, decision_rng
 from rummykit.players.reasons import Reason, Suggestion, because, define
 from rummykit.players.tracking import (
     CardMemory,
@@ -130,7 +130,7 @@ def _decision_rng(seed: int, view: GinView) -> random.Random:
     """A generator for one decision: the same seed and public history give the same draws."""
     history = ";".join(text for _, text in view.history)
     hand = "".join(c.text for c in view.hand)
-    return random.Random(f"{seed}|{view.seat}|{view.dealer}|{history}|{hand}")
+    return decision_rng(seed, view.seat, view.dealer, history, hand)
 
 
 def _build_near_masks() -> tuple[int, ...]:
@@ -497,7 +497,7 @@ def _best_knock(knocks: dict[Card, int]) -> tuple[Card, int]:
     return card, best
 
 
-class MediumGinPlayer:
+class MediumGinPlayer(SeededPlayer):
     """Sound heuristics on the exact deadwood (see the module's description).
 
     ``weights`` set the static discard score (:class:`DiscardWeights`); ``wait_for_gin`` lets it
@@ -516,16 +516,9 @@ class MediumGinPlayer:
     ) -> None:
         self.name = "medium"
         self.weights = weights
-        self.seed = seed if seed is not None else random.SystemRandom().randrange(1 << 62)
+        super().__init__(seed)
         self.options = options if options is not None else GinOptions()
         self.wait_for_gin = wait_for_gin
-
-    def __repr__(self) -> str:
-        return f"MediumGinPlayer(seed={self.seed!r})"
-
-    def choose(self, view: View) -> Action:
-        """The medium player's action."""
-        return self.suggest(view)[0]
 
     def suggest(self, view: View) -> Suggestion:
         """The medium player's action and why."""
@@ -576,7 +569,7 @@ def _medium_decision(
 # --------------------------------------------------------------------------------------- easy
 
 
-class EasyGinPlayer:
+class EasyGinPlayer(SeededPlayer):
     """A beginner: sensible legal moves with deliberate mistakes (see the module's description)."""
 
     name: str
@@ -585,15 +578,8 @@ class EasyGinPlayer:
 
     def __init__(self, seed: int | None = None, *, options: GinOptions | None = None) -> None:
         self.name = "easy"
-        self.seed = seed if seed is not None else random.SystemRandom().randrange(1 << 62)
+        super().__init__(seed)
         self.options = options if options is not None else GinOptions()
-
-    def __repr__(self) -> str:
-        return f"EasyGinPlayer(seed={self.seed!r})"
-
-    def choose(self, view: View) -> Action:
-        """The easy player's action."""
-        return self.suggest(view)[0]
 
     def suggest(self, view: View) -> Suggestion:
         """The easy player's action and a plain reason."""
@@ -859,7 +845,7 @@ def _paired_gain(values: Sequence[int], base: Sequence[int]) -> tuple[float, flo
     return mean, (var / n) ** 0.5
 
 
-class HardGinPlayer:
+class HardGinPlayer(SeededPlayer):
     """Card memory, sampled inference, a two-draw lookahead and determinized Monte Carlo.
 
     For every decision it deals the unseen cards ``deals`` times at random, consistently with its
@@ -891,7 +877,7 @@ class HardGinPlayer:
         sampled_inference: bool = True,
     ) -> None:
         self.name = "hard"
-        self.seed = seed if seed is not None else random.SystemRandom().randrange(1 << 62)
+        super().__init__(seed)
         self.options = options if options is not None else GinOptions()
         self.deals = deals
         self.weights = weights
@@ -900,13 +886,6 @@ class HardGinPlayer:
         self.expect_draws = expect_draws
         self.search_knock = search_knock
         self.sampled_inference = sampled_inference
-
-    def __repr__(self) -> str:
-        return f"HardGinPlayer(seed={self.seed!r})"
-
-    def choose(self, view: View) -> Action:
-        """The hard player's action."""
-        return self.suggest(view)[0]
 
     def suggest(self, view: View) -> Suggestion:
         """The hard player's action and a short reason a person understands."""

@@ -58,7 +58,7 @@ from rummykit.cards import STANDARD_PACK, Card
 from rummykit.games.base import Phase, View
 from rummykit.games.rummy import RummyOptions, RummyView, hand_size, melds_in
 from rummykit.melds import Meld, MeldKind
-from rummykit.players.base import NoActionError
+from rummykit.players.base import NoActionError, SeededPlayer, decision_rng
 from rummykit.players.reasons import Reason, Suggestion, because, define
 from rummykit.players.tracking import (
     ALL_CARDS,
@@ -677,7 +677,7 @@ def _decision_rng(seed: int, view: RummyView) -> random.Random:
     """A generator for one decision: the same seed and public history give the same draws."""
     history = ";".join(text for _, text in view.history)
     hand = "".join(c.text for c in view.hand)
-    return random.Random(f"{seed}|{view.seat}|{view.dealer}|{history}|{hand}")
+    return decision_rng(seed, view.seat, view.dealer, history, hand)
 
 
 def _allowed_now(view: RummyView, limit: int | None) -> int | None:
@@ -741,22 +741,15 @@ def _step_reason(plan: _Plan, hand: Sequence[Card], table: Sequence[Meld], dange
     return reason
 
 
-class _Base:
+class _Base(SeededPlayer):
     """What every level shares: options, the seed, the turn planner."""
 
     name: str = "base"
     weights: RummyWeights = MEDIUM_WEIGHTS
 
     def __init__(self, seed: int | None = None, *, options: RummyOptions | None = None) -> None:
-        self.seed = seed if seed is not None else random.SystemRandom().randrange(1 << 62)
+        super().__init__(seed)
         self.options = options if options is not None else RummyOptions()
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}(seed={self.seed!r})"
-
-    def choose(self, view: View) -> Action:
-        """This player's action."""
-        return self.suggest(view)[0]
 
     def suggest(self, view: View) -> Suggestion:
         """This player's action and a short reason a person understands."""
