@@ -147,6 +147,21 @@ def test_no_legal_action_is_an_error() -> None:
         RandomPlayer(1).choose(table.view(0))
 
 
+@pytest.mark.parametrize(("game", "level"), [(g, n) for g in REGISTRY for n in REGISTRY[g]])
+def test_every_level_refuses_a_view_it_may_not_act_on(game: str, level: str) -> None:
+    state = find_game(game).new_hand(players=2 if game == "gin" else 4, seed=3, dealer=1)
+    waiting = next(s for s in range(2 if game == "gin" else 4) if s != state.to_act)
+    with pytest.raises(NoActionError, match=f"seat {waiting} has no legal action"):
+        find_player(game, level, 1).choose(state.view(waiting))
+    if level == "random":
+        return  # random plays any game's view
+    other = Gin() if game != "gin" else Rummy()
+    stranger = other.new_hand(seed=3)
+    assert stranger.to_act is not None
+    with pytest.raises(TypeError, match="player needs a"):
+        find_player(game, level, 1).choose(stranger.view(stranger.to_act))
+
+
 def test_registry_finds_players_by_game_and_name() -> None:
     assert "random" in PLAYERS["gin"]
     assert set(PLAYERS) == set(REGISTRY) == {"gin", "rummy", "crazy"}

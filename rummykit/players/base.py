@@ -17,7 +17,7 @@ True
 from __future__ import annotations
 
 import random
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypeVar, runtime_checkable
 
 from rummykit.actions import Action
 from rummykit.games.base import View
@@ -30,8 +30,11 @@ __all__ = [
     "SeededPlayer",
     "Suggestion",
     "View",
+    "checked_view",
     "decision_rng",
 ]
+
+V = TypeVar("V")
 
 
 class NoActionError(ValueError):
@@ -52,6 +55,22 @@ class Player(Protocol):
     def suggest(self, view: View) -> Suggestion:
         """The action this player would take and why (:mod:`rummykit.players.reasons`)."""
         ...
+
+
+def checked_view(view: View, kind: type[V], game: str) -> V:
+    """``view`` as the game's own view type, if it is one and lists an action for its seat.
+
+    Raises TypeError for another game's view and :class:`NoActionError` when the seat may not act.
+    """
+    if not isinstance(view, kind):
+        raise TypeError(f"a {game} player needs a {kind.__name__}, not {type(view).__name__}")
+    _check_turn(view)
+    return view
+
+
+def _check_turn(view: View) -> None:
+    if not view.legal_actions:
+        raise NoActionError(f"seat {view.seat} has no legal action now (seat {view.to_act} acts)")
 
 
 def decision_rng(seed: int, *parts: object) -> random.Random:
@@ -105,11 +124,8 @@ class RandomPlayer:
 
     def choose(self, view: View) -> Action:
         """A uniformly random action out of ``view.legal_actions``."""
+        _check_turn(view)
         actions = view.legal_actions
-        if not actions:
-            raise NoActionError(
-                f"seat {view.seat} has no legal action now (seat {view.to_act} acts)"
-            )
         return actions[self._rng.randrange(len(actions))]
 
     def suggest(self, view: View) -> Suggestion:

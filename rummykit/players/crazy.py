@@ -56,7 +56,7 @@ from rummykit.cards import AnyCard, Card, Joker, parse_card
 from rummykit.games.base import Phase, View
 from rummykit.games.crazy import CrazyOptions, CrazyView
 from rummykit.melds import MeldError
-from rummykit.players.base import NoActionError, SeededPlayer, decision_rng
+from rummykit.players.base import SeededPlayer, checked_view, decision_rng
 from rummykit.players.reasons import Reason, Suggestion, because, define
 from rummykit.solver.contract import Contract, contract_distance
 from rummykit.wild_melds import (
@@ -177,11 +177,7 @@ def _key(card: AnyCard) -> int:
 
 
 def _crazy_view(view: View) -> CrazyView:
-    if not isinstance(view, CrazyView):
-        raise TypeError(f"a Crazy Rummy player needs a CrazyView, not {type(view).__name__}")
-    if not view.legal_actions:
-        raise NoActionError(f"seat {view.seat} has no legal action now (seat {view.to_act} acts)")
-    return view
+    return checked_view(view, CrazyView, "Crazy Rummy")
 
 
 def _decision_rng(seed: int, view: CrazyView) -> random.Random:

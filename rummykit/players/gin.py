@@ -48,7 +48,7 @@ from rummykit.cards import STANDARD_PACK, Card
 from rummykit.games.base import Phase, View
 from rummykit.games.gin import GinOptions, GinView
 from rummykit.melds import Meld, MeldKind
-from rummykit.players.base import NoActionError, SeededPlayer, decision_rng
+from rummykit.players.base import SeededPlayer, checked_view, decision_rng
 from rummykit.players.reasons import Reason, Suggestion, because, define
 from rummykit.players.tracking import (
     CardMemory,
@@ -119,11 +119,7 @@ WALL: Final = 2
 
 
 def _gin_view(view: View) -> GinView:
-    if not isinstance(view, GinView):
-        raise TypeError(f"a Gin player needs a GinView, not {type(view).__name__}")
-    if not view.legal_actions:
-        raise NoActionError(f"seat {view.seat} has no legal action now (seat {view.to_act} acts)")
-    return view
+    return checked_view(view, GinView, "Gin")
 
 
 def _decision_rng(seed: int, view: GinView) -> random.Random:

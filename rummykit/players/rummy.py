@@ -58,7 +58,7 @@ from rummykit.cards import STANDARD_PACK, Card
 from rummykit.games.base import Phase, View
 from rummykit.games.rummy import RummyOptions, RummyView, hand_size, melds_in
 from rummykit.melds import Meld, MeldKind
-from rummykit.players.base import NoActionError, SeededPlayer, decision_rng
+from rummykit.players.base import SeededPlayer, checked_view, decision_rng
 from rummykit.players.reasons import Reason, Suggestion, because, define
 from rummykit.players.tracking import (
     ALL_CARDS,
@@ -666,11 +666,7 @@ def _best_value(
 
 
 def _rummy_view(view: View) -> RummyView:
-    if not isinstance(view, RummyView):
-        raise TypeError(f"a Basic Rummy player needs a RummyView, not {type(view).__name__}")
-    if not view.legal_actions:
-        raise NoActionError(f"seat {view.seat} has no legal action now (seat {view.to_act} acts)")
-    return view
+    return checked_view(view, RummyView, "Basic Rummy")
 
 
 def _decision_rng(seed: int, view: RummyView) -> random.Random:
