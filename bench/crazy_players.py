@@ -30,6 +30,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from timing import TARGETS, percentile
+
 from rummykit.games import Crazy
 from rummykit.games.base import derive_seed
 from rummykit.players import find_player
@@ -37,19 +39,6 @@ from rummykit.sim import simulate
 from rummykit.tournament import wilson
 
 RESULTS = Path(__file__).resolve().parent / "results"
-TARGETS = {"easy": (10.0, None), "medium": (10.0, None), "hard": (100.0, 1000.0)}
-"""Per level: (median, 99th percentile) limits in milliseconds; None for no limit."""
-
-
-def percentile(values: list[float], q: float) -> float:
-    """The ``q``-quantile (0 to 1) of ``values`` by the nearest-rank method.
-
-    >>> percentile([1.0, 2.0, 3.0, 4.0], 0.5), percentile([1.0, 2.0, 3.0, 4.0], 0.99)
-    (2.0, 4.0)
-    """
-    ordered = sorted(values)
-    rank = max(1, -(-len(ordered) * q // 1))
-    return ordered[int(rank) - 1]
 
 
 def time_level(level: str, matches: int, seed: int) -> dict[str, list[float]]:

@@ -24,24 +24,13 @@ import sys
 import time
 from pathlib import Path
 
+from timing import TARGETS, percentile
+
 from rummykit.games import Gin
 from rummykit.games.base import derive_seed
 from rummykit.players import find_player
 
 RESULTS = Path(__file__).resolve().parent / "results"
-TARGETS = {"easy": (10.0, None), "medium": (10.0, None), "hard": (100.0, 1000.0)}
-"""Per level: (median, 99th percentile) limits in milliseconds; None for no limit."""
-
-
-def percentile(values: list[float], q: float) -> float:
-    """The ``q``-quantile (0 to 1) of ``values`` by the nearest-rank method.
-
-    >>> percentile([1.0, 2.0, 3.0, 4.0], 0.5), percentile([1.0, 2.0, 3.0, 4.0], 0.99)
-    (2.0, 4.0)
-    """
-    ordered = sorted(values)
-    rank = max(1, -(-len(ordered) * q // 1))
-    return ordered[int(rank) - 1]
 
 
 def time_level(level: str, hands: int, seed: int) -> tuple[list[float], list[float]]:

@@ -34,6 +34,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from timing import percentile
+
 from rummykit.games import find_game
 from rummykit.games.base import derive_seed
 from rummykit.games.rummy import RummyState
@@ -43,11 +45,6 @@ from rummykit.tournament import wilson
 
 RESULTS = Path(__file__).resolve().parent / "results"
 LEVELS = ("easy", "medium", "hard")
-
-
-def _percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def timing(
@@ -88,11 +85,11 @@ def timing(
                 "preset": preset,
                 "decisions": len(times),
                 "median_ms": 1000 * statistics.median(times),
-                "p90_ms": 1000 * _percentile(times, 0.90),
-                "p99_ms": 1000 * _percentile(times, 0.99),
+                "p90_ms": 1000 * percentile(times, 0.90),
+                "p99_ms": 1000 * percentile(times, 0.99),
                 "max_ms": 1000 * max(times),
                 "cpu_median_ms": 1000 * statistics.median(cpu),
-                "cpu_p99_ms": 1000 * _percentile(cpu, 0.99),
+                "cpu_p99_ms": 1000 * percentile(cpu, 0.99),
                 "median_ms_by_phase": phase_medians,
             }
             rows.append(row)
