@@ -658,13 +658,25 @@ def _penalty_reason(options: CrazyOptions) -> Reason:
 
 
 class _CrazyPlayer(SeededPlayer):
-    """What the three levels share: the seed and the options."""
+    """What the three levels share: the seed, the options, and the checks of ``suggest``."""
 
     name: str = "crazy"
 
     def __init__(self, seed: int | None = None, *, options: CrazyOptions | None = None) -> None:
         super().__init__(seed)
         self.options = options if options is not None else CrazyOptions()
+
+    def suggest(self, view: View) -> Suggestion:
+        """This player's action and a short reason a person understands."""
+        v = _crazy_view(view)
+        legal = v.legal_actions
+        if len(legal) == 1:
+            return Suggestion(legal[0], because("only_choice"))
+        return self._decide(v)
+
+    def _decide(self, v: CrazyView) -> Suggestion:  # pragma: no cover - every level overrides it
+        """The decision when there is a choice (``v`` is this player's own Crazy Rummy view)."""
+        raise NotImplementedError
 
 
 class MediumCrazyPlayer(_CrazyPlayer):
@@ -675,16 +687,9 @@ class MediumCrazyPlayer(_CrazyPlayer):
     potential_weight: float = 8.0
     """Score units per unit of potential (tie-breaks between hands equally far)."""
 
-    def __init__(self, seed: int | None = None, *, options: CrazyOptions | None = None) -> None:
-        super().__init__(seed, options=options)
-        self.name = "medium"
+    name = "medium"
 
-    def suggest(self, view: View) -> Suggestion:
-        """The medium player's action and a short reason a person understands."""
-        v = _crazy_view(view)
-        legal = v.legal_actions
-        if len(legal) == 1:
-            return Suggestion(legal[0], because("only_choice"))
+    def _decide(self, v: CrazyView) -> Suggestion:
         ctx = _ctx(v, self.options)
         # no card memory: every card is taken to be as available as at the deal
         ctx.avail = [2.0] * 52 + [float(self.options.jokers)]
@@ -753,16 +758,10 @@ class EasyCrazyPlayer(_CrazyPlayer):
     mistake: float = 0.35
     """How often a discard ignores the contract and throws a high card."""
 
-    def __init__(self, seed: int | None = None, *, options: CrazyOptions | None = None) -> None:
-        super().__init__(seed, options=options)
-        self.name = "easy"
+    name = "easy"
 
-    def suggest(self, view: View) -> Suggestion:
-        """The easy player's action and a short reason."""
-        v = _crazy_view(view)
+    def _decide(self, v: CrazyView) -> Suggestion:
         legal = v.legal_actions
-        if len(legal) == 1:
-            return Suggestion(legal[0], because("only_choice"))
         rng = _decision_rng(self.seed, v)
         ctx = _ctx(v, self.options)
         if v.phase is Phase.BUY:
@@ -1040,6 +1039,8 @@ class HardCrazyPlayer(_CrazyPlayer):
     points a round better in our trials).
     """
 
+    name = "hard"
+
     def __init__(
         self,
         seed: int | None = None,
@@ -1053,7 +1054,6 @@ class HardCrazyPlayer(_CrazyPlayer):
         hold: int = 0,
     ) -> None:
         super().__init__(seed, options=options)
-        self.name = "hard"
         self.deals = deals
         self.danger = danger
         self.max_buys = max_buys
@@ -1079,12 +1079,7 @@ class HardCrazyPlayer(_CrazyPlayer):
         stuck = sum(1 for c in left if not _fits_table(c, melds, ctx.rules))
         return stuck - 1 >= self.hold
 
-    def suggest(self, view: View) -> Suggestion:
-        """The hard player's action and a short reason a person understands."""
-        v = _crazy_view(view)
-        legal = v.legal_actions
-        if len(legal) == 1:
-            return Suggestion(legal[0], because("only_choice"))
+    def _decide(self, v: CrazyView) -> Suggestion:
         ctx = _ctx(v, self.options)
         if v.phase in (Phase.OFFER, Phase.DRAW):
             return _draw_decision(v, ctx)
