@@ -542,8 +542,11 @@ def _sim_table(report: SimReport) -> Table:
     return table
 
 
-def _progress_bar(stack: contextlib.ExitStack, label: str) -> Progress:
-    """A Rich progress bar on stderr, closed with ``stack``, as a simulation callback."""
+def _progress_bar(stack: contextlib.ExitStack, label: str, as_json: bool) -> Progress | None:
+    """A Rich progress bar on stderr, closed with ``stack``, as a simulation callback; None for
+    JSON output or when stderr is not a terminal."""
+    if as_json or not sys.stderr.isatty():
+        return None
     bar = stack.enter_context(
         rich_progress.Progress(
             rich_progress.TextColumn("[progress.description]{task.description}"),
@@ -656,9 +659,7 @@ def sim(
             2,
         ) from None
     with contextlib.ExitStack() as stack:
-        progress = None
-        if not as_json and sys.stderr.isatty():
-            progress = _progress_bar(stack, "matches" if matches is not None else "hands")
+        progress = _progress_bar(stack, "matches" if matches is not None else "hands", as_json)
         report = simulate(
             game,
             names,
@@ -686,9 +687,7 @@ def _round_robin(
     as_json: bool,
 ) -> None:
     with contextlib.ExitStack() as stack:
-        progress = None
-        if not as_json and sys.stderr.isatty():
-            progress = _progress_bar(stack, "matches")
+        progress = _progress_bar(stack, "matches", as_json)
         try:
             report = round_robin(
                 game,
