@@ -39,6 +39,7 @@ import math
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import combinations, permutations
 from typing import Any
 
@@ -137,12 +138,18 @@ def lineups(players: int, seats: int) -> list[tuple[int, ...]]:
     >>> len(lineups(3, 4)), len(lineups(4, 4)), len(lineups(6, 6))
     (9, 6, 2)
     """
+    return list(_lineups(players, seats))
+
+
+@cache
+def _lineups(players: int, seats: int) -> tuple[tuple[int, ...], ...]:
+    """:func:`lineups`, computed once per size (every match asks for its table)."""
     if players >= seats:
         base = list(combinations(range(players), seats))
     else:
         base = [tuple((start + k) % players for k in range(seats)) for start in range(players)]
     if seats < 3:
-        return base
+        return tuple(base)
     tables: list[tuple[int, ...]] = []
     seen: set[tuple[int, ...]] = set()
     for table in base:
@@ -151,7 +158,7 @@ def lineups(players: int, seats: int) -> list[tuple[int, ...]]:
             if key not in seen:
                 seen.add(key)
                 tables.append(order)
-    return tables
+    return tuple(tables)
 
 
 def _orders(table: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
@@ -355,7 +362,7 @@ class _Task:
 
 def _seating(names: Sequence[str], seats: int, index: int) -> tuple[str, ...]:
     """Who sits where in match ``index``: the table, rotated one seat per repetition."""
-    tables = lineups(len(names), seats)
+    tables = _lineups(len(names), seats)
     block, turn = divmod(index, seats)
     table = tables[block % len(tables)]
     return tuple(names[table[(seat + turn) % seats]] for seat in range(seats))
@@ -487,7 +494,7 @@ def round_robin(
         pairs=tuple(pairs),
         jobs=jobs,
         elapsed=elapsed,
-        cycle=len(lineups(len(names), seats)) * seats,
+        cycle=len(_lineups(len(names), seats)) * seats,
     )
 
 
