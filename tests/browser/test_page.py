@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 MY_TURN_OR_OVER = """() => {
@@ -39,22 +40,38 @@ def seq(page: Any) -> int:
     return int(page.locator("#table").get_attribute("data-seq") or -1)
 
 
+PAGE_STATE = """() => ({
+  seq: document.querySelector('#table').dataset.seq,
+  alert: document.querySelector('#alert').textContent,
+  result_open: document.querySelector('#dlg-result').open,
+  next_hidden: document.querySelector('#btn-next').hidden,
+  focus: document.activeElement && (document.activeElement.id || document.activeElement.tagName),
+})"""
+
+
+def wait_past(page: Any, before: int, what: str) -> None:
+    """Wait for a view newer than ``before``; if none comes, fail with what the page showed."""
+    try:
+        page.wait_for_function(
+            "s => Number(document.querySelector('#table').dataset.seq) > s", arg=before
+        )
+    except PlaywrightTimeoutError:
+        state = page.evaluate(PAGE_STATE)
+        pytest.fail(f"no new view after {what} (view {before}); the page: {state}")
+
+
 def act(page: Any, locator: Any) -> None:
     """Click and wait for the server's next view."""
     before = seq(page)
     locator.click()
-    page.wait_for_function(
-        "s => Number(document.querySelector('#table').dataset.seq) > s", arg=before
-    )
+    wait_past(page, before, f"clicking {locator}")
 
 
 def press(page: Any, key: str) -> None:
     """Press a key that sends an intent and wait for the server's next view."""
     before = seq(page)
     page.keyboard.press(key)
-    page.wait_for_function(
-        "s => Number(document.querySelector('#table').dataset.seq) > s", arg=before
-    )
+    wait_past(page, before, f"pressing {key!r}")
 
 
 def wait_turn(page: Any) -> None:
@@ -69,6 +86,16 @@ def next_hand(page: Any, ask: Any) -> None:
     """Ask for the next hand, then wait until its view has closed the result dialog."""
     ask()
     page.wait_for_function("() => !document.querySelector('#dlg-result').open")
+
+
+def play_on(page: Any) -> None:
+    """After a hand: the next hand, or a rematch when that hand ended the match."""
+    following = page.get_by_role("button", name="Next hand")
+    if following.is_visible():
+        next_hand(page, lambda: act(page, following))
+    else:
+        page.get_by_role("button", name="Rematch").click()
+        page.wait_for_function("() => !document.querySelector('#dlg-result').open")
 
 
 def card_button(page: Any, name: str) -> Any:
@@ -208,6 +235,13 @@ def test_gin_hand_by_keyboard_alone(server: Any, new_page: Any, shot: Any) -> No
         if result_open(page):
             if knocked:
                 break
+            if not page.get_by_role("button", name="Next hand").is_visible():
+                # the computer won the whole match first: Rematch has the focus, Enter takes it
+                rematch = page.get_by_role("button", name="Rematch")
+                expect(rematch).to_be_focused()
+                page.keyboard.press("Enter")
+                page.wait_for_function("() => !document.querySelector('#dlg-result').open")
+                continue
             next_hand(page, lambda: press(page, "n"))
             continue
         if page.get_by_role("button", name="Pass").is_visible():
@@ -261,7 +295,7 @@ def test_basic_rummy_hand_with_a_meld_and_a_lay_off(server: Any, new_page: Any, 
             if melded and laid_off:
                 break
             melded = laid_off = False
-            next_hand(page, lambda: act(page, page.get_by_role("button", name="Next hand")))
+            play_on(page)
             continue
         stock = page.get_by_role("button", name=re.compile("^Stock"))
         if stock.is_enabled():
@@ -329,7 +363,7 @@ def test_crazy_rummy_round_with_a_lay_down_and_a_buy(server: Any, new_page: Any,
         wait_turn(page)
         if result_open(page):  # the round ended first: try the next one
             bought = laid = False
-            next_hand(page, lambda: act(page, page.get_by_role("button", name="Next hand")))
+            play_on(page)
             continue
         panel = page.get_by_role("group", name="May I?")
         if panel.is_visible():
