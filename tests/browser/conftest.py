@@ -2,7 +2,8 @@
 
 Playwright (Python) drives ``/usr/bin/chromium`` (never a downloaded browser). The server runs in
 a subprocess on a free port with a temporary SQLite file. Screenshots go to ``test-artifacts/``.
-The tests skip when Chromium or Playwright is missing (CI installs both, see ``.ci/run``).
+The tests skip when Chromium or Playwright is missing on a developer machine; with ``CI`` set
+(``.ci/run`` installs both) a missing Chromium is an error instead.
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 860}}
 
+if os.environ.get("CI") and not CHROMIUM.exists():  # pragma: no cover - .ci/run installs it
+    # In CI a missing browser is a failure, never a quiet skip.
+    raise RuntimeError("CI: /usr/bin/chromium is missing (install Debian's chromium)")
 playwright_api = pytest.importorskip("playwright.sync_api")
 if not CHROMIUM.exists():  # pragma: no cover - CI installs it
     pytest.skip("Debian's chromium is not installed", allow_module_level=True)
