@@ -133,14 +133,26 @@ class TableMeld:
         return str(self.meld)
 
     def to_dict(self) -> dict[str, Any]:
-        """The meld as JSON data, each card with the card it is or stands for in a run."""
+        """The meld as JSON data: which of its cards are wilds, and what they stand for.
+
+        A run gives, per card, the card it is or stands for (``stands_for``); a book gives its
+        ``rank``, which every wild in it stands for.
+
+        >>> TableMeld(Book.parse("9D 9S 2C"), owner=1).to_dict()
+        {'meld': '9D 9S 2C', 'kind': 'book', 'owner': 1, 'wild': [False, False, True], 'rank': '9'}
+        """
+        meld = self.meld
         data: dict[str, Any] = {
-            "meld": str(self.meld),
-            "kind": "run" if isinstance(self.meld, Run) else "book",
+            "meld": str(meld),
+            "kind": "run" if isinstance(meld, Run) else "book",
             "owner": self.owner,
         }
-        if isinstance(self.meld, Run):
-            data["stands_for"] = [str(c) for c in self.meld.stands_for]
+        if isinstance(meld, Run):
+            data["wild"] = [meld.is_wild_at(i) for i in range(len(meld.cards))]
+            data["stands_for"] = [str(c) for c in meld.stands_for]
+        else:
+            data["wild"] = [is_wild(c) for c in meld.cards]
+            data["rank"] = str(meld.rank)
         return data
 
 

@@ -34,7 +34,7 @@ from rummykit.server.protocol import ProtocolError
 from rummykit.server.store import Store, StoredTable
 from rummykit.solver.contract import solve_contract
 from rummykit.solver.deadwood import best_arrangement, best_layoffs, discard_deadwoods
-from rummykit.wild_melds import WildRules
+from rummykit.wild_melds import WildRules, is_wild
 
 __all__ = [
     "VARIANTS",
@@ -176,7 +176,9 @@ def aids(view: View) -> dict[str, Any]:
 
     Gin and Basic Rummy: the melds of the best arrangement of the hand (for the coloured bars) and
     its deadwood; Gin, when the seat must discard: the deadwood left by each discard (the Knock
-    button reads Gin when it is 0); Gin, when the seat lays off: the best lay-offs.
+    button reads Gin when it is 0); Gin, when the seat lays off: the best lay-offs. Crazy Rummy:
+    the round's contract, whether the hand can lay it down now, and which cards of the hand are
+    wilds (to mark them).
     """
     out: dict[str, Any] = {}
     if isinstance(view, GinView | RummyView):
@@ -197,6 +199,7 @@ def aids(view: View) -> dict[str, Any]:
         out["contract"] = {"books": view.contract.books, "runs": view.contract.runs}
         downs = [str(a) for a in view.legal_actions if isinstance(a, Down)]
         out["can_lay_down"] = bool(downs)
+        out["wilds"] = sorted({str(c) for c in view.hand if is_wild(c)})
     return out
 
 

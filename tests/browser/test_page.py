@@ -90,12 +90,23 @@ def next_hand(page: Any, ask: Any) -> None:
 
 def play_on(page: Any) -> None:
     """After a hand: the next hand, or a rematch when that hand ended the match."""
-    following = page.get_by_role("button", name="Next hand")
+    following = page.get_by_role("button", name=re.compile(r"^Next (hand|round)$"))
     if following.is_visible():
         next_hand(page, lambda: act(page, following))
     else:
         page.get_by_role("button", name="Rematch").click()
         page.wait_for_function("() => !document.querySelector('#dlg-result').open")
+
+
+IN_VIEW = """sel => {
+  const r = document.querySelector(sel).getBoundingClientRect();
+  return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight + 0.5;
+}"""
+
+
+def in_view(page: Any, selector: str) -> bool:
+    """Whether the element is wholly inside the window, without scrolling."""
+    return bool(page.evaluate(IN_VIEW, selector))
 
 
 def card_button(page: Any, name: str) -> Any:
@@ -368,6 +379,8 @@ def test_crazy_rummy_round_with_a_lay_down_and_a_buy(server: Any, new_page: Any,
         panel = page.get_by_role("group", name="May I?")
         if panel.is_visible():
             expect(panel).to_contain_text("penalty card")
+            # on the phone the question, the hand and the answers all fit on one screen
+            assert in_view(page, "#buy-panel") and in_view(page, "#hand")
             if not bought:
                 shot(page, "phone-crazy-may-i")
             act(page, panel.get_by_role("button", name="Buy" if not bought else "Pass"))
@@ -400,6 +413,49 @@ def test_crazy_rummy_round_with_a_lay_down_and_a_buy(server: Any, new_page: Any,
     assert bought and laid
 
 
+# ------------------------------------------------------------------------ phone, keyboard
+
+
+@pytest.mark.parametrize(("game", "opponents"), [("Basic Rummy", "3"), ("Crazy Rummy", "5")])
+def test_a_phone_shows_the_hand_and_the_actions_at_a_full_table(
+    server: Any, new_page: Any, shot: Any, game: str, opponents: str
+) -> None:
+    page = new_page(phone=True)
+    start(page, server.url, game, opponents=f"{opponents} computer players")
+    expect(page.locator(".opp")).to_have_count(int(opponents))
+    for selector in ("#hand", "#actions", "#stock", "#discard"):
+        assert in_view(page, selector), selector
+    # the page itself never scrolls: only the board above the hand does
+    assert page.evaluate("() => document.documentElement.scrollHeight <= window.innerHeight + 1")
+    shot(page, f"phone-{game.split()[0].lower()}-{int(opponents) + 1}-players")
+
+
+def test_enter_throws_the_card_under_the_cursor_in_basic_rummy(
+    server: Any, new_page: Any
+) -> None:
+    page = new_page()
+    start(page, server.url, "Basic Rummy")
+    for _ in range(40):
+        wait_turn(page)
+        if result_open(page):
+            play_on(page)
+            continue
+        if page.get_by_role("button", name=re.compile("^Stock")).is_enabled():
+            break
+    else:
+        pytest.fail("never my turn to draw")
+    press(page, "d")  # draw from the stock: every card may then be discarded
+    before = [c["name"] for c in cards(page)]
+    focused = hand(page).get_by_role("button").nth(2)
+    focused.focus()
+    page.keyboard.press("ArrowRight")  # the cursor moves; nothing is selected in Basic Rummy
+    assert all(c["pressed"] == "false" for c in cards(page))
+    thrown = before[3]
+    press(page, "Enter")
+    after = [c["name"] for c in cards(page)]
+    assert len(after) == len(before) - 1 and thrown not in after
+
+
 # ------------------------------------------------------------------------ language, restart
 
 
@@ -417,9 +473,19 @@ def test_language_switch(server: Any, new_page: Any, shot: Any) -> None:
     expect(first).to_have_attribute(
         "aria-label", re.compile(r" of (clubs|diamonds|hearts|spades)$")
     )
+    wait_turn(page)
+    pass_ = page.get_by_role("button", name="Pass")
+    act(page, pass_ if pass_.is_visible() else page.get_by_role("button", name=re.compile("^Stock")))
+    log = page.locator("#log li")
+    moves = log.count()
+    assert moves >= 1
+    expect(log.last).to_have_text(re.compile(r"^(You|Computer) "))
     page.get_by_role("button", name="Tiếng Việt").click()
     expect(page.locator("html")).to_have_attribute("lang", "vi")
     expect(first).to_have_attribute("aria-label", re.compile(r" (chuồn|rô|cơ|bích)$"))
+    # the log keeps every move, now worded in Vietnamese
+    expect(log.first).to_have_text(re.compile(r"^(Bạn|Máy) "))
+    assert log.count() >= moves
     expect(page.get_by_role("button", name=re.compile(r"^Nọc, còn \d+ lá$"))).to_be_visible()
     expect(page.get_by_role("button", name="Gõ")).to_be_visible()
     wait_turn(page)

@@ -7,11 +7,12 @@ import { has, meldFor, targetsFor, verbs } from "./intents.js";
 import { renderResult } from "./results.js";
 import { Connection } from "./socket.js";
 import { readStart, renderFields, renderStart, showContinue } from "./start.js";
-import { contractText, focusHandCard, handEntries, promptText, render, seatName, selectedCards } from "./table.js";
+import { contractText, describe, focusHandCard, handEntries, promptText, render, selectedCards } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
 const SESSION = "rummykit.session";
 const SETTINGS = "rummykit.settings";
+const LOG_SIZE = 40; // moves kept in the log
 
 const S = {
   games: [],
@@ -33,6 +34,7 @@ function newUi() {
     log: [],
     down: null,
     pendingEnds: null,
+    focusChoice: false,
     resultShown: null,
   };
 }
@@ -212,7 +214,11 @@ function onView(m) {
     if (ui.sortMode === "custom") ui.sortMode = "suit";
     ui.resultShown = null;
     ui.down = null;
-    if (prev) ui.log.push(t("log.new_hand", { n: m.view.hand_number }));
+    if (prev) ui.log.push({ kind: "hand", n: m.view.hand_number });
+  }
+  if (!prev) {
+    // A page that joins mid-hand (Continue, reload) starts its log from the hand's history.
+    for (const [seat, action] of m.view.hand.history.slice(-LOG_SIZE)) ui.log.push({ kind: "move", entry: { seat, action }, gained: [] });
   }
   const before = prev && !newHand ? keyOf(handEntries(prev.view.hand, ui)) : new Set();
   S.msg = m;
@@ -225,12 +231,17 @@ function onView(m) {
   $("hint-text").textContent = "";
   const newMoves = [];
   for (const entry of m.log) {
-    const line = describe(entry, m.gained);
-    ui.log.push(line);
-    announce(line);
-    newMoves.push({ entry, removedKeys: entry.seat === S.session.seat ? removed : [] });
+    const mine = entry.seat === S.session.seat;
+    const items = [{ kind: "move", entry, gained: mine ? m.gained : [] }];
+    // A card that reaches this hand on another seat's move (the draw after a buy offer).
+    if (!mine && m.gained.length) items.push({ kind: "got", cards: m.gained });
+    for (const item of items) {
+      ui.log.push(item);
+      announce(describe(ctx(), item));
+    }
+    newMoves.push({ entry, removedKeys: mine ? removed : [] });
   }
-  if (ui.log.length > 30) ui.log.splice(0, ui.log.length - 30);
+  if (ui.log.length > LOG_SIZE) ui.log.splice(0, ui.log.length - LOG_SIZE);
   const hand = m.view.hand;
   const myTurnNow = hand.to_act === S.session.seat;
   const myTurnBefore = prev && prev.view.hand.to_act === S.session.seat && !newHand;
@@ -242,65 +253,6 @@ function onView(m) {
     openResult();
   }
   maybeCheckDown();
-}
-
-function describe(entry, gained) {
-  const me = entry.seat === S.session.seat;
-  const name = seatName(ctx(), entry.seat);
-  const words = entry.action.split(" ");
-  const verb = words[0];
-  const cards = actionCards(entry.action).map(shortCard);
-  const got = gained.map(shortCard).join(" ");
-  let line;
-  switch (verb) {
-    case "draw":
-      line = me && got ? t("log.draw_own", { cards: got }) : t("log.draw", { name });
-      break;
-    case "take":
-      line = t("log.take", { name, card: entry.card ? shortCard(entry.card) : "" });
-      break;
-    case "pass":
-      line = t("log.pass", { name });
-      break;
-    case "buy":
-      line = t("log.buy", { name, card: entry.card ? shortCard(entry.card) : "" });
-      break;
-    case "discard":
-      line = t("log.discard", { name, card: cards[0] });
-      break;
-    case "knock":
-      line = t("log.knock", { name });
-      break;
-    case "biggin":
-      line = t("log.big_gin", { name });
-      break;
-    case "layoff":
-      line = t("log.layoff", { name, card: cards[0], n: words[2] });
-      break;
-    case "swap":
-      line = t("log.swap", { name, card: cards[0], n: words[2] });
-      break;
-    case "done":
-      line = t("log.done", { name });
-      break;
-    case "meld":
-      line = t("log.meld", { name, cards: cards.join(" ") });
-      break;
-    case "down":
-      line = t("log.down", {
-        name,
-        cards: entry.action
-          .slice(5)
-          .split("|")
-          .map((g) => g.trim().split(" ").map(shortCard).join(" "))
-          .join(" | "),
-      });
-      break;
-    default:
-      line = `${name}: ${entry.action}`;
-  }
-  if (!me && got) line += " · " + t("log.you_got", { cards: got });
-  return line;
 }
 
 // ------------------------------------------------------------------------------------ intents
@@ -411,16 +363,9 @@ function tapMeld(n) {
   const targets = targetsFor(S.msg, sel[0], n);
   if (!targets.length) return showAlert(t("error.no_fit", { card: cardName(sel[0]), n }));
   if (targets.length === 1) return act(targets[0]);
+  // More than one way to play the card on this meld (either end of a run, or a swap).
   S.ui.pendingEnds = targets;
-  scheduleRender();
-  $("btn-end-low").focus();
-}
-
-function chooseEnd(end) {
-  const targets = S.ui.pendingEnds || [];
-  const action = targets.find((a) => a.endsWith(` ${end}`));
-  S.ui.pendingEnds = null;
-  if (action) act(action);
+  S.ui.focusChoice = true;
   scheduleRender();
 }
 
@@ -487,7 +432,8 @@ function handKeys(event) {
     case "Enter":
       event.preventDefault();
       event.stopPropagation();
-      if (S.welcome.game === "gin" && !S.ui.selected.size) S.ui.selected = new Set([target.dataset.key]);
+      // With nothing selected, Enter throws the card under the cursor (in every game).
+      if (!S.ui.selected.size) S.ui.selected = new Set([target.dataset.key]);
       discardSelected();
       return;
     default:
@@ -658,8 +604,7 @@ function wire() {
     renderKeys();
     if (!$("start").hidden) renderStart(S.games, readStart(S.games));
     if (S.msg && S.welcome) {
-      S.ui.log = [];
-      scheduleRender();
+      scheduleRender(); // the log is kept as moves, so it is worded again in the new language
       if ($("dlg-result").open) renderResult(ctx());
     }
     if ($("dlg-rules").open) openRules($("rules-body").dataset.game || "gin");
@@ -724,8 +669,10 @@ function wire() {
   $("btn-best-layoffs").addEventListener("click", () => send({ t: "best_layoffs", seq: S.msg.seq }));
   $("btn-hint").addEventListener("click", () => send({ t: "hint" }));
   $("btn-sort").addEventListener("click", toggleSort);
-  $("btn-end-low").addEventListener("click", () => chooseEnd("low"));
-  $("btn-end-high").addEventListener("click", () => chooseEnd("high"));
+  $("end-buttons").addEventListener("click", (event) => {
+    const b = event.target.closest("button[data-action]");
+    if (b && (S.ui.pendingEnds || []).includes(b.dataset.action)) act(b.dataset.action);
+  });
   $("btn-result").addEventListener("click", openResult);
   $("btn-leave").addEventListener("click", leaveTable);
   $("btn-next").addEventListener("click", nextHand);

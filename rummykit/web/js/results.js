@@ -74,8 +74,8 @@ function ginBody(ctx, r, body) {
     if (!r.melds[seat].length) melds.append(el("p", "", t("result.no_melds")));
     box.append(melds);
     const dw = el("p", "result-deadwood");
-    dw.append(t("result.deadwood", { n: r.deadwood[seat] }) + " ");
-    if (r.unmatched[seat].length) dw.append(cardsRow(r.unmatched[seat]));
+    if (r.unmatched[seat].length) dw.append(el("span", "", t("result.deadwood", { n: r.deadwood[seat] })), cardsRow(r.unmatched[seat]));
+    else dw.textContent = t("result.no_deadwood");
     box.append(dw);
     body.append(box);
   }
@@ -92,7 +92,29 @@ function ginBody(ctx, r, body) {
   pts.textContent = r.bonus
     ? t("result.points_bonus", { name: seatName(ctx, r.winner), count: r.points, bonus: r.bonus })
     : t("result.points", { name: seatName(ctx, r.winner), count: r.points });
-  body.append(pts);
+  // How the points add up: the loser's deadwood less the winner's, then the bonus.
+  const loser = 1 - r.winner;
+  const diff = r.deadwood[loser] - r.deadwood[r.winner];
+  const sum = t("result.gin.difference", { a: r.deadwood[loser], b: r.deadwood[r.winner], diff });
+  const plus = r.bonus ? " " + t("result.gin.plus_bonus", { bonus: r.bonus, count: r.points }) : "";
+  body.append(pts, el("p", "result-sum", sum + plus));
+}
+
+/** One seat's cards left at the end of a Basic or Crazy Rummy hand (or that it went out). */
+function leftLine(ctx, r, seat, text) {
+  const p = el("p", "result-left");
+  if (!r.remaining[seat].length) {
+    p.textContent = t(seat === r.winner ? "result.went_out" : "result.no_cards");
+    return p;
+  }
+  p.append(el("span", "", text), cardsRow(r.remaining[seat]));
+  return p;
+}
+
+function seatHeading(ctx, r, seat) {
+  const h = el("h3", "", seatName(ctx, seat));
+  if (seat === r.winner) h.append(el("span", "went-out", ` · ${t("result.out_marker")}`));
+  return h;
 }
 
 function rummyTitle(ctx, r) {
@@ -103,11 +125,7 @@ function rummyTitle(ctx, r) {
 function rummyBody(ctx, r, body) {
   for (const seat of seats(ctx)) {
     const box = el("section", "result-seat");
-    box.append(el("h3", "", seatName(ctx, seat)));
-    const p = el("p", "");
-    p.append(t("result.left", { n: r.hand_values[seat] }) + " ");
-    if (r.remaining[seat].length) p.append(cardsRow(r.remaining[seat]));
-    box.append(p);
+    box.append(seatHeading(ctx, r, seat), leftLine(ctx, r, seat, t("result.left", { n: r.hand_values[seat] })));
     body.append(box);
   }
   if (r.rummy) body.append(el("p", "", t("result.rummy.bonus")));
@@ -121,13 +139,10 @@ function crazyTitle(ctx, r) {
 function crazyBody(ctx, r, body) {
   for (const seat of seats(ctx)) {
     const box = el("section", "result-seat");
-    box.append(el("h3", "", seatName(ctx, seat)));
-    const p = el("p", "");
-    p.append(t("result.crazy.points", { count: r.points[seat] }) + " ");
-    if (r.remaining[seat].length) p.append(cardsRow(r.remaining[seat]));
-    box.append(p);
+    box.append(seatHeading(ctx, r, seat), leftLine(ctx, r, seat, t("result.crazy.points", { count: r.points[seat] })));
     body.append(box);
   }
+  if (ctx.msg.view.over) return; // the end-of-match table below has every round
   const rows = ctx.msg.view.hand_scores.map((scores, i) => [t("result.crazy.round", { n: i + 1 }), ...scores]);
   rows.push([t("result.total"), ...ctx.msg.view.scores]);
   body.append(table(["", ...seats(ctx).map((s) => seatName(ctx, s))], rows, t("result.crazy.table")));
@@ -186,11 +201,15 @@ export function renderResult(ctx) {
     body.append(table(["", ...seats(ctx).map((s) => seatName(ctx, s))], rows, t("result.scores")));
   }
   if (view.over) {
+    // The last hand's headline stays, under the match's.
+    if (title) body.prepend(el("p", "hand-headline", title));
     matchBody(ctx, body);
     title = t("result.match.title");
   }
   document.getElementById("result-title").textContent = title;
-  document.getElementById("btn-next").hidden = view.over;
+  const next = document.getElementById("btn-next");
+  next.textContent = t(game === "crazy" ? "result.next_round" : "result.next_hand");
+  next.hidden = view.over;
   document.getElementById("btn-rematch").hidden = !view.over;
   document.getElementById("btn-newgame").hidden = !view.over;
 }

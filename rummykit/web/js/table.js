@@ -2,7 +2,7 @@
 // page's local state (selection, hand order, focus). DOM nodes are keyed by card id and reused so
 // focus and transitions survive. No game rule here: buttons are enabled from the view's legal
 // actions and the server's aids.
-import { actionCards, cardName, face, rankOrder, shortCard, suitOrder } from "./cards.js";
+import { actionCards, cardName, face, rankLabel, rankOrder, shortCard, suitOrder } from "./cards.js";
 import { t } from "./i18n.js";
 import { has, meldFor, meldsAccepting, verbs } from "./intents.js";
 import { flip, fly, measure } from "./motion.js";
@@ -121,10 +121,14 @@ function renderOpponents(ctx) {
     for (let i = 0; i < Math.min(count, 14); i++) backs.append(face(null));
     box.append(backs);
     const facts = [t("opp.cards", { count })];
+    // The score is in the score bar too; on a phone only this copy of it is shown.
+    const score = el("span", "opp-score", t("score.points", { count: ctx.msg.view.scores[seat] }));
     if (hand.dealer === seat) facts.push(t("opp.dealer"));
     if (hand.down && hand.down[seat]) facts.push(t("opp.down"));
     if (hand.buys && hand.buys[seat]) facts.push(t("opp.buys", { count: hand.buys[seat] }));
-    box.append(el("p", "opp-facts", facts.join(" · ")));
+    const line = el("p", "opp-facts", facts.join(" · "));
+    line.append(score);
+    box.append(line);
     const known = hand.known_cards ? hand.known_cards[seat] : [];
     if (known && known.length) {
       box.append(el("p", "opp-known", t("opp.known", { cards: known.map(shortCard).join(" ") })));
@@ -164,22 +168,36 @@ function renderPiles(ctx) {
 
 // ------------------------------------------------------------------------------ table melds
 
-function meldButton(ctx, number, meld, stands, label, enabled) {
-  const cards = meld.split(" ");
+/** What each card of a table meld stands for, when it is a wild there (else null). */
+function wildTargets(m) {
+  const cards = m.meld.split(" ");
+  const wild = m.wild || cards.map(() => false);
+  return cards.map((c, i) => {
+    if (!wild[i]) return null;
+    if (m.stands_for) return { name: cardName(m.stands_for[i]), short: shortCard(m.stands_for[i]) };
+    const rank = rankLabel(m.rank);
+    return { name: t("card.rank_any", { rank: t(`rank.${m.rank}`) }), short: rank };
+  });
+}
+
+/** A table meld as a button: its number (as the log and lay-offs name it), its cards, and the
+ * card each wild stands for. ``m`` is {meld, wild?, stands_for?, rank?}. */
+function meldButton(ctx, number, m, enabled) {
+  const cards = m.meld.split(" ");
+  const targets = wildTargets(m);
   const b = el("button", "table-meld");
   b.type = "button";
   b.dataset.meld = String(number);
-  const names = cards.map((c, i) => {
-    const s = stands ? stands[i] : null;
-    return s && s !== c ? t("card.wild_as", { card: cardName(c), as: cardName(s) }) : cardName(c);
-  });
-  b.setAttribute("aria-label", t("meld.label", { n: number, cards: names.join(", ") }) + (label ? ` (${label})` : ""));
+  const names = cards.map((c, i) =>
+    targets[i] ? t("card.wild_as", { card: cardName(c), as: targets[i].name }) : cardName(c),
+  );
+  b.setAttribute("aria-label", t("meld.label", { n: number, cards: names.join(", ") }));
+  b.append(el("span", "meld-no", String(number)));
   cards.forEach((c, i) => {
     const f = face(c);
-    const s = stands ? stands[i] : null;
-    if (s && s !== c) {
+    if (targets[i]) {
       f.classList.add("wild");
-      f.append(el("span", "stands", `=${shortCard(s)}`));
+      f.append(el("span", "stands", `=${targets[i].short}`));
     }
     b.append(f);
   });
@@ -200,7 +218,7 @@ function renderMelds(ctx) {
     group.append(el("h3", "", t("melds.knocker", { name: seatName(ctx, hand.knocker) })));
     const list = el("div", "meld-list");
     const accepting = canTarget ? meldsAccepting(msg, selected[0]) : new Set();
-    hand.knock_melds.forEach((m, i) => list.append(meldButton(ctx, i + 1, m, null, "", accepting.has(i + 1))));
+    hand.knock_melds.forEach((m, i) => list.append(meldButton(ctx, i + 1, { meld: m }, accepting.has(i + 1))));
     group.append(list);
     if (hand.knock_deadwood.length) {
       const dw = el("p", "knock-deadwood", t("melds.knock_deadwood", { cards: hand.knock_deadwood.map(shortCard).join(" ") }));
@@ -225,7 +243,7 @@ function renderMelds(ctx) {
     group.append(el("h3", "", t("melds.by", { name: seatName(ctx, owner) })));
     const list = el("div", "meld-list");
     table.forEach((m, i) => {
-      if (m.owner === owner) list.append(meldButton(ctx, i + 1, m.meld, m.stands_for || null, "", accepting.has(i + 1)));
+      if (m.owner === owner) list.append(meldButton(ctx, i + 1, m, accepting.has(i + 1)));
     });
     group.append(list);
     zone.append(group);
@@ -277,11 +295,14 @@ function renderHand(ctx) {
       b.classList.add("in-meld", `m${m % 5}`);
     }
     b.classList.toggle("new", ui.gained.has(e.key));
+    const wild = Boolean(msg.aids && msg.aids.wilds && msg.aids.wilds.includes(e.card));
+    b.classList.toggle("wild-card", wild);
     const taken = hand.taken_from_discard === e.card && hand.phase === "discard";
     b.classList.toggle("taken", taken);
-    b.setAttribute("aria-label", name);
+    b.setAttribute("aria-label", wild ? `${name} (${t("card.wild")})` : name);
     const desc = [];
     if (m !== undefined && welcome.game !== "crazy") desc.push(t("hand.in_meld", { n: m + 1 }));
+    if (wild) desc.push(t("card.wild"));
     if (taken) desc.push(t("hand.just_taken"));
     if (dws && dws[e.card] !== undefined && !taken) desc.push(t("hand.if_discarded", { n: dws[e.card] }));
     if (mine && welcome.game !== "gin") {
@@ -346,7 +367,7 @@ function renderActions(ctx) {
   $("btn-knock").classList.toggle("lit", anyKnock);
   show("btn-meld", game === "rummy");
   enable("btn-meld", sel.length >= 3 && meldFor(msg, sel) !== null);
-  show("btn-down", game === "crazy");
+  show("btn-down", game === "crazy" && !(hand.down && hand.down[ctx.seat]));
   const downs = verbs(msg, "down");
   show("btn-pick", game === "crazy" && downs.length > 0);
   const downOk = ui.down && ui.down.key === [...sel].sort().join(" ") && ui.down.action;
@@ -370,6 +391,27 @@ function renderActions(ctx) {
     enable("btn-buy", has(msg, "buy"));
   }
   show("end-choice", Boolean(ui.pendingEnds));
+  renderChoices(ctx);
+}
+
+/** The ways to play the selected card on the tapped meld, one button each. */
+function renderChoices(ctx) {
+  const { ui } = ctx;
+  const box = $("end-buttons");
+  box.textContent = "";
+  if (!ui.pendingEnds) return;
+  for (const action of ui.pendingEnds) {
+    const w = action.split(" ");
+    const key = w[0] === "swap" ? "end.swap" : w[3] === "low" ? "end.low" : w[3] === "high" ? "end.high" : "end.layoff";
+    const b = el("button", "", t(key, { card: shortCard(w[1]) }));
+    b.type = "button";
+    b.dataset.action = action;
+    box.append(b);
+  }
+  if (ui.focusChoice) {
+    ui.focusChoice = false;
+    box.firstChild.focus();
+  }
 }
 
 // ------------------------------------------------------------------------------------ prompt
@@ -399,10 +441,62 @@ export function promptText(ctx) {
   }
 }
 
+/** One log item as a line in the current language: a move (``entry`` as this seat saw it, with
+ * the cards it brought this seat), a new hand, or cards that reached this hand. */
+export function describe(ctx, item) {
+  if (item.kind === "hand") return t(ctx.welcome.game === "crazy" ? "log.new_round" : "log.new_hand", { n: item.n });
+  if (item.kind === "got") return t("log.you_got", { cards: item.cards.map(shortCard).join(" ") });
+  const { entry, gained } = item;
+  const me = entry.seat === ctx.seat;
+  const name = seatName(ctx, entry.seat);
+  const words = entry.action.split(" ");
+  const verb = words[0];
+  const cards = actionCards(entry.action).map(shortCard);
+  const card = entry.card ? shortCard(entry.card) : "";
+  switch (verb) {
+    case "draw":
+      return me && gained.length ? t("log.draw_own", { cards: gained.map(shortCard).join(" ") }) : t("log.draw", { name });
+    case "take":
+      return card ? t("log.take", { name, card }) : t("log.take_pile", { name });
+    case "pass":
+      return t("log.pass", { name });
+    case "buy": {
+      if (!card) return t("log.buy_pile", { name });
+      const penalty = [...gained];
+      const i = penalty.indexOf(entry.card);
+      if (i >= 0) penalty.splice(i, 1);
+      return me && penalty.length
+        ? t("log.buy_own", { card, cards: penalty.map(shortCard).join(" ") })
+        : t("log.buy", { name, card });
+    }
+    case "discard":
+      return t("log.discard", { name, card: cards[0] });
+    case "knock":
+      return t("log.knock", { name });
+    case "biggin":
+      return t("log.big_gin", { name });
+    case "layoff":
+      return t("log.layoff", { name, card: cards[0], n: words[2] });
+    case "swap":
+      return t("log.swap", { name, card: cards[0], n: words[2] });
+    case "done":
+      return t("log.done", { name });
+    case "meld":
+      return t("log.meld", { name, cards: cards.join(" ") });
+    case "down": {
+      const groups = entry.action.slice(5).split("|");
+      return t("log.down", { name, cards: groups.map((g) => g.trim().split(" ").map(shortCard).join(" ")).join(" | ") });
+    }
+    default:
+      return `${name}: ${entry.action}`;
+  }
+}
+
 function renderLog(ctx) {
   const list = $("log");
   list.textContent = "";
-  for (const line of ctx.ui.log.slice(-4)) list.append(el("li", "", line));
+  for (const item of ctx.ui.log) list.append(el("li", "", describe(ctx, item)));
+  list.scrollTop = list.scrollHeight; // the newest move in view; older ones scroll back
   $("prompt").textContent = promptText(ctx);
 }
 
