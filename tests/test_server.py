@@ -239,6 +239,15 @@ def test_crazy_check_down_answers_from_the_selection(store: Store) -> None:
     assert answer["down"] is not None and answer["reason"] == ""
     assert table.hand.can(parse_action(answer["down"]), 0)
     assert table.check_down(0, ["KS", "KS", "KS", "KS", "KS"])["down"] is None
+    # the aids mark the wilds of the seat's own hand: its 2s and jokers, nothing else
+    message = table.view_message(0)
+    hand = message["view"]["hand"]["hand"]
+    assert message["aids"]["wilds"] == sorted({c for c in hand if c == "X" or c.startswith("2")})
+    for meld in message["view"]["hand"]["table"]:
+        cards = meld["meld"].split()
+        assert len(meld["wild"]) == len(cards)
+        if meld["kind"] == "book":
+            assert meld["wild"] == [c == "X" or c.startswith("2") for c in cards]
 
 
 def test_game_catalogue_lists_levels_and_options() -> None:
