@@ -22,7 +22,7 @@ from rummykit.actions import (
     parse_action,
 )
 from rummykit.cards import JOKER, AnyCard, Card, double_pack, parse_cards
-from rummykit.games import IllegalActionError, Phase
+from rummykit.games import IllegalActionError, Phase, find_game
 from rummykit.games.base import Deal
 from rummykit.games.crazy import (
     Crazy,
@@ -430,6 +430,34 @@ def test_illegal_actions_change_nothing() -> None:
     with pytest.raises(ValueError, match="2 to 6 players"):
         Crazy().new_hand(players=7)
     assert Discard(C("4S")) not in s.legal_actions()
+
+
+@pytest.mark.parametrize(
+    ("name", "high"),
+    [
+        ("jokers", 4),
+        ("max_wilds_run", 6),
+        ("max_wilds_book", 8),
+        ("penalty_cards", 5),
+        ("max_buys_per_round", 100),
+        ("max_restocks", 100),
+    ],
+)
+def test_numeric_options_are_bounded(name: str, high: int) -> None:
+    for value in (0, high):
+        assert getattr(CrazyOptions.from_dict({name: value}), name) == value
+    for value in (-1, high + 1):
+        with pytest.raises(ValueError, match=rf"option {name} must be .* from 0 to {high}"):
+            CrazyOptions.from_dict({name: value})
+    if name in ("max_buys_per_round", "max_restocks"):
+        assert getattr(CrazyOptions.from_dict({name: "unlimited"}), name) is None
+
+
+def test_a_huge_joker_count_is_refused_before_dealing() -> None:
+    with pytest.raises(ValueError, match="option jokers must be a whole number from 0 to 4"):
+        find_game("crazy", {"jokers": 3_000_000})
+    s = Crazy(CrazyOptions(jokers=4)).new_hand(players=4, seed=1)
+    assert sum(len(h) for h in s.hands) + len(s.stock) + len(s.discard_pile) == 108
 
 
 def test_restock_limit_ends_a_round_that_cannot_end() -> None:

@@ -114,6 +114,26 @@ def test_explicit_deal_must_be_exactly_one_pack() -> None:
         Gin().new_hand(deal=GinDeal.from_dict(data))
 
 
+@pytest.mark.parametrize(
+    ("name", "low", "high"),
+    [
+        ("knock_limit", 0, 100),
+        ("target_score", 1, 10_000),
+        ("gin_bonus", 0, 1_000),
+        ("big_gin_bonus", 0, 1_000),
+        ("undercut_bonus", 0, 1_000),
+        ("game_bonus", 0, 1_000),
+        ("box_bonus", 0, 1_000),
+    ],
+)
+def test_numeric_options_are_bounded(name: str, low: int, high: int) -> None:
+    for value in (low, high):
+        assert getattr(GinOptions.from_dict({name: value}), name) == value
+    for value in (low - 1, high + 1):
+        with pytest.raises(ValueError, match=rf"option {name} must be .* from {low} to {high}"):
+            GinOptions.from_dict({name: value})
+
+
 def test_options_are_validated() -> None:
     with pytest.raises(ValueError, match="knock_limit"):
         GinOptions(knock_limit=-1)

@@ -76,7 +76,7 @@ def test_keys_built_at_run_time_exist() -> None:
         "game": "gin rummy crazy",
         "preset": "rummy rummy-classic",
         "error": "bad_message stale not_your_turn illegal auth unknown_table over server",
-        "conn": "connecting open reconnecting",
+        "conn": "connecting open reconnecting replaced",
         "result.gin": "knock undercut gin big_gin cancelled",
     }
     for prefix, names in families.items():

@@ -169,6 +169,25 @@ def test_hand_sizes_and_presets() -> None:
         assert s.to_act == 1 % players
 
 
+@pytest.mark.parametrize(
+    ("name", "low", "high"),
+    [
+        ("melds_per_turn", 1, 100),
+        ("restock_limit", 0, 100),
+        ("target_score", 1, 10_000),
+        ("hands", 1, 1_000),
+    ],
+)
+def test_numeric_options_are_bounded(name: str, low: int, high: int) -> None:
+    for value in (low, high):
+        assert getattr(RummyOptions.from_dict({name: value}), name) == value
+    for value in (low - 1, high + 1):
+        with pytest.raises(ValueError, match=rf"option {name} must be .* from {low} to {high}"):
+            RummyOptions.from_dict({name: value})
+    if name in ("melds_per_turn", "hands"):  # None: unlimited / unset, as before
+        assert getattr(RummyOptions.from_dict({name: None}), name) is None
+
+
 def holding(cards: str) -> RummyState:
     """A two-player hand where seat 1 (to act first) holds ``cards`` padded to ten, and drew."""
     mine = parse_natural_cards(cards)
@@ -508,6 +527,38 @@ def test_view_hides_other_hands_and_stock() -> None:
     assert v.legal_actions == () and s.view(1).legal_actions == (Draw(), Take())
     with pytest.raises(ValueError, match="no seat 4"):
         s.view(4)
+
+
+def test_stalemate_result_shows_each_seat_only_its_own_cards() -> None:
+    """Nobody scores a stalemate, so no hand is shown; after going out every loser's hand is."""
+    seen: set[RummyOutcome] = set()
+    for seed in range(200):
+        players = 2 + seed % 3
+        s = Rummy().new_hand(players=players, seed=seed, dealer=seed % players)
+        play_randomly(s, random.Random(seed))
+        full = s.result
+        assert full is not None
+        hands = [[str(c) for c in sorted(h, key=lambda c: c.index)] for h in s.hands]
+        # The state's own result (records, the CLI) is always complete.
+        assert [[str(c) for c in cs] for cs in full.remaining] == hands
+        assert full.hand_values == tuple(sum(c.points for c in h) for h in s.hands)
+        for seat in range(players):
+            shown = s.view(seat).to_dict()["result"]
+            assert len(shown["remaining"]) == len(shown["hand_values"]) == players
+            if full.outcome is RummyOutcome.STALEMATE:
+                assert shown["remaining"][seat] == hands[seat]
+                assert shown["hand_values"][seat] == full.hand_values[seat]
+                for other in set(range(players)) - {seat}:
+                    assert shown["remaining"][other] == [] and shown["hand_values"][other] == 0
+                    leaked = set(hands[other]) & set(str(shown).replace("'", " ").split())
+                    assert not leaked, f"seat {seat} saw seat {other}'s {sorted(leaked)}"
+                assert shown["scores"] == [0] * players
+            else:
+                assert shown == full.to_dict()  # every loser's cards are scored, so shown
+        seen.add(full.outcome)
+        if seen == set(RummyOutcome):
+            break
+    assert seen == set(RummyOutcome)
 
 
 def test_deal_must_match_the_table() -> None:

@@ -345,7 +345,8 @@ def test_refused_messages_change_nothing(tmp_path: Path) -> None:
     with TestClient(create_app(tmp_path / "r.sqlite3", delay=30)) as client:
         info = _new_table(client, game="gin", opponents=1)
         manager: TableManager = client.app.state.manager  # type: ignore[attr-defined]
-        table = manager.tables[info["table"]]
+        table = manager.get(info["table"])
+        assert table is not None
         with client.websocket_connect(f"/ws/{info['table']}/0") as ws:
             ws.send_json({"t": "hello", "token": info["token"]})
             assert ws.receive_json()["t"] == "welcome"
@@ -585,3 +586,60 @@ def test_a_thinking_computer_does_not_hold_up_the_server(
             _WaitingPlayer.release.set()
             moved = ws.receive_json()
             assert moved["t"] == "view" and moved["seq"] > message["seq"]
+
+
+@pytest.mark.parametrize(
+    ("variant", "opponents", "level"),
+    [
+        ("gin", 1, "random"),
+        ("gin", 1, "medium"),
+        ("rummy", 3, "medium"),
+        ("rummy", 3, "random"),
+        ("crazy", 3, "easy"),
+        ("crazy", 2, "random"),
+    ],
+)
+def test_computer_decisions_do_not_change_across_a_restart(
+    store: Store, variant: str, opponents: int, level: str
+) -> None:
+    """A restored table's computers decide exactly as the uninterrupted table's would.
+
+    The original table plays on; a copy replayed from the store at that point is kept in step
+    (its actions applied to its match only, as the original already stored them), and each
+    computer decision of both must be the same, whatever the players decided before the restart.
+    """
+    table, _ = Table.create(store, variant=variant, opponents=opponents, level=level, seed=21)
+
+    def human(t: Table) -> str:
+        return greedy([str(a) for a in t.hand.view(0).legal_actions])
+
+    for _ in range(12):
+        if table.hand.is_over:
+            table.next_hand(0, table.seq)
+        elif table.computer_to_act() is not None:
+            table.step_computer()
+        else:
+            table.act(0, human(table), table.seq)
+    manager = TableManager(store)
+    assert manager.load_unfinished() == []
+    again = manager.tables[table.id]
+    decisions = 0
+    while decisions < 12 and not table.finished:
+        assert again.seq == table.seq
+        if table.hand.is_over:
+            table.next_hand(0, table.seq)
+            again.match.next_hand()
+        elif table.computer_to_act() is not None:
+            seat, decide = table.computer_decision()
+            seat_again, decide_again = again.computer_decision()
+            action = decide()
+            assert (seat_again, decide_again()) == (seat, action), f"decision {decisions}"
+            decisions += 1
+            table.apply_computer(seat, action)
+            again.match.apply(action, seat)
+        else:
+            text = human(table)
+            assert human(again) == text
+            table.act(0, text, table.seq)
+            again.match.apply(parse_action(text), 0)
+    assert decisions == 12

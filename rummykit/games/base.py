@@ -25,6 +25,7 @@ __all__ = [
     "MatchResult",
     "Phase",
     "View",
+    "check_option",
     "derive_seed",
     "natural",
     "new_rng",
@@ -57,6 +58,31 @@ def natural(card: AnyCard) -> Card:
     if not isinstance(card, Card):
         raise IllegalActionError("there are no jokers in this game")
     return card
+
+
+def check_option(
+    name: str, value: object, low: int, high: int, *, none: str | None = None, note: str = ""
+) -> None:
+    """Raise ValueError naming option ``name`` unless ``value`` is a whole number from ``low`` to
+    ``high``, or None when ``none`` names what None means (``"unlimited"``, ``"unset"``).
+
+    Every numeric option has an upper bound, so that no table can be made too big to play or to
+    replay from its record.
+
+    >>> check_option("jokers", 5, 0, 4, note="at most 2 a pack")
+    Traceback (most recent call last):
+    ValueError: option jokers must be a whole number from 0 to 4 (at most 2 a pack), not 5
+    >>> check_option("max_restocks", None, 0, 100, none="unlimited")
+    """
+    if value is None and none is not None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        allowed = f"a whole number from {low} to {high}"
+        if none is not None:
+            allowed += f" or {none}"
+        if note:
+            allowed += f" ({note})"
+        raise ValueError(f"option {name} must be {allowed}, not {value!r}")
 
 
 def new_rng(seed: int | None) -> random.Random:

@@ -27,6 +27,7 @@ from rummykit.games.base import (
     IllegalActionError,
     MatchView,
     Phase,
+    check_option,
     derive_seed,
     match_view,
     new_rng,
@@ -80,16 +81,16 @@ class CrazyOptions:
     """How often in a round the discards become a new stock; then the round ends. None: always."""
 
     def __post_init__(self) -> None:
-        for name in ("jokers", "max_wilds_run", "max_wilds_book", "penalty_cards"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ValueError(f"option {name} must be a whole number of at least 0")
+        # RULES.md section 3: two packs "plus `jokers` jokers (default 4)"; a pack carries at
+        # most 2 jokers, so 4 is also the most.
+        check_option("jokers", self.jokers, 0, 4, note="two packs carry at most 2 jokers each")
+        # A run is at most 13 cards and never holds more wilds than naturals, so it cannot hold
+        # more than 6; a book has at most 8 naturals (two packs), so at most 8 wilds.
+        check_option("max_wilds_run", self.max_wilds_run, 0, 6, note="a run holds at most 6")
+        check_option("max_wilds_book", self.max_wilds_book, 0, 8, note="a book holds at most 8")
+        check_option("penalty_cards", self.penalty_cards, 0, 5)
         for name in ("max_buys_per_round", "max_restocks"):
-            limit = getattr(self, name)
-            if limit is not None and (
-                isinstance(limit, bool) or not isinstance(limit, int) or limit < 0
-            ):
-                raise ValueError(f"option {name} must be a whole number or unlimited")
+            check_option(name, getattr(self, name), 0, 100, none="unlimited")
         for name in ("swap_requires_down", "discard_to_go_out"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"option {name} must be true or false")

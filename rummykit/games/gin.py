@@ -25,6 +25,7 @@ from rummykit.games.base import (
     IllegalActionError,
     MatchView,
     Phase,
+    check_option,
     derive_seed,
     match_view,
     natural,
@@ -97,15 +98,12 @@ class GinOptions:
                 raise ValueError(f"option {f.name} must be a whole number, not {value!r}")
             if f.type in ("bool", bool) and not isinstance(value, bool):
                 raise ValueError(f"option {f.name} must be true or false, not {value!r}")
-        if not 0 <= self.knock_limit <= 100:
-            raise ValueError(
-                f"option knock_limit must be between 0 and 100, not {self.knock_limit}"
-            )
-        if self.target_score < 1:
-            raise ValueError(f"option target_score must be at least 1, not {self.target_score}")
+        # Upper bounds generous for any house rule (usual: knock 10, target 100, bonuses 25-100)
+        # yet small enough that no table is too big to play or to replay from its record.
+        check_option("knock_limit", self.knock_limit, 0, 100)
+        check_option("target_score", self.target_score, 1, 10_000)
         for name in ("gin_bonus", "big_gin_bonus", "undercut_bonus", "game_bonus", "box_bonus"):
-            if getattr(self, name) < 0:
-                raise ValueError(f"option {name} cannot be negative")
+            check_option(name, getattr(self, name), 0, 1_000)
         try:
             object.__setattr__(self, "next_dealer", NextDealer(self.next_dealer))
         except ValueError:

@@ -25,6 +25,7 @@ from rummykit.games.base import (
     IllegalActionError,
     MatchView,
     Phase,
+    check_option,
     derive_seed,
     match_view,
     natural,
@@ -93,16 +94,12 @@ class RummyOptions:
     """Play this many hands instead of playing to ``target_score``."""
 
     def __post_init__(self) -> None:
-        def whole(name: str, value: object, low: int) -> None:
-            if isinstance(value, bool) or not isinstance(value, int) or value < low:
-                raise ValueError(f"option {name} must be a whole number of at least {low}")
-
-        if self.melds_per_turn is not None:
-            whole("melds_per_turn", self.melds_per_turn, 1)
-        whole("restock_limit", self.restock_limit, 0)
-        whole("target_score", self.target_score, 1)
-        if self.hands is not None:
-            whole("hands", self.hands, 1)
+        # Upper bounds generous for any house rule yet small enough that no table is too big to
+        # play or to replay from its record.
+        check_option("melds_per_turn", self.melds_per_turn, 1, 100, none="unlimited")
+        check_option("restock_limit", self.restock_limit, 0, 100)
+        check_option("target_score", self.target_score, 1, 10_000)
+        check_option("hands", self.hands, 1, 1_000, none="unset")
         for name in ("discard_to_go_out", "rummy_bonus"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"option {name} must be true or false")
@@ -180,6 +177,21 @@ class RummyHandResult:
             self.points if seat == self.winner else 0 for seat in range(len(self.hand_values))
         )
 
+    def seen_by(self, seat: int) -> RummyHandResult:
+        """The result as ``seat`` may see it.
+
+        After a stalemate nobody scores, so no hand is shown: every other seat's ``remaining``
+        is empty and its ``hand_values`` 0 (both lists keep one entry per seat). After a player
+        went out every hand left is scored and shown.
+        """
+        if self.outcome is not RummyOutcome.STALEMATE:
+            return self
+        return replace(
+            self,
+            hand_values=tuple(v if s == seat else 0 for s, v in enumerate(self.hand_values)),
+            remaining=tuple(cs if s == seat else () for s, cs in enumerate(self.remaining)),
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """The result as JSON data."""
         return {
@@ -215,6 +227,7 @@ class RummyView:
     restocks: int
     legal_actions: tuple[Action, ...]
     result: RummyHandResult | None
+    """The hand's result as this seat may see it (:meth:`RummyHandResult.seen_by`)."""
     history: tuple[tuple[int, str], ...]
 
     def to_dict(self) -> dict[str, Any]:
@@ -581,7 +594,7 @@ class RummyState:
             melds_this_turn=self.melds_this_turn if self.to_act == seat else 0,
             restocks=self.restocks,
             legal_actions=tuple(self.legal_actions()) if self.to_act == seat else (),
-            result=self.result,
+            result=None if self.result is None else self.result.seen_by(seat),
             history=tuple(self._notation),
         )
 

@@ -35,6 +35,7 @@ from rummykit.server.protocol import (
     ProtocolError,
     ViewRequest,
     error_message,
+    load_json,
     parse_incoming,
 )
 from rummykit.server.store import Store
@@ -48,6 +49,16 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 HELLO_TIMEOUT = 30.0
 """Seconds a new socket has to say hello with its token."""
 
+SEND_TIMEOUT = 5.0
+"""Seconds a socket may take to accept one message; one that takes longer (it stopped reading)
+is dropped, so it can never hold up its table."""
+
+MAX_BODY = 16_384
+"""Bytes at most in a request body (a new table's settings are far smaller)."""
+
+REPLACED = 4409
+"""Close code for a seat's older socket when the same seat says hello on a new one."""
+
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "font-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'"
@@ -60,7 +71,11 @@ Messages = dict[int, dict[str, Any]]
 
 
 class Hub:
-    """The live side of the tables: sockets per seat, a lock per table, computer-move tasks."""
+    """The live side of the tables: a socket per seat, a lock per table, computer-move tasks.
+
+    A table stays in memory while a socket is open on it or its computers are moving; then it is
+    forgotten, and the next socket replays it from the store (which holds every accepted action).
+    """
 
     def __init__(self, manager: TableManager, delay: float) -> None:
         self.manager = manager
@@ -74,21 +89,53 @@ class Hub:
         return self.locks.setdefault(table_id, asyncio.Lock())
 
     def join(self, table_id: str, seat: int, ws: WebSocket) -> None:
-        """Register a seat's socket."""
-        self.sockets.setdefault(table_id, {}).setdefault(seat, set()).add(ws)
+        """Register a seat's socket; the seat's older sockets are closed (one socket a seat)."""
+        seats = self.sockets.setdefault(table_id, {})
+        for old in seats.get(seat, set()):
+            self._close_later(old, REPLACED)
+        seats[seat] = {ws}
 
     def leave(self, table_id: str, seat: int, ws: WebSocket) -> None:
-        """Forget a closed socket."""
+        """Forget a closed socket (and the table, if nothing else holds it in memory)."""
         self.sockets.get(table_id, {}).get(seat, set()).discard(ws)
+        self.release(table_id)
+
+    def release(self, table_id: str) -> None:
+        """Drop an idle table from memory: no socket open, no computer moving, no lock held."""
+        if any(self.sockets.get(table_id, {}).values()):
+            return
+        runner = self.runners.get(table_id)
+        lock = self.locks.get(table_id)
+        if (runner is not None and not runner.done()) or (lock is not None and lock.locked()):
+            return
+        self.sockets.pop(table_id, None)
+        self.runners.pop(table_id, None)
+        self.locks.pop(table_id, None)
+        self.manager.forget(table_id)
+
+    @staticmethod
+    def _close_later(ws: WebSocket, code: int) -> None:
+        async def close() -> None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(ws.close(code=code), SEND_TIMEOUT)
+
+        asyncio.get_running_loop().create_task(close())
+
+    async def send_to(self, ws: WebSocket, message: dict[str, Any]) -> bool:
+        """Send one message; False (and the socket closed) if it is closed or stopped reading."""
+        try:
+            await asyncio.wait_for(ws.send_json(message), SEND_TIMEOUT)
+        except Exception:  # closed, or too slow: the seat reconnects and asks for the view
+            self._close_later(ws, 1011)
+            return False
+        return True
 
     async def send(self, table_id: str, messages: Messages) -> None:
-        """Send each seat its message, on every socket it has open (call with the table lock)."""
+        """Send each seat its message on its socket (call with the table lock)."""
         for seat, message in messages.items():
             for ws in list(self.sockets.get(table_id, {}).get(seat, ())):
-                try:
-                    await ws.send_json(message)
-                except Exception:  # a closed socket: the seat reconnects and asks for the view
-                    self.leave(table_id, seat, ws)
+                if not await self.send_to(ws, message):
+                    self.sockets.get(table_id, {}).get(seat, set()).discard(ws)
 
     def wake(self, table: Table) -> None:
         """Start the computer seats' moves if one is to act and none is running."""
@@ -97,6 +144,14 @@ class Hub:
             self.runners[table.id] = asyncio.create_task(self._run_computers(table))
 
     async def _run_computers(self, table: Table) -> None:
+        try:
+            await self._computer_moves(table)
+        finally:
+            if self.runners.get(table.id) is asyncio.current_task():
+                del self.runners[table.id]
+                self.release(table.id)
+
+    async def _computer_moves(self, table: Table) -> None:
         while True:
             await asyncio.sleep(self.delay)
             async with self.lock(table.id):
@@ -114,11 +169,25 @@ class Hub:
 
     async def stop(self) -> None:
         """Cancel the computer-move tasks (on shutdown)."""
-        for task in self.runners.values():
+        tasks = list(self.runners.values())
+        for task in tasks:
             task.cancel()
-        for task in self.runners.values():
+        for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+
+
+async def _read_body(request: Request) -> bytes | None:
+    """The request body, or None if it is longer than :data:`MAX_BODY` (read no further)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY:
+        return None
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            return None
+    return bytes(body)
 
 
 async def _receive(ws: WebSocket) -> str | bytes | None:
@@ -144,16 +213,20 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        broken = manager.load_unfinished()
-        for table_id in broken:
-            log.error("table %s could not be replayed from its record; left out", table_id)
-        for table in list(manager.tables.values()):
-            hub.wake(table)
+        # Tables are replayed from the store when a seat connects, not all at start: a server
+        # with many stored games starts at once, and an abandoned game costs no memory.
         yield
         await hub.stop()
         store.close()
 
-    app = FastAPI(title="rummykit", version=__version__, lifespan=lifespan, docs_url=None)
+    app = FastAPI(
+        title="rummykit",
+        version=__version__,
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+    )
     app.state.hub = hub
     app.state.manager = manager
 
@@ -177,16 +250,26 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
     @app.post("/api/tables", status_code=201)
     async def create_table(request: Request) -> JSONResponse:
         """A new table: ``{"game", "opponents", "level", "options"}`` -> seat 0 and its token."""
+        raw = await _read_body(request)
+        if raw is None:
+            return JSONResponse(
+                {"error": f"the body is too long (at most {MAX_BODY} bytes)"}, status_code=413
+            )
         try:
-            body = await request.json()
-        except ValueError:
-            return JSONResponse({"error": "the body is a JSON object"}, status_code=400)
+            body = load_json(raw)
+        except ProtocolError:
+            body = None
         if not isinstance(body, dict):
             return JSONResponse({"error": "the body is a JSON object"}, status_code=400)
+        unknown = sorted(set(body) - {"game", "opponents", "level", "options"})
+        if unknown:
+            return JSONResponse(
+                {"error": f"unknown field(s): {', '.join(unknown)}"}, status_code=400
+            )
         game = body.get("game")
         opponents = body.get("opponents", 1)
         level = body.get("level", "random")
-        options = body.get("options") or {}
+        options = body.get("options", {})
         if (
             not isinstance(game, str)
             or isinstance(opponents, bool)
@@ -204,6 +287,7 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
             )
         except (ValueError, TypeError) as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
+        manager.forget(table.id)  # stored; replayed when its seat connects
         return JSONResponse({"table": table.id, "seat": 0, "token": token}, status_code=201)
 
     @app.get("/api/tables/{table_id}")
@@ -212,6 +296,7 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
         table = manager.get(table_id)
         if table is None:
             return JSONResponse({"error": "no such table"}, status_code=404)
+        hub.release(table.id)  # looked up only: not kept in memory for this
         return JSONResponse(
             {
                 "table": table.id,
@@ -223,9 +308,10 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
             }
         )
 
-    @app.websocket("/ws/{table_id}/{seat}")
-    async def seat_socket(ws: WebSocket, table_id: str, seat: int) -> None:
+    @app.websocket("/ws/{table_id}/{seat_text}")
+    async def seat_socket(ws: WebSocket, table_id: str, seat_text: str) -> None:
         await ws.accept()
+        seat = int(seat_text) if seat_text.isdigit() and len(seat_text) < 3 else -1
         try:
             first = await asyncio.wait_for(_receive(ws), HELLO_TIMEOUT)
         except TimeoutError:
@@ -233,24 +319,31 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
             return
         if first is None:
             return
-        table = manager.get(table_id)
+        table = None
         try:
             hello = parse_incoming(first)
             if not isinstance(hello, Hello):
                 raise ProtocolError("say hello with the seat's token first", "auth")
+            table = manager.get(table_id)
             if table is None:
                 raise ProtocolError("there is no such table", "unknown_table")
             if not table.check_token(seat, hello.token):
                 raise ProtocolError("wrong token for this seat", "auth")
         except ProtocolError as exc:
-            await ws.send_json(error_message(exc))
-            await ws.close(code=4404 if exc.code == "unknown_table" else 4401)
+            if table is not None:
+                hub.release(table.id)
+            await hub.send_to(ws, error_message(exc))
+            with contextlib.suppress(Exception):
+                await ws.close(code=4404 if exc.code == "unknown_table" else 4401)
             return
         assert table is not None
         async with hub.lock(table.id):
             hub.join(table.id, seat, ws)
-            await ws.send_json(table.welcome(seat))
-            await ws.send_json(table.view_message(seat))
+            ok = await hub.send_to(ws, table.welcome(seat))
+            ok = ok and await hub.send_to(ws, table.view_message(seat))
+        if not ok:
+            hub.leave(table.id, seat, ws)
+            return
         hub.wake(table)
         try:
             while True:
@@ -272,20 +365,20 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
                 elif isinstance(message, BestLayoffs):
                     await hub.send(table.id, table.best_layoffs(seat, message.seq))
                 elif isinstance(message, HintRequest):
-                    await ws.send_json(await asyncio.to_thread(table.hint, seat))
+                    await hub.send_to(ws, await asyncio.to_thread(table.hint, seat))
                 elif isinstance(message, ViewRequest):
-                    await ws.send_json(table.view_message(seat))
+                    await hub.send_to(ws, table.view_message(seat))
                 elif isinstance(message, CheckDown):
-                    await ws.send_json(table.check_down(seat, message.cards))
+                    await hub.send_to(ws, table.check_down(seat, message.cards))
                 else:
                     raise ProtocolError("you have already said hello")
             hub.wake(table)
         except ProtocolError as exc:
-            await ws.send_json(error_message(exc))
+            await hub.send_to(ws, error_message(exc))
         except Exception:
             log.exception("failed to handle a message at table %s", table.id)
-            await ws.send_json(
-                {"t": "error", "code": "server", "message": "the server could not do that"}
+            await hub.send_to(
+                ws, {"t": "error", "code": "server", "message": "the server could not do that"}
             )
 
     static = web_dir if web_dir is not None else WEB_DIR

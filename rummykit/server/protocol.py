@@ -30,6 +30,7 @@ __all__ = [
     "ProtocolError",
     "ViewRequest",
     "error_message",
+    "load_json",
     "parse_incoming",
 ]
 
@@ -101,6 +102,37 @@ Incoming: TypeAlias = (
 """Any message a page may send."""
 
 
+def load_json(text: str | bytes) -> Any:
+    """JSON text as data; :class:`ProtocolError` if it is not JSON a page could send.
+
+    Refused besides bad syntax: nesting too deep for the parser (it would raise RecursionError)
+    and strings holding lone surrogates (``"\\udc80"``), which are not Unicode text and could
+    not be stored, hashed or echoed back in an error message.
+
+    >>> load_json('{"t": "view"}')
+    {'t': 'view'}
+    >>> load_json('[' * 5000 + ']' * 5000)
+    Traceback (most recent call last):
+    ...
+    rummykit.server.protocol.ProtocolError: a message is a JSON object, e.g. {"t": "view"}
+    >>> load_json('{"token": "\\udc80"}')
+    Traceback (most recent call last):
+    ...
+    rummykit.server.protocol.ProtocolError: a message holds text that is not valid Unicode
+    """
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        raise ProtocolError('a message is a JSON object, e.g. {"t": "view"}') from None
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise ProtocolError("a message holds text that is not valid Unicode") from None
+    except RecursionError:
+        raise ProtocolError('a message is a JSON object, e.g. {"t": "view"}') from None
+    return data
+
+
 def _seq(data: dict[str, Any], kind: str) -> int:
     seq = data.get("seq")
     if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0:
@@ -125,10 +157,7 @@ def parse_incoming(text: str | bytes) -> Incoming:
             raise ProtocolError("a message is UTF-8 JSON text") from None
     if len(text) > MAX_MESSAGE:
         raise ProtocolError(f"message too long (at most {MAX_MESSAGE} characters)")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
-        raise ProtocolError('a message is a JSON object, e.g. {"t": "view"}') from None
+    data = load_json(text)
     if not isinstance(data, dict):
         raise ProtocolError('a message is a JSON object, e.g. {"t": "view"}')
     kind = data.get("t")

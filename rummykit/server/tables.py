@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import secrets
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
 from rummykit.actions import Action, ActionSyntaxError, Buy, Down, Take, parse_action
@@ -36,11 +37,14 @@ from rummykit.solver.contract import solve_contract
 from rummykit.solver.deadwood import best_arrangement, best_layoffs, discard_deadwoods
 from rummykit.wild_melds import WildRules, is_wild
 
+log = logging.getLogger("rummykit.server")
+
 __all__ = [
     "VARIANTS",
     "GameInfo",
     "Table",
     "TableManager",
+    "decision_seed",
     "game_catalogue",
     "hash_token",
 ]
@@ -139,6 +143,17 @@ def _seed() -> int:
     return secrets.randbelow(1 << 62)
 
 
+def decision_seed(match_seed: int, seat: int, hand: int, actions: int) -> int:
+    """The seed of a computer seat's player for one decision: a function of the match seed, the
+    seat and the position in the match (hand number, actions so far in that hand) only.
+
+    >>> decision_seed(5, 1, 0, 3) == decision_seed(5, 1, 0, 3) != decision_seed(5, 1, 0, 4)
+    True
+    """
+    text = f"rummykit-decision|{match_seed}|{seat}|{hand}|{actions}"
+    return int.from_bytes(hashlib.sha256(text.encode("ascii")).digest()[:8], "big") % (1 << 62)
+
+
 @dataclass
 class Seat:
     """A seat: a person (with the hash of their secret token) or a computer player."""
@@ -146,7 +161,6 @@ class Seat:
     kind: str
     level: str | None = None
     token_hash: str | None = None
-    player: Player | None = field(default=None, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         """As stored (the token's hash only)."""
@@ -220,13 +234,6 @@ class Table:
         self.seats = seats
         self.store = store
         self.game_name = match.hand.game.name
-        seed = match.seed if match.seed is not None else 0
-        for index, seat in enumerate(seats):
-            if seat.kind == "computer":
-                assert seat.level is not None
-                seat.player = make_player(
-                    variant, seat.level, (seed + 7919 * (index + 1)) % (1 << 62)
-                )
 
     # ---------------------------------------------------------------------------- creation
 
@@ -396,10 +403,22 @@ class Table:
         seat = self.computer_to_act()
         if seat is None:
             raise ProtocolError("no computer seat is to act", "not_your_turn")
-        player = self.seats[seat].player
-        assert player is not None
+        player = self.computer_player(seat)
         view = self.hand.view(seat)
         return seat, lambda: player.choose(view)
+
+    def computer_player(self, seat: int) -> Player:
+        """A fresh player for computer ``seat``'s decision now.
+
+        Its seed comes from the match seed, the seat and the position in the match (hand number,
+        actions so far in the hand), never from earlier decisions: a table replayed from the store
+        after a restart decides exactly as it would have without the restart.
+        """
+        level = self.seats[seat].level
+        assert level is not None
+        seed = self.match.seed if self.match.seed is not None else 0
+        position = (seed, seat, len(self.match.hands) - 1, len(self.hand.history))
+        return make_player(self.variant, level, decision_seed(*position))
 
     def apply_computer(self, seat: int, action: Action) -> dict[int, dict[str, Any]]:
         """Apply a computer seat's decision (it must still be that seat's turn)."""
@@ -490,6 +509,8 @@ class Table:
     def hint(self, seat: int) -> dict[str, Any]:
         """What the strongest computer player would do for ``seat`` now, and why."""
         view = self.hand.view(seat)
+        if self.hand.is_over:
+            raise ProtocolError("the hand is over: there is no move to hint", "not_your_turn")
         if not view.legal_actions:
             raise ProtocolError("it is not your turn", "not_your_turn")
         levels = levels_for(self.variant)
@@ -551,12 +572,23 @@ class TableManager:
         return table, token
 
     def get(self, table_id: str) -> Table | None:
-        """The table with this id, loading a finished one from the store if needed."""
+        """The table with this id, replayed from the store if it is not in memory.
+
+        None if there is no such table, or if its record cannot be replayed (logged).
+        """
         table = self.tables.get(table_id)
         if table is None:
             stored = self.store.load(table_id)
             if stored is None:
                 return None
-            table = Table.restore(stored, self.store)
+            try:
+                table = Table.restore(stored, self.store)
+            except (RecordError, ValueError):
+                log.error("table %s could not be replayed from its record", table_id)
+                return None
             self.tables[table_id] = table
         return table
+
+    def forget(self, table_id: str) -> None:
+        """Drop a table from memory; it stays in the store and :meth:`get` replays it again."""
+        self.tables.pop(table_id, None)

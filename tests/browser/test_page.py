@@ -430,9 +430,7 @@ def test_a_phone_shows_the_hand_and_the_actions_at_a_full_table(
     shot(page, f"phone-{game.split()[0].lower()}-{int(opponents) + 1}-players")
 
 
-def test_enter_throws_the_card_under_the_cursor_in_basic_rummy(
-    server: Any, new_page: Any
-) -> None:
+def test_enter_throws_the_card_under_the_cursor_in_basic_rummy(server: Any, new_page: Any) -> None:
     page = new_page()
     start(page, server.url, "Basic Rummy")
     for _ in range(40):
@@ -475,7 +473,9 @@ def test_language_switch(server: Any, new_page: Any, shot: Any) -> None:
     )
     wait_turn(page)
     pass_ = page.get_by_role("button", name="Pass")
-    act(page, pass_ if pass_.is_visible() else page.get_by_role("button", name=re.compile("^Stock")))
+    act(
+        page, pass_ if pass_.is_visible() else page.get_by_role("button", name=re.compile("^Stock"))
+    )
     log = page.locator("#log li")
     moves = log.count()
     assert moves >= 1

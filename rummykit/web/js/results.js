@@ -103,6 +103,10 @@ function ginBody(ctx, r, body) {
 /** One seat's cards left at the end of a Basic or Crazy Rummy hand (or that it went out). */
 function leftLine(ctx, r, seat, text) {
   const p = el("p", "result-left");
+  if (r.outcome === "stalemate" && seat !== ctx.seat) {
+    p.textContent = t("result.not_shown"); // nobody scores, so nobody shows their cards
+    return p;
+  }
   if (!r.remaining[seat].length) {
     p.textContent = t(seat === r.winner ? "result.went_out" : "result.no_cards");
     return p;

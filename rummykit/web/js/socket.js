@@ -42,6 +42,12 @@ export class Connection {
         this.onRefused(event.code);
         return;
       }
+      if (event.code === 4409) {
+        // The same seat connected from another tab or device: that one plays now.
+        this.closed = true;
+        this.onStatus("replaced");
+        return;
+      }
       this.onStatus("reconnecting");
       const pause = Math.min(5000, 500 * 2 ** this.retry++);
       setTimeout(() => {

@@ -1,0 +1,203 @@
+"""The server under hostile or unlucky input: malformed JSON, oversized bodies, a socket that
+stops reading, a seat opened twice, and tables kept in memory only while they are in use."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from rummykit.server import app as app_module
+from rummykit.server.app import Hub, create_app
+from rummykit.server.store import Store
+from rummykit.server.tables import TableManager
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Any:
+    with TestClient(create_app(tmp_path / "h.sqlite3", delay=30)) as c:
+        yield c
+
+
+def _new_table(client: TestClient, **body: Any) -> dict[str, Any]:
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def _hello(ws: Any, token: str) -> dict[str, Any]:
+    ws.send_json({"t": "hello", "token": token})
+    assert ws.receive_json()["t"] == "welcome"
+    view: dict[str, Any] = ws.receive_json()
+    assert view["t"] == "view"
+    return view
+
+
+DEEP = "[" * 5000 + "]" * 5000
+SURROGATE = '{"t": "hello", "token": "\\udc80"}'
+
+
+@pytest.mark.parametrize("text", [DEEP, SURROGATE, '{"t": "hello", "\\ud800": 1}'])
+def test_a_bad_hello_gets_an_error_and_a_close(client: TestClient, text: str) -> None:
+    info = _new_table(client, game="gin", opponents=1)
+    with client.websocket_connect(f"/ws/{info['table']}/0") as ws:
+        ws.send_text(text)
+        answer = ws.receive_json()
+        assert answer["t"] == "error" and answer["code"] in ("bad_message", "auth")
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4401
+
+
+def test_bad_json_after_hello_changes_nothing(client: TestClient) -> None:
+    info = _new_table(client, game="gin", opponents=1)
+    manager: TableManager = client.app.state.manager  # type: ignore[attr-defined]
+    with client.websocket_connect(f"/ws/{info['table']}/0") as ws:
+        first = _hello(ws, info["token"])
+        table = manager.tables[info["table"]]
+        before = (table.seq, len(table.hand.history))
+        for text in (DEEP, '{"t": "action", "action": "draw", "seq": 1, "\\udc80": 1}'):
+            ws.send_text(text)
+            answer = ws.receive_json()
+            assert answer == {"t": "error", "code": "bad_message", "message": answer["message"]}
+            assert (table.seq, len(table.hand.history)) == before
+        ws.send_json({"t": "view"})  # the socket still works
+        assert ws.receive_json()["seq"] == first["seq"]
+
+
+def test_a_seat_path_that_is_not_a_number_is_refused(client: TestClient) -> None:
+    info = _new_table(client, game="gin", opponents=1)
+    with client.websocket_connect(f"/ws/{info['table']}/abc") as ws:
+        ws.send_json({"t": "hello", "token": info["token"]})
+        assert ws.receive_json()["code"] == "auth"
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "says"),
+    [
+        (b'{"game": "gin", "pad": "' + b"x" * 20_000 + b'"}', 413, "too long"),
+        (DEEP.encode(), 400, "JSON object"),
+        (b'{"game": "gin", "options": {"\\ud800": 1}}', 400, "JSON object"),
+        (b'{"game": "gin", "options": []}', 400, "options (object)"),
+        (b'{"game": "gin", "options": 0}', 400, "options (object)"),
+        (b'{"game": "gin", "colour": "red"}', 400, "unknown field(s): colour"),
+    ],
+)
+def test_bad_table_requests_are_refused(
+    client: TestClient, body: bytes, status: int, says: str
+) -> None:
+    response = client.post("/api/tables", content=body)
+    assert response.status_code == status
+    assert says in response.json()["error"]
+    manager: TableManager = client.app.state.manager  # type: ignore[attr-defined]
+    assert manager.store.table_ids(unfinished_only=False) == []
+
+
+def test_no_api_browser_pages_that_would_load_outside_scripts(client: TestClient) -> None:
+    for path in ("/docs", "/redoc", "/openapi.json"):
+        assert client.get(path).status_code == 404
+
+
+def test_a_second_socket_on_a_seat_replaces_the_first(client: TestClient) -> None:
+    info = _new_table(client, game="gin", opponents=1)
+    with client.websocket_connect(f"/ws/{info['table']}/0") as old:
+        view = _hello(old, info["token"])
+        with client.websocket_connect(f"/ws/{info['table']}/0") as new:
+            again = _hello(new, info["token"])
+            assert again["seq"] == view["seq"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                old.receive_json()
+            assert closed.value.code == 4409
+            new.send_json({"t": "view"})
+            assert new.receive_json()["t"] == "view"
+
+
+def test_tables_are_replayed_on_connect_and_forgotten_when_idle(tmp_path: Path) -> None:
+    db = tmp_path / "lazy.sqlite3"
+    with TestClient(create_app(db, delay=0)) as client:
+        info = _new_table(client, game="rummy", opponents=2)
+        manager: TableManager = client.app.state.manager  # type: ignore[attr-defined]
+        assert manager.tables == {}  # stored, not held: nobody is at the table yet
+        with client.websocket_connect(f"/ws/{info['table']}/0") as ws:
+            first = _hello(ws, info["token"])
+            assert list(manager.tables) == [info["table"]]
+            last = first
+            for _ in range(3):  # three actions of this seat, reading every computer move
+                while last["view"]["hand"]["to_act"] not in (0, None):
+                    last = ws.receive_json()
+                legal = last["view"]["hand"]["legal_actions"]
+                if not legal:  # the hand is over
+                    break
+                ws.send_json({"t": "action", "action": legal[0], "seq": last["seq"]})
+                last = ws.receive_json()
+            while last["view"]["hand"]["to_act"] not in (0, None):
+                last = ws.receive_json()
+        # held while the computers finish their moves, then dropped
+        deadline = time.monotonic() + 10
+        while manager.tables and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert manager.tables == {}
+        assert client.get(f"/api/tables/{info['table']}").json()["over"] is False
+        assert manager.tables == {}
+    # a new server starts without replaying anything, and the seat finds its game as it was
+    with TestClient(create_app(db, delay=30)) as client:
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        assert manager.tables == {}
+        with client.websocket_connect(f"/ws/{info['table']}/0") as ws:
+            again = _hello(ws, info["token"])
+            assert again["seq"] == last["seq"]
+            assert again["view"] == last["view"]
+
+
+class _StuckSocket:
+    """A socket whose peer stopped reading: a send never completes."""
+
+    def __init__(self) -> None:
+        self.closed_with: int | None = None
+
+    async def send_json(self, message: Any) -> None:
+        await asyncio.Event().wait()
+
+    async def close(self, code: int = 1000) -> None:
+        self.closed_with = code
+
+
+class _GoodSocket:
+    def __init__(self) -> None:
+        self.got: list[Any] = []
+
+    async def send_json(self, message: Any) -> None:
+        self.got.append(message)
+
+
+def test_a_socket_that_stops_reading_is_dropped_and_holds_nothing_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(app_module, "SEND_TIMEOUT", 0.05)
+    hub = Hub(TableManager(Store(tmp_path / "stuck.sqlite3")), delay=0)
+    stuck, good = _StuckSocket(), _GoodSocket()
+    sockets: dict[int, set[Any]] = {0: {stuck}, 1: {good}}
+    hub.sockets["t"] = sockets
+
+    async def run() -> float:
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        await hub.send("t", {0: {"t": "view", "seq": 1}, 1: {"t": "view", "seq": 1}})
+        took = loop.time() - started
+        await asyncio.sleep(0.01)  # the close runs in the background
+        return took
+
+    # In a thread of its own: the browser tests' Playwright may hold a loop in this one.
+    with ThreadPoolExecutor(1) as pool:
+        took = pool.submit(asyncio.run, run()).result()
+    assert took < 1
+    assert hub.sockets["t"][0] == set()  # dropped: the seat reconnects and asks for the view
+    assert stuck.closed_with == 1011
+    assert good.got == [{"t": "view", "seq": 1}]
