@@ -16,7 +16,7 @@ from starlette.websockets import WebSocketDisconnect
 from rummykit.server import app as app_module
 from rummykit.server.app import Hub, create_app
 from rummykit.server.store import Store
-from rummykit.server.tables import TableManager
+from rummykit.server.tables import Table, TableManager
 
 
 @pytest.fixture
@@ -201,3 +201,35 @@ def test_a_socket_that_stops_reading_is_dropped_and_holds_nothing_up(
     assert hub.sockets["t"][0] == set()  # dropped: the seat reconnects and asks for the view
     assert stuck.closed_with == 1011
     assert good.got == [{"t": "view", "seq": 1}]
+
+
+@pytest.mark.parametrize(("variant", "opponents"), [("gin", 1), ("rummy", 2), ("crazy", 3)])
+def test_the_hand_log_for_a_late_joiner_matches_the_live_log(
+    tmp_path: Path, variant: str, opponents: int
+) -> None:
+    """A page that joins mid-hand gets every move so far, each take and buy with its card, just
+    as a page that watched the whole hand was told them."""
+    store = Store(tmp_path / "log.sqlite3")
+    table, _ = Table.create(store, variant=variant, opponents=opponents, level="easy", seed=11)
+    live: list[dict[str, Any]] = []
+    taken = 0
+    for _ in range(400):
+        if table.hand.is_over:
+            break
+        if table.computer_to_act() is not None:
+            messages = table.step_computer()
+        else:
+            legal = [str(a) for a in table.hand.view(0).legal_actions]
+            # take or buy whenever allowed, so the log has cards to name
+            choice = next((a for a in legal if a in ("take", "buy")), None)
+            if choice is None:
+                choice = next(a for a in legal if a.startswith(("discard", "draw", "pass")))
+            messages = table.act(0, choice, table.seq)
+        live.extend(messages[0]["log"])
+        taken = sum(1 for e in live if e["action"] in ("take", "buy"))
+        if taken >= 3 and len(live) >= 12:
+            break
+    assert taken >= 1
+    assert table.hand_log(0) == live
+    again = table.view_message(0, with_hand_log=True)
+    assert again["hand_log"] == live

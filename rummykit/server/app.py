@@ -340,7 +340,7 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
         async with hub.lock(table.id):
             hub.join(table.id, seat, ws)
             ok = await hub.send_to(ws, table.welcome(seat))
-            ok = ok and await hub.send_to(ws, table.view_message(seat))
+            ok = ok and await hub.send_to(ws, table.view_message(seat, with_hand_log=True))
         if not ok:
             hub.leave(table.id, seat, ws)
             return

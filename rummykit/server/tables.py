@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
-from rummykit.actions import Action, ActionSyntaxError, Buy, Down, Take, parse_action
+from rummykit.actions import Action, ActionSyntaxError, Buy, Discard, Down, Take, parse_action
 from rummykit.cards import AnyCard, CardError, parse_card
 from rummykit.games import GAMES, find_game
 from rummykit.games.base import Game, HandState, IllegalActionError, Match, Phase, View
@@ -348,10 +348,19 @@ class Table:
         return self.match.view(seat).to_dict()
 
     def view_message(
-        self, seat: int, log: Sequence[dict[str, Any]] = (), gained: Sequence[str] = ()
+        self,
+        seat: int,
+        log: Sequence[dict[str, Any]] = (),
+        gained: Sequence[str] = (),
+        *,
+        with_hand_log: bool = False,
     ) -> dict[str, Any]:
-        """The view message for ``seat``: ``view(seat)`` data, aids, and the log of the last move."""
-        return {
+        """The view message for ``seat``: ``view(seat)`` data, aids, and the log of the last move.
+
+        ``with_hand_log`` adds ``hand_log``, every move of the hand so far as the seat saw it (for
+        a page that joins mid-hand).
+        """
+        message = {
             "t": "view",
             "seq": self.seq,
             "view": self.match_view(seat),
@@ -359,6 +368,29 @@ class Table:
             "log": list(log),
             "gained": list(gained),
         }
+        if with_hand_log:
+            message["hand_log"] = self.hand_log(seat)
+        return message
+
+    def hand_log(self, seat: int) -> list[dict[str, Any]]:
+        """The hand's moves so far as ``seat`` saw them, in the form of a view message's ``log``.
+
+        Each ``take`` and ``buy`` names the card taken: it is public, and always the latest
+        discard (or the up-card when nothing was discarded yet), since a card is taken from the
+        pile only right after it was thrown.
+        """
+        hand = self.hand
+        seen = hand.view(seat).to_dict()["history"]
+        top: AnyCard | None = hand.deal.up
+        entries: list[dict[str, Any]] = []
+        for (actor, action), (_, text) in zip(hand.history, seen, strict=True):
+            entry: dict[str, Any] = {"seat": actor, "action": text}
+            if isinstance(action, Take | Buy) and top is not None:
+                entry["card"] = str(top)
+            if isinstance(action, Discard):
+                top = action.card
+            entries.append(entry)
+        return entries
 
     # ----------------------------------------------------------------------------- actions
 

@@ -454,6 +454,23 @@ def test_enter_throws_the_card_under_the_cursor_in_basic_rummy(server: Any, new_
     assert len(after) == len(before) - 1 and thrown not in after
 
 
+def test_a_second_window_takes_the_seat_and_the_first_steps_back(
+    server: Any, new_page: Any
+) -> None:
+    first = new_page()
+    start(first, server.url, "Gin Rummy")
+    second = first.context.new_page()  # the same browser profile: it can continue the game
+    second.goto(server.url)
+    second.get_by_role("button", name="Continue").click()
+    expect(hand(second).get_by_role("button").first).to_be_visible()
+    # the first window goes back to the start screen, says why, and does not fight back
+    expect(first.get_by_role("heading", name="New game")).to_be_visible()
+    expect(first.get_by_role("alert")).to_contain_text("open in another window")
+    first.wait_for_timeout(2000)
+    expect(second.locator("#conn")).to_be_hidden()
+    expect(first.locator("#table")).to_be_hidden()
+
+
 # ------------------------------------------------------------------------ language, restart
 
 

@@ -159,6 +159,11 @@ function connect(session) {
       conn.hidden = status === "open";
       conn.textContent = t(`conn.${status}`);
     },
+    onReplaced: () => {
+      // The same seat was opened in another window: that one plays; this one offers Continue.
+      leaveTable();
+      showAlert(t("conn.replaced"));
+    },
     onRefused: () => {
       localStorage.removeItem(SESSION);
       showAlert(t("error.auth"));
@@ -217,8 +222,9 @@ function onView(m) {
     if (prev) ui.log.push({ kind: "hand", n: m.view.hand_number });
   }
   if (!prev) {
-    // A page that joins mid-hand (Continue, reload) starts its log from the hand's history.
-    for (const [seat, action] of m.view.hand.history.slice(-LOG_SIZE)) ui.log.push({ kind: "move", entry: { seat, action }, gained: [] });
+    // A page that joins mid-hand (Continue, reload) starts its log from the hand so far.
+    const moves = m.hand_log || m.view.hand.history.map(([seat, action]) => ({ seat, action }));
+    for (const entry of moves.slice(-LOG_SIZE)) ui.log.push({ kind: "move", entry, gained: [] });
   }
   const before = prev && !newHand ? keyOf(handEntries(prev.view.hand, ui)) : new Set();
   S.msg = m;
@@ -656,6 +662,7 @@ function wire() {
     const b = event.target.closest("button.table-meld");
     if (b) tapMeld(Number(b.dataset.meld));
   });
+  $("btn-draw").addEventListener("click", () => act("draw"));
   $("btn-take").addEventListener("click", () => act("take"));
   $("btn-pass").addEventListener("click", () => act("pass"));
   $("btn-buy").addEventListener("click", () => act("buy"));

@@ -45,7 +45,10 @@ function table(head, rows, caption) {
     tbody.append(r);
   }
   tbl.append(tbody);
-  return tbl;
+  // A wide table (4-6 players on a phone) scrolls by itself; the dialog never scrolls sideways.
+  const box = el("div", "table-scroll");
+  box.append(tbl);
+  return box;
 }
 
 function seats(ctx) {

@@ -1,13 +1,14 @@
 // The only module that touches the WebSocket: one socket for this seat, hello with the token,
 // reconnect with a growing pause; after a reconnect the server sends the full view again.
 export class Connection {
-  constructor({ table, seat, token, onMessage, onStatus, onRefused }) {
+  constructor({ table, seat, token, onMessage, onStatus, onRefused, onReplaced }) {
     this.table = table;
     this.seat = seat;
     this.token = token;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
     this.onRefused = onRefused;
+    this.onReplaced = onReplaced;
     this.ws = null;
     this.closed = false;
     this.retry = 0;
@@ -45,7 +46,8 @@ export class Connection {
       if (event.code === 4409) {
         // The same seat connected from another tab or device: that one plays now.
         this.closed = true;
-        this.onStatus("replaced");
+        this.onStatus("open"); // nothing to show in the connection banner
+        this.onReplaced();
         return;
       }
       this.onStatus("reconnecting");

@@ -351,6 +351,7 @@ function renderActions(ctx) {
   const mine = hand.to_act === ctx.seat;
   const sel = selectedCards(ctx);
   const offer = hand.phase === "offer";
+  show("btn-draw", mine && has(msg, "draw"));
   show("btn-take", mine && has(msg, "take"));
   enable("btn-take", has(msg, "take"));
   const top = hand.discard_pile.length ? hand.discard_pile[hand.discard_pile.length - 1] : null;
@@ -358,7 +359,7 @@ function renderActions(ctx) {
   show("btn-pass", mine && offer && has(msg, "pass"));
   enable("btn-pass", has(msg, "pass"));
   const discardOk = sel.length === 1 && has(msg, `discard ${sel[0]}`);
-  show("btn-discard", hand.phase === "discard" || hand.phase === "draw");
+  show("btn-discard", hand.phase === "discard");
   enable("btn-discard", discardOk);
   show("btn-knock", game === "gin" && hand.phase !== "layoff" && hand.phase !== "hand_over");
   const anyKnock = verbs(msg, "knock").length > 0;
