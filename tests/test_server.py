@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 import signal
 import socket
@@ -26,7 +27,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from rummykit.actions import Down, Knock, parse_action
+from rummykit.actions import Down, Knock, LayOff, parse_action
 from rummykit.cards import Card
 from rummykit.games import GAMES, find_game
 from rummykit.games.base import HandState, Match
@@ -35,7 +36,7 @@ from rummykit.games.gin import GinState
 from rummykit.players import PLAYERS, REGISTRY, RandomPlayer
 from rummykit.server.app import create_app
 from rummykit.server.store import Store
-from rummykit.server.tables import Table, TableManager, game_catalogue
+from rummykit.server.tables import Table, TableManager, aids, game_catalogue
 
 CARD = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][CDHS]|X)(?![A-Za-z0-9])")
 
@@ -643,3 +644,35 @@ def test_computer_decisions_do_not_change_across_a_restart(
             table.act(0, text, table.seq)
             again.match.apply(parse_action(text), 0)
     assert decisions == 12
+
+
+def test_crazy_aids_name_the_card_a_wild_stands_for_at_each_end() -> None:
+    """For every legal lay-off onto an end of a run, the aids name the card of the run's suit
+    just beyond that end (what a wild becomes there), so the page can label the choice."""
+    checked = 0
+    for seed in range(40):
+        state = Crazy().new_hand(players=3, seed=seed, round=3)  # the two-runs round
+        rng = random.Random(seed)
+        while not state.is_over and checked < 30:
+            seat = state.to_act
+            assert seat is not None
+            view = state.view(seat)
+            ends = aids(view)["ends"]
+            wanted = {str(a): a for a in view.legal_actions if isinstance(a, LayOff) and a.end}
+            assert set(ends) == set(wanted)
+            for text, card in ends.items():
+                run = view.to_dict()["table"][wanted[text].meld - 1]
+                order = "A23456789TJQKA"
+                first, last = run["stands_for"][0], run["stands_for"][-1]
+                if text.endswith(" low"):
+                    assert order.index(card[0]) == order.index(first[0]) - 1
+                else:
+                    assert order.rindex(card[0]) == order.index(last[0], 1) + 1
+                assert card[1] == first[1]
+                checked += 1
+            legal = state.legal_actions()
+            eager = [a for a in legal if str(a).startswith(("down", "layoff"))]
+            state.apply(eager[0] if eager else rng.choice(legal))
+        if checked >= 30:
+            break
+    assert checked >= 10

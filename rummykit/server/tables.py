@@ -22,7 +22,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
-from rummykit.actions import Action, ActionSyntaxError, Buy, Discard, Down, Take, parse_action
+from rummykit.actions import (
+    Action,
+    ActionSyntaxError,
+    Buy,
+    Discard,
+    Down,
+    LayOff,
+    Take,
+    parse_action,
+)
 from rummykit.cards import AnyCard, CardError, parse_card
 from rummykit.games import GAMES, find_game
 from rummykit.games.base import Game, HandState, IllegalActionError, Match, Phase, View
@@ -35,7 +44,7 @@ from rummykit.server.protocol import ProtocolError
 from rummykit.server.store import Store, StoredTable
 from rummykit.solver.contract import solve_contract
 from rummykit.solver.deadwood import best_arrangement, best_layoffs, discard_deadwoods
-from rummykit.wild_melds import WildRules, is_wild
+from rummykit.wild_melds import Run, WildRules, is_wild, position_card
 
 log = logging.getLogger("rummykit.server")
 
@@ -214,6 +223,25 @@ def aids(view: View) -> dict[str, Any]:
         downs = [str(a) for a in view.legal_actions if isinstance(a, Down)]
         out["can_lay_down"] = bool(downs)
         out["wilds"] = sorted({str(c) for c in view.hand if is_wild(c)})
+        out["ends"] = _layoff_ends(view)
+    return out
+
+
+def _layoff_ends(view: CrazyView) -> dict[str, str]:
+    """For each legal lay-off naming an end of a run: the card it stands for there.
+
+    >>> from rummykit.games.crazy import Crazy
+    >>> state = Crazy().new_hand(players=2, seed=1)
+    >>> _layoff_ends(state.view(0))  # nothing on the table yet
+    {}
+    """
+    out: dict[str, str] = {}
+    for action in view.legal_actions:
+        if isinstance(action, LayOff) and action.end is not None:
+            meld = view.table[action.meld - 1].meld
+            if isinstance(meld, Run):
+                place = meld.low - 1 if action.end == "low" else meld.high + 1
+                out[str(action)] = str(position_card(place, meld.suit))
     return out
 
 

@@ -404,7 +404,10 @@ function renderChoices(ctx) {
   for (const action of ui.pendingEnds) {
     const w = action.split(" ");
     const key = w[0] === "swap" ? "end.swap" : w[3] === "low" ? "end.low" : w[3] === "high" ? "end.high" : "end.layoff";
-    const b = el("button", "", t(key, { card: shortCard(w[1]) }));
+    const as = ctx.msg.aids && ctx.msg.aids.ends && ctx.msg.aids.ends[action];
+    let label = t(key, { card: shortCard(w[1]) });
+    if (as) label += " " + t("end.as", { card: shortCard(as) }); // "Low end (as 3♠)"
+    const b = el("button", "", label);
     b.type = "button";
     b.dataset.action = action;
     box.append(b);
