@@ -4,6 +4,7 @@ stops reading, a seat opened twice, and tables kept in memory only while they ar
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -233,3 +234,15 @@ def test_the_hand_log_for_a_late_joiner_matches_the_live_log(
     assert table.hand_log(0) == live
     again = table.view_message(0, with_hand_log=True)
     assert again["hand_log"] == live
+
+
+def test_a_table_whose_record_no_longer_replays_is_unknown(tmp_path: Path) -> None:
+    """A stored table that fails to replay is logged and treated as unknown, not raised."""
+    store = Store(tmp_path / "broken.sqlite3")
+    table, _ = Table.create(store, variant="gin", opponents=1, level="random", seed=4)
+    while table.computer_to_act() is not None or not table.hand.view(0).legal_actions:
+        table.step_computer()
+    table.act(0, str(table.hand.view(0).legal_actions[0]), table.seq)
+    with sqlite3.connect(store.path) as db:
+        db.execute("UPDATE actions SET action = 'knock AS' WHERE table_id = ?", (table.id,))
+    assert TableManager(store).get(table.id) is None

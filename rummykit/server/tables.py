@@ -606,24 +606,11 @@ class Table:
 
 
 class TableManager:
-    """Every table the server holds, loaded from the store on start."""
+    """The tables in memory; any other stored table is replayed from the store on request."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
         self.tables: dict[str, Table] = {}
-
-    def load_unfinished(self) -> list[str]:
-        """Replay every unfinished stored table; returns the ids that could not be replayed."""
-        broken = []
-        for table_id in self.store.table_ids():
-            stored = self.store.load(table_id)
-            if stored is None:  # pragma: no cover - just listed
-                continue
-            try:
-                self.tables[table_id] = Table.restore(stored, self.store)
-            except (RecordError, ValueError):
-                broken.append(table_id)
-        return broken
 
     def create(self, **kwargs: Any) -> tuple[Table, str]:
         """Create a table (see :meth:`Table.create`)."""

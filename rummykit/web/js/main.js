@@ -1,7 +1,7 @@
 // The page's controller: screens, the seat's connection, intents from taps, keys and drags.
 // It holds the latest view message (from the server) and the local-only ui state, and asks the
 // render modules for one redraw per animation frame.
-import { actionCards, cardName, shortCard } from "./cards.js";
+import { actionCards, cardName } from "./cards.js";
 import { currentLanguage, onLanguage, preferredLanguage, setLanguage, t, translateStatic } from "./i18n.js";
 import { has, meldFor, targetsFor, verbs } from "./intents.js";
 import { renderResult } from "./results.js";

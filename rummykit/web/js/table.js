@@ -182,7 +182,7 @@ function wildTargets(m) {
 
 /** A table meld as a button: its number (as the log and lay-offs name it), its cards, and the
  * card each wild stands for. ``m`` is {meld, wild?, stands_for?, rank?}. */
-function meldButton(ctx, number, m, enabled) {
+function meldButton(number, m, enabled) {
   const cards = m.meld.split(" ");
   const targets = wildTargets(m);
   const b = el("button", "table-meld");
@@ -218,7 +218,7 @@ function renderMelds(ctx) {
     group.append(el("h3", "", t("melds.knocker", { name: seatName(ctx, hand.knocker) })));
     const list = el("div", "meld-list");
     const accepting = canTarget ? meldsAccepting(msg, selected[0]) : new Set();
-    hand.knock_melds.forEach((m, i) => list.append(meldButton(ctx, i + 1, { meld: m }, accepting.has(i + 1))));
+    hand.knock_melds.forEach((m, i) => list.append(meldButton(i + 1, { meld: m }, accepting.has(i + 1))));
     group.append(list);
     if (hand.knock_deadwood.length) {
       const dw = el("p", "knock-deadwood", t("melds.knock_deadwood", { cards: hand.knock_deadwood.map(shortCard).join(" ") }));
@@ -243,7 +243,7 @@ function renderMelds(ctx) {
     group.append(el("h3", "", t("melds.by", { name: seatName(ctx, owner) })));
     const list = el("div", "meld-list");
     table.forEach((m, i) => {
-      if (m.owner === owner) list.append(meldButton(ctx, i + 1, m, accepting.has(i + 1)));
+      if (m.owner === owner) list.append(meldButton(i + 1, m, accepting.has(i + 1)));
     });
     group.append(list);
     zone.append(group);
