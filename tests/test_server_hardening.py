@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -208,8 +209,9 @@ def test_a_socket_that_stops_reading_is_dropped_and_holds_nothing_up(
 def test_the_hand_log_for_a_late_joiner_matches_the_live_log(
     tmp_path: Path, variant: str, opponents: int
 ) -> None:
-    """A page that joins mid-hand gets every move so far, each take and buy with its card, just
-    as a page that watched the whole hand was told them."""
+    """A page that joins mid-hand gets every move so far, each take and buy with its card and
+    each card that came into its own hand, just as a page that watched the whole hand was told
+    them (and nothing of another seat's hand)."""
     store = Store(tmp_path / "log.sqlite3")
     table, _ = Table.create(store, variant=variant, opponents=opponents, level="easy", seed=11)
     live: list[dict[str, Any]] = []
@@ -221,16 +223,27 @@ def test_the_hand_log_for_a_late_joiner_matches_the_live_log(
             messages = table.step_computer()
         else:
             legal = [str(a) for a in table.hand.view(0).legal_actions]
-            # take or buy whenever allowed, so the log has cards to name
-            choice = next((a for a in legal if a in ("take", "buy")), None)
+            # take or buy whenever allowed, at first, so the log has cards to name; then draw
+            choice = next((a for a in legal if a in ("take", "buy")), None) if taken < 2 else None
             if choice is None:
                 choice = next(a for a in legal if a.startswith(("discard", "draw", "pass")))
             messages = table.act(0, choice, table.seq)
-        live.extend(messages[0]["log"])
+        (entry,) = messages[0]["log"]
+        if messages[0]["gained"]:
+            entry = {**entry, "gained": messages[0]["gained"]}
+        live.append(entry)
         taken = sum(1 for e in live if e["action"] in ("take", "buy"))
-        if taken >= 3 and len(live) >= 12:
+        drawn = sum(1 for e in live if e["seat"] == 0 and e["action"] == "draw")
+        # stop when seat 0 is to act, so that its last draw has reached its hand (in Crazy
+        # Rummy a draw waits for the others to pass on the discard)
+        if taken >= 2 and drawn >= 2 and len(live) >= 12 and table.hand.to_act == 0:
             break
     assert taken >= 1
+    mine = Counter(e["action"] for e in live if e["seat"] == 0)
+    # every draw and take of seat 0 brought it one card it was told of; a buy two (the penalty)
+    got = sum(len(e.get("gained", ())) for e in live)
+    assert mine["draw"] >= 2
+    assert got == mine["draw"] + mine["take"] + 2 * mine["buy"]
     assert table.hand_log(0) == live
     again = table.view_message(0, with_hand_log=True)
     assert again["hand_log"] == live

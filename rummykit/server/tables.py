@@ -39,7 +39,7 @@ from rummykit.games.crazy import CrazyView
 from rummykit.games.gin import GinView
 from rummykit.games.rummy import RummyView
 from rummykit.players import PLAYERS, Player, RandomPlayer, UnknownPlayerError, find_player
-from rummykit.record import RecordError, is_match, load_record
+from rummykit.record import RecordError, hand_record, is_match, load_record
 from rummykit.server.protocol import ProtocolError
 from rummykit.server.store import Store, StoredTable
 from rummykit.solver.contract import solve_contract
@@ -405,10 +405,17 @@ class Table:
 
         Each ``take`` and ``buy`` names the card taken: it is public, and always the latest
         discard (or the up-card when nothing was discarded yet), since a card is taken from the
-        pile only right after it was thrown.
+        pile only right after it was thrown. A move that brought cards into the seat's own hand
+        (its draws, a buy's penalty cards, the draw after a declined buy) lists them under
+        ``gained``, as the view message of that move did; the hand is replayed from its deal to
+        find them.
         """
         hand = self.hand
         seen = hand.view(seat).to_dict()["history"]
+        record = hand_record(hand)
+        record["actions"] = []
+        replay = cast(HandState, load_record(record))
+        held = Counter(replay.view(seat).to_dict()["hand"])
         top: AnyCard | None = hand.deal.up
         entries: list[dict[str, Any]] = []
         for (actor, action), (_, text) in zip(hand.history, seen, strict=True):
@@ -417,6 +424,12 @@ class Table:
                 entry["card"] = str(top)
             if isinstance(action, Discard):
                 top = action.card
+            replay.apply(action, actor)
+            now = Counter(replay.view(seat).to_dict()["hand"])
+            gained = list((now - held).elements())
+            if gained:
+                entry["gained"] = gained
+            held = now
             entries.append(entry)
         return entries
 

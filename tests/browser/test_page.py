@@ -542,6 +542,10 @@ def test_a_game_resumes_after_the_server_is_killed(
     wait_turn(page)
     before = [c["name"] for c in cards(page)]
     before_seq = seq(page)
+    # the moves of this hand as the page logged them live (after the last "Hand n is dealt.")
+    lines = page.locator("#log li").all_inner_texts()
+    dealt = [i for i, line in enumerate(lines) if line.startswith("Hand ")]
+    live = lines[dealt[-1] + 1 :] if dealt else lines
     own_server.restart(kill=True)
     # the page reconnects by itself and shows the same hand
     page.wait_for_function(
@@ -558,3 +562,6 @@ def test_a_game_resumes_after_the_server_is_killed(
         "s => Number(document.querySelector('#table').dataset.seq) === s", arg=before_seq
     )
     assert [c["name"] for c in cards(page)] == before
+    # the log starts again from the hand's moves, own draws naming their card as they did live
+    # (before the hand log carried "gained", an own draw came back as "You drew from the stock")
+    assert page.locator("#log li").all_inner_texts() == live

@@ -224,7 +224,13 @@ function onView(m) {
   if (!prev) {
     // A page that joins mid-hand (Continue, reload) starts its log from the hand so far.
     const moves = m.hand_log || m.view.hand.history.map(([seat, action]) => ({ seat, action }));
-    for (const entry of moves.slice(-LOG_SIZE)) ui.log.push({ kind: "move", entry, gained: [] });
+    for (const entry of moves.slice(-LOG_SIZE)) {
+      const got = entry.gained || [];
+      const mine = entry.seat === S.session.seat;
+      ui.log.push({ kind: "move", entry, gained: mine ? got : [] });
+      if (!mine && got.length) ui.log.push({ kind: "got", cards: got });
+    }
+    if (ui.log.length > LOG_SIZE) ui.log.splice(0, ui.log.length - LOG_SIZE);
   }
   const before = prev && !newHand ? keyOf(handEntries(prev.view.hand, ui)) : new Set();
   S.msg = m;
