@@ -137,6 +137,10 @@ class Hub:
                 if not await self.send_to(ws, message):
                     self.sockets.get(table_id, {}).get(seat, set()).discard(ws)
 
+    def seats_of(self, table_id: str) -> list[int]:
+        """The seats of a table with a socket open."""
+        return [seat for seat, sockets in self.sockets.get(table_id, {}).items() if sockets]
+
     def wake(self, table: Table) -> None:
         """Start the computer seats' moves if one is to act and none is running."""
         runner = self.runners.get(table.id)
@@ -249,7 +253,8 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
 
     @app.post("/api/tables", status_code=201)
     async def create_table(request: Request) -> JSONResponse:
-        """A new table: ``{"game", "opponents", "level", "options"}`` -> seat 0 and its token."""
+        """A new table: ``{"game", "opponents", "level", "options", "friends", "name"}`` -> seat
+        0, its token, and an invitation code for each friend's seat."""
         raw = await _read_body(request)
         if raw is None:
             return JSONResponse(
@@ -261,7 +266,7 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
             body = None
         if not isinstance(body, dict):
             return JSONResponse({"error": "the body is a JSON object"}, status_code=400)
-        unknown = sorted(set(body) - {"game", "opponents", "level", "options"})
+        unknown = sorted(set(body) - {"game", "opponents", "level", "options", "friends", "name"})
         if unknown:
             return JSONResponse(
                 {"error": f"unknown field(s): {', '.join(unknown)}"}, status_code=400
@@ -283,12 +288,58 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
             )
         try:
             table, token = manager.create(
-                variant=game, opponents=opponents, level=level, options=options
+                variant=game,
+                opponents=opponents,
+                level=level,
+                options=options,
+                friends=body.get("friends", 0),
+                name=body.get("name"),
             )
         except (ValueError, TypeError) as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         manager.forget(table.id)  # stored; replayed when its seat connects
-        return JSONResponse({"table": table.id, "seat": 0, "token": token}, status_code=201)
+        invites = [{"seat": seat, "code": code} for seat, code in table.invites.items()]
+        return JSONResponse(
+            {"table": table.id, "seat": 0, "token": token, "invites": invites}, status_code=201
+        )
+
+    @app.post("/api/tables/{table_id}/join")
+    async def join_table(table_id: str, request: Request) -> JSONResponse:
+        """A friend takes the seat of an invitation: ``{"code", "name"}`` -> the seat, its token."""
+        raw = await _read_body(request)
+        if raw is None:
+            return JSONResponse(
+                {"error": f"the body is too long (at most {MAX_BODY} bytes)"}, status_code=413
+            )
+        try:
+            body = load_json(raw)
+        except ProtocolError:
+            body = None
+        if not isinstance(body, dict) or not isinstance(body.get("code"), str):
+            return JSONResponse(
+                {"error": "the body is a JSON object with the invitation's code"}, status_code=400
+            )
+        unknown = sorted(set(body) - {"code", "name"})
+        if unknown:
+            return JSONResponse(
+                {"error": f"unknown field(s): {', '.join(unknown)}"}, status_code=400
+            )
+        table = manager.get(table_id)
+        if table is None:
+            return JSONResponse({"error": "no such table"}, status_code=404)
+        try:
+            async with hub.lock(table.id):
+                seat, token = table.join(body["code"], body.get("name"))
+                await hub.send(
+                    table.id, dict.fromkeys(hub.seats_of(table.id), table.seats_message())
+                )
+        except ProtocolError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=403)
+        except ValueError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+        finally:
+            hub.release(table.id)
+        return JSONResponse({"table": table.id, "seat": seat, "token": token})
 
     @app.get("/api/tables/{table_id}")
     async def table_info(table_id: str) -> JSONResponse:

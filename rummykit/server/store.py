@@ -138,6 +138,14 @@ class Store:
                 (time.time(), int(finished), table_id),
             )
 
+    def update_seats(self, table_id: str, seats: Sequence[dict[str, Any]]) -> None:
+        """Replace the table's seats (a friend took an invited seat), committed."""
+        with self._transaction() as db:
+            db.execute(
+                "UPDATE tables SET seats = ?, updated = ? WHERE id = ?",
+                (json.dumps(seats), time.time(), table_id),
+            )
+
     def add_hand(self, table_id: str, number: int, dealer: int, seed: int) -> None:
         """Record that hand ``number`` (from 0) was dealt by ``dealer`` from ``seed``, committed."""
         with self._transaction() as db:

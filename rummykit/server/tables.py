@@ -17,6 +17,7 @@ import hashlib
 import hmac
 import logging
 import secrets
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -163,22 +164,78 @@ def decision_seed(match_seed: int, seat: int, hand: int, actions: int) -> int:
     return int.from_bytes(hashlib.sha256(text.encode("ascii")).digest()[:8], "big") % (1 << 62)
 
 
+MAX_NAME = 24
+"""The longest name a person may give their seat (in characters)."""
+
+
+def clean_name(value: Any) -> str | None:
+    """A seat name as given by a person: trimmed, inner spaces collapsed, at most ``MAX_NAME``
+    characters, no control characters; None for no name. Anything else raises ValueError.
+
+    >>> clean_name("  Lan   Anh ")
+    'Lan Anh'
+    >>> clean_name("") is None
+    True
+    """
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ValueError("a name is text")
+    name = " ".join(value.split())
+    if any(unicodedata.category(ch).startswith("C") for ch in name):
+        raise ValueError("a name may not hold control characters")
+    if len(name) > MAX_NAME:
+        raise ValueError(f"a name is at most {MAX_NAME} characters")
+    return name or None
+
+
 @dataclass
 class Seat:
-    """A seat: a person (with the hash of their secret token) or a computer player."""
+    """A seat: a person or a computer player.
+
+    A person's seat stores the hash of its secret token. A seat kept for a friend starts with no
+    token and the hash of its invitation code instead; the friend who brings the code takes the
+    seat (a token of their own) and the code is spent. A person may give a ``name``.
+    """
 
     kind: str
     level: str | None = None
     token_hash: str | None = None
+    invite_hash: str | None = None
+    name: str | None = None
+
+    @property
+    def open(self) -> bool:
+        """True for a seat kept for a friend who has not taken it yet."""
+        return self.kind == "human" and self.token_hash is None
 
     def to_dict(self) -> dict[str, Any]:
-        """As stored (the token's hash only)."""
+        """As stored (hashes only, never a token or a code)."""
         if self.kind == "human":
-            return {"kind": "human", "token": self.token_hash}
+            out: dict[str, Any] = {"kind": "human", "token": self.token_hash}
+            if self.invite_hash is not None:
+                out["invite"] = self.invite_hash
+            if self.name is not None:
+                out["name"] = self.name
+            return out
         return {"kind": "computer", "level": self.level}
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Seat:
+        """A seat as stored."""
+        return cls(
+            data["kind"],
+            level=data.get("level"),
+            token_hash=data.get("token"),
+            invite_hash=data.get("invite"),
+            name=data.get("name"),
+        )
+
     def public(self) -> dict[str, Any]:
-        """As shown to the other seats."""
+        """As shown to every seat: the kind, the level or the name, and whether a person's seat
+        is taken (``joined``)."""
+        if self.kind == "human":
+            return {"kind": "human", "level": None, "name": self.name, "joined": not self.open}
         return {"kind": self.kind, "level": self.level}
 
 
@@ -262,6 +319,8 @@ class Table:
         self.seats = seats
         self.store = store
         self.game_name = match.hand.game.name
+        self.invites: dict[int, str] = {}
+        """Seat -> invitation code, on a table just created with friends only."""
 
     # ---------------------------------------------------------------------------- creation
 
@@ -275,28 +334,44 @@ class Table:
         level: str,
         options: Mapping[str, Any] | None = None,
         seed: int | None = None,
+        friends: int = 0,
+        name: str | None = None,
     ) -> tuple[Table, str]:
-        """A new table: the person at seat 0, ``opponents`` computer players at ``level``.
+        """A new table: the person at seat 0, ``opponents`` other players at ``level``.
+
+        The first ``friends`` of the opponents are people: seats 1 to ``friends`` are kept for
+        them, each with an invitation code, which the new table holds in :attr:`invites` (seat
+        -> code; only the hashes are stored, so a table read back from the store has none). The
+        rest are computer players. ``name`` names seat 0.
 
         Returns the table and seat 0's secret token. Raises ValueError for a bad game, option,
-        table size or level.
+        table size, level, number of friends or name.
         """
         game: Game = find_game(variant, options or {})
         players = opponents + 1
+        if isinstance(friends, bool) or not isinstance(friends, int):
+            raise ValueError("friends is a whole number")
+        if not 0 <= friends <= opponents:
+            raise ValueError(f"friends must be 0 to {opponents} (the number of opponents)")
+        name = clean_name(name)
         if not game.min_players <= players <= game.max_players:
             raise ValueError(
                 f"{game.name} is for {game.min_players} to {game.max_players} players, "
                 f"so {game.min_players - 1} to {game.max_players - 1} opponents"
             )
-        if level not in levels_for(variant):
+        if friends < opponents and level not in levels_for(variant):
             raise ValueError(
                 f"unknown level {level!r} for {game.name} (valid: {', '.join(levels_for(variant))})"
             )
         match_seed = _seed() if seed is None else seed
         match = game.new_match(players=players, seed=match_seed, dealer=0)
         token = secrets.token_urlsafe(24)
-        seats = [Seat("human", token_hash=hash_token(token))]
-        seats.extend(Seat("computer", level=level) for _ in range(opponents))
+        seats = [Seat("human", token_hash=hash_token(token), name=name)]
+        invites: dict[int, str] = {}
+        for seat in range(1, friends + 1):
+            invites[seat] = secrets.token_urlsafe(18)
+            seats.append(Seat("human", invite_hash=hash_token(invites[seat])))
+        seats.extend(Seat("computer", level=level) for _ in range(opponents - friends))
         table_id = secrets.token_hex(8)
         first = match.hand
         store.create_table(
@@ -309,7 +384,9 @@ class Table:
             dealer=first.dealer,
             hand_seed=cast(int, first.seed),
         )
-        return cls(table_id, variant, match, seats, store), token
+        table = cls(table_id, variant, match, seats, store)
+        table.invites = invites
+        return table, token
 
     @classmethod
     def restore(cls, stored: StoredTable, store: Store) -> Table:
@@ -317,9 +394,7 @@ class Table:
         replayed = load_record(stored.record)
         if not is_match(replayed):  # pragma: no cover - the store writes match records
             raise RecordError("a table's record is a match record")
-        seats = [
-            Seat(s["kind"], level=s.get("level"), token_hash=s.get("token")) for s in stored.seats
-        ]
+        seats = [Seat.from_dict(s) for s in stored.seats]
         return cls(stored.id, stored.variant, replayed, seats, store)
 
     # ----------------------------------------------------------------------------- queries
@@ -349,6 +424,33 @@ class Table:
             return False
         stored = self.seats[seat].token_hash
         return stored is not None and hmac.compare_digest(stored, hash_token(token))
+
+    def join(self, code: str, name: str | None = None) -> tuple[int, str]:
+        """A friend takes the seat kept for them with invitation ``code``; committed.
+
+        Returns the seat and its new secret token; the code is spent. Raises ProtocolError
+        ("auth") for a code that matches no open seat (wrong, or already used), ValueError for a
+        bad name.
+        """
+        name = clean_name(name)
+        digest = hash_token(code)
+        for number, seat in enumerate(self.seats):
+            if (
+                seat.open
+                and seat.invite_hash is not None
+                and hmac.compare_digest(seat.invite_hash, digest)
+            ):
+                token = secrets.token_urlsafe(24)
+                taken = Seat("human", token_hash=hash_token(token), name=name)
+                seats = [taken if i == number else s for i, s in enumerate(self.seats)]
+                self.store.update_seats(self.id, [s.to_dict() for s in seats])
+                self.seats = seats
+                return number, token
+        raise ProtocolError("that invitation is not valid, or its seat is already taken", "auth")
+
+    def seats_message(self) -> dict[str, Any]:
+        """The seats as every seat may see them (sent when a friend takes a seat)."""
+        return {"t": "seats", "seats": [s.public() for s in self.seats]}
 
     def computer_to_act(self) -> int | None:
         """The computer seat that acts now, if one does."""

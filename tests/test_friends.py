@@ -1,0 +1,227 @@
+"""Playing with friends: seats kept for people, invitation codes, joining, and what each sees.
+
+A table created with ``friends`` keeps seats for people; each seat has an invitation code that only
+the creator gets. A friend who brings the code takes the seat with a token of their own, and the
+code is spent. Every person's messages are checked for hidden cards, over complete matches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from rummykit.server.app import create_app
+from rummykit.server.protocol import ProtocolError
+from rummykit.server.store import Store
+from rummykit.server.tables import MAX_NAME, Table, TableManager, clean_name
+from tests.test_server import check_private, greedy
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    s = Store(tmp_path / "friends.sqlite3")
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(tmp_path / "web.sqlite3", delay=0)) as c:
+        yield c
+
+
+def _play_everyone(table: Table, limit: int = 20_000) -> int:
+    """Play the match to its end, every person greedy, checking each person's every message."""
+    people = table.human_seats()
+    for sent in range(limit):
+        if table.finished:
+            return sent
+        if table.hand.is_over:
+            messages = table.next_hand(people[-1], table.seq)
+        elif table.computer_to_act() is not None:
+            messages = table.step_computer()
+        else:
+            seat = table.hand.to_act
+            assert seat in people
+            legal = [str(a) for a in table.hand.view(seat).legal_actions]
+            messages = table.act(seat, greedy(legal), table.seq)
+        assert set(messages) == set(people)
+        for viewer, message in messages.items():
+            check_private(table.match, viewer, message)
+    raise AssertionError("the match did not end")
+
+
+@pytest.mark.parametrize(
+    ("variant", "opponents", "friends", "options"),
+    [
+        ("gin", 1, 1, {"target_score": 30}),
+        ("rummy", 3, 2, {"hands": 2}),
+        ("crazy", 2, 2, {}),
+    ],
+)
+def test_friends_see_only_their_own_cards_over_a_whole_match(
+    store: Store, variant: str, opponents: int, friends: int, options: dict[str, Any]
+) -> None:
+    table, token = Table.create(
+        store,
+        variant=variant,
+        opponents=opponents,
+        level="random",
+        options=options,
+        seed=5,
+        friends=friends,
+        name="An",
+    )
+    assert sorted(table.invites) == list(range(1, friends + 1))
+    assert [s.kind for s in table.seats].count("human") == friends + 1
+    assert table.check_token(0, token)
+    tokens = {}
+    for seat, code in table.invites.items():
+        assert not table.check_token(seat, code)  # a code is not a token
+        got, tokens[seat] = table.join(code, f"Friend {seat}")
+        assert got == seat
+        assert table.check_token(seat, tokens[seat]) and not table.check_token(seat, token)
+    assert _play_everyone(table) > 10
+    assert table.match.result is not None
+    # The stored table has the friends' seats and names, and replays to the same match.
+    stored = store.load(table.id)
+    assert stored is not None and stored.finished
+    again = Table.restore(stored, store)
+    assert [s.public() for s in again.seats] == [s.public() for s in table.seats]
+    assert again.seats[1].name == "Friend 1"
+    assert all(again.check_token(seat, t) for seat, t in tokens.items())
+    assert again.invites == {}  # codes are never stored, only their hashes
+    for seat in range(1, friends + 1):
+        assert again.view_message(seat) == table.view_message(seat)
+
+
+def test_an_invitation_is_spent_once_and_wrong_codes_take_nothing(store: Store) -> None:
+    table, _ = Table.create(store, variant="rummy", opponents=2, level="easy", seed=3, friends=2)
+    code1, code2 = table.invites[1], table.invites[2]
+    before = [s.to_dict() for s in table.seats]
+    for wrong in ("", "x", code1 + "x", code1[:-1]):
+        with pytest.raises(ProtocolError, match="not valid"):
+            table.join(wrong)
+    assert [s.to_dict() for s in table.seats] == before
+    seat, _ = table.join(code2, "  Lan  ")
+    assert seat == 2 and table.seats[2].name == "Lan"
+    with pytest.raises(ProtocolError, match="already taken"):
+        table.join(code2)
+    with pytest.raises(ValueError, match="at most"):
+        table.join(code1, "x" * (MAX_NAME + 1))
+    assert table.seats[1].open  # a refused name leaves the seat open
+    assert table.join(code1)[0] == 1
+    assert table.seats[1].name is None and not table.seats[1].open
+    stored = store.load(table.id)
+    assert stored is not None
+    assert [s.get("name") for s in stored.seats] == [None, None, "Lan"]
+    assert all("invite" not in s for s in stored.seats)  # spent codes are forgotten
+
+
+def test_names_are_cleaned_or_refused() -> None:
+    assert clean_name("  Bình   An ") == "Bình An"
+    assert clean_name(None) is None and clean_name("   ") is None
+    for bad in ("a\x00b", "zero\u200bwidth", "x" * (MAX_NAME + 1)):
+        with pytest.raises(ValueError):
+            clean_name(bad)
+    with pytest.raises(ValueError):
+        clean_name(5)
+
+
+def test_friends_are_counted_among_the_opponents(store: Store) -> None:
+    with pytest.raises(ValueError, match="friends must be 0 to 1"):
+        Table.create(store, variant="gin", opponents=1, level="easy", friends=2)
+    with pytest.raises(ValueError, match="whole number"):
+        Table.create(store, variant="gin", opponents=1, level="easy", friends=True)
+    # No computer at the table: the level does not matter.
+    table, _ = Table.create(store, variant="gin", opponents=1, level="nobody", friends=1)
+    assert [s.kind for s in table.seats] == ["human", "human"]
+    assert table.computer_to_act() is None
+
+
+def _join(client: TestClient, table: str, body: Any) -> Any:
+    return client.post(f"/api/tables/{table}/join", json=body)
+
+
+def test_the_http_api_creates_invitations_and_joins(client: TestClient) -> None:
+    response = client.post(
+        "/api/tables",
+        json={"game": "rummy", "opponents": 3, "friends": 2, "level": "easy", "name": "An"},
+    )
+    assert response.status_code == 201, response.text
+    info = response.json()
+    assert [i["seat"] for i in info["invites"]] == [1, 2]
+    table = info["table"]
+    seats = client.get(f"/api/tables/{table}").json()["seats"]
+    assert seats == [
+        {"kind": "human", "level": None, "name": "An", "joined": True},
+        {"kind": "human", "level": None, "name": None, "joined": False},
+        {"kind": "human", "level": None, "name": None, "joined": False},
+        {"kind": "computer", "level": "easy"},
+    ]
+    code = info["invites"][0]["code"]
+    assert _join(client, "nope", {"code": code}).status_code == 404
+    assert _join(client, table, {"code": "wrong"}).status_code == 403
+    assert _join(client, table, {"cod": code}).status_code == 400
+    assert _join(client, table, {"code": code, "seat": 2}).status_code == 400
+    assert _join(client, table, [code]).status_code == 400
+    assert _join(client, table, {"code": code, "name": "x" * 99}).status_code == 400
+    joined = _join(client, table, {"code": code, "name": "Lan"})
+    assert joined.status_code == 200, joined.text
+    assert joined.json()["seat"] == 1 and joined.json()["table"] == table
+    assert _join(client, table, {"code": code}).status_code == 403  # spent
+    seats = client.get(f"/api/tables/{table}").json()["seats"]
+    assert seats[1] == {"kind": "human", "level": None, "name": "Lan", "joined": True}
+    for bad in ({"friends": 4}, {"friends": -1}, {"friends": "1"}, {"name": 7}):
+        body = {"game": "rummy", "opponents": 3, "level": "easy", **bad}
+        assert client.post("/api/tables", json=body).status_code == 400, bad
+
+
+def test_a_friend_plays_over_the_socket_and_the_host_hears_them_arrive(
+    client: TestClient,
+) -> None:
+    info = client.post(
+        "/api/tables", json={"game": "gin", "opponents": 1, "friends": 1, "name": "An"}
+    ).json()
+    table, code = info["table"], info["invites"][0]["code"]
+    with client.websocket_connect(f"/ws/{table}/0") as host:
+        host.send_json({"t": "hello", "token": info["token"]})
+        welcome = host.receive_json()
+        assert welcome["seats"][1]["joined"] is False
+        first = host.receive_json()
+        assert first["t"] == "view"
+        # The friend's seat opens neither with the code nor with the host's token.
+        for wrong in (code, info["token"]):
+            with client.websocket_connect(f"/ws/{table}/1") as forged:
+                forged.send_json({"t": "hello", "token": wrong})
+                assert forged.receive_json()["code"] == "auth"
+        joined = _join(client, table, {"code": code, "name": "Lan"}).json()
+        seats = host.receive_json()
+        assert seats["t"] == "seats"
+        assert seats["seats"][1] == {"kind": "human", "level": None, "name": "Lan", "joined": True}
+        with client.websocket_connect(f"/ws/{table}/1") as friend:
+            friend.send_json({"t": "hello", "token": joined["token"]})
+            assert friend.receive_json()["seats"][1]["name"] == "Lan"
+            view = friend.receive_json()
+            assert view["view"]["hand"]["seat"] == 1
+            sockets = {0: host, 1: friend}
+            current = {0: first, 1: view}
+            manager: TableManager = client.app.state.manager  # type: ignore[attr-defined]
+            state = manager.get(table)
+            assert state is not None
+            moves = 0
+            while state.hand.to_act is not None and moves < 12:
+                seat = state.hand.to_act
+                action = greedy(current[seat]["view"]["hand"]["legal_actions"])
+                sockets[seat].send_json({"t": "action", "action": action, "seq": state.seq})
+                for viewer, ws in sockets.items():
+                    current[viewer] = ws.receive_json()
+                    assert current[viewer]["t"] == "view"
+                    check_private(state.match, viewer, current[viewer])
+                    assert current[viewer]["log"][0]["seat"] == seat
+                moves += 1
+            assert moves == 12
