@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from test_server import check_private, greedy
 
 from rummykit.server.app import create_app
 from rummykit.server.protocol import ProtocolError
 from rummykit.server.store import Store
 from rummykit.server.tables import MAX_NAME, Table, TableManager, clean_name
-from tests.test_server import check_private, greedy
 
 
 @pytest.fixture
