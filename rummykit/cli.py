@@ -1002,8 +1002,37 @@ def serve(
     if db is None:
         data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
         db = Path(data_home) / "rummykit" / "tables.sqlite3"
-    _err().print(f"rummykit {__version__}: open http://{host}:{port}/  (games kept in {db})")
+    _err().print(f"rummykit {__version__}: {serve_addresses(host, port)}  (games kept in {db})")
     uvicorn.run(create_app(db, delay=delay), host=host, port=port, log_level="warning")
+
+
+def serve_addresses(host: str, port: int, lan: str | None = None) -> str:
+    """Where to open the page: on this computer, and from other devices when every address is
+    served (``0.0.0.0``). ``lan`` is this computer's network address (found when None).
+
+    >>> serve_addresses("127.0.0.1", 8000)
+    'open http://127.0.0.1:8000/'
+    >>> serve_addresses("0.0.0.0", 8000, lan="192.168.1.20")
+    'open http://127.0.0.1:8000/ here, or http://192.168.1.20:8000/ from other devices (friends)'
+    """
+    if host not in ("0.0.0.0", "::", ""):
+        return f"open http://{host}:{port}/"
+    address = lan if lan is not None else _lan_address()
+    if address is None:
+        return f"open http://127.0.0.1:{port}/ here, or this computer's network address"
+    return f"open http://127.0.0.1:{port}/ here, or http://{address}:{port}/ from other devices (friends)"
+
+
+def _lan_address() -> str | None:
+    """This computer's address on its local network (no packet is sent), or None."""
+    import socket
+
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("10.255.255.255", 1))  # a UDP "connect" only picks the outgoing interface
+        address = str(probe.getsockname()[0])
+        if not address.startswith("127.") and address != "0.0.0.0":
+            return address
+    return None
 
 
 def main() -> None:

@@ -365,7 +365,7 @@ def test_crazy_rummy_round_with_a_lay_down_and_a_buy(server: Any, new_page: Any,
     if "crazy" not in server.games():
         pytest.skip("Crazy Rummy is not registered in find_game yet")
     page = new_page(phone=True)
-    start(page, server.url, "Crazy Rummy", opponents="2 computer players")
+    start(page, server.url, "Crazy Rummy", opponents="2 opponents")
     expect(page.locator("#scorebar")).to_contain_text("Round 1 of 7 · Contract: 2 books")
     bought = laid = False
     for _ in range(400):
@@ -421,7 +421,7 @@ def test_a_phone_shows_the_hand_and_the_actions_at_a_full_table(
     server: Any, new_page: Any, shot: Any, game: str, opponents: str
 ) -> None:
     page = new_page(phone=True)
-    start(page, server.url, game, opponents=f"{opponents} computer players")
+    start(page, server.url, game, opponents=f"{opponents} opponents")
     expect(page.locator(".opp")).to_have_count(int(opponents))
     for selector in ("#hand", "#actions", "#stock", "#discard"):
         assert in_view(page, selector), selector
@@ -565,3 +565,90 @@ def test_a_game_resumes_after_the_server_is_killed(
     # the log starts again from the hand's moves, own draws naming their card as they did live
     # (before the hand log carried "gained", an own draw came back as "You drew from the stock")
     assert page.locator("#log li").all_inner_texts() == live
+
+
+def gin_turn(page: Any) -> str:
+    """One simple Gin move for the seat whose turn it is: pass, draw, or throw the worst card."""
+    if page.get_by_role("button", name="Pass").is_visible():
+        act(page, page.get_by_role("button", name="Pass"))
+        return "pass"
+    stock = page.get_by_role("button", name=re.compile("^Stock"))
+    if stock.is_enabled():
+        act(page, stock)
+        return "draw"
+    name = best_discard(page)[1]
+    act(page, select(page, name))
+    return "discard"
+
+
+def test_friends_play_at_one_table(server: Any, new_page: Any, shot: Any) -> None:
+    """A person starts Gin with a friend instead of the computer; the friend joins from the
+    link (in Vietnamese); they play turns in their own windows; the link seats nobody else."""
+    host = new_page()
+    host.goto(server.url)
+    host.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
+    expect(host.get_by_label("Computer level")).to_be_visible()
+    host.get_by_label("Of them, friends").select_option(label="1 friend")
+    expect(host.get_by_label("Computer level")).to_be_hidden()  # no computer at this table
+    host.locator("#start").get_by_label("Your name").fill("An")
+    host.get_by_role("button", name="Play").click()
+    expect(hand(host).get_by_role("button").first).to_be_visible()
+    panel = host.get_by_role("region", name="Invite your friends")
+    expect(panel).to_be_visible()
+    expect(panel).to_contain_text("work only here")  # the server listens on 127.0.0.1
+    link = panel.get_by_role("textbox", name="Link for Player 2").input_value()
+    assert re.fullmatch(re.escape(server.url.rstrip("/")) + r"/#join=[0-9a-f]+\.[\w-]+", link)
+    expect(host.locator("#opponents-zone")).to_contain_text("not here yet")
+    shot(host, "desktop-friends-invite")
+
+    friend = new_page(locale="vi-VN", phone=True)
+    friend.goto(link)
+    expect(friend.get_by_role("heading", name="Bạn được mời chơi")).to_be_visible()
+    expect(friend.locator("#join-text")).to_contain_text("An mời bạn chơi")
+    assert "#join=" not in friend.url  # the code leaves the address bar
+    friend.locator("#join").get_by_label("Tên của bạn").fill("Lan")
+    shot(friend, "phone-friends-join-vi")
+    friend.get_by_role("button", name="Vào chỗ của tôi").click()
+    expect(hand(friend).get_by_role("button").first).to_be_visible()
+    expect(friend.locator("#opponents-zone")).to_contain_text("An")
+    # The host hears of it: the invitation goes, the friend has a name.
+    expect(panel).to_be_hidden()
+    expect(host.locator("#opponents-zone")).to_contain_text("Lan")
+    friend.get_by_role("button", name="English").click()
+    expect(friend.get_by_role("button", name="Tiếng Việt")).to_be_visible()
+
+    # Each plays in their own window; each sees only their own cards.
+    pages = {"An": host, "Lan": friend}
+    moves: list[tuple[str, str]] = []
+    for _ in range(8):
+        host.wait_for_function(
+            "() => document.querySelector('#dlg-result').open"
+            " || Boolean(document.querySelector('.scores li.acting'))"
+        )
+        if result_open(host):
+            break
+        acting = host.locator(".scores li.acting .who").inner_text()
+        who = "An" if acting == "You" else "Lan"
+        assert acting in ("You", "Lan")
+        page = pages[who]
+        wait_turn(page)
+        other = pages["Lan" if who == "An" else "An"]
+        expect(other.locator("#prompt")).to_have_text(
+            f"Waiting for {'An' if who == 'An' else 'Lan'}…"
+        )
+        before = seq(other)
+        moves.append((who, gin_turn(page)))
+        wait_past(other, before, "the other person's move")
+    assert {who for who, _ in moves} == {"An", "Lan"}
+    mine = {c["name"] for c in cards(host)}
+    theirs = {c["name"] for c in cards(friend)}
+    assert len(mine) >= 10 and len(theirs) >= 10 and not mine & theirs
+    log = host.locator("#log li").all_inner_texts()
+    assert any(line.startswith("Lan ") for line in log), log
+    shot(friend, "phone-friends-table")
+
+    # The link has been used: it seats nobody else.
+    third = new_page()
+    third.goto(link)
+    expect(third.locator("#alert")).to_contain_text("has been used already")
+    expect(third.get_by_role("heading", name="New game")).to_be_visible()

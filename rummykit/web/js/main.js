@@ -6,7 +6,7 @@ import { currentLanguage, onLanguage, preferredLanguage, setLanguage, t, transla
 import { has, meldFor, targetsFor, verbs } from "./intents.js";
 import { renderResult } from "./results.js";
 import { Connection } from "./socket.js";
-import { readStart, renderFields, renderStart, showContinue } from "./start.js";
+import { readStart, renderFields, renderFriends, renderStart, showContinue, showFriendFields } from "./start.js";
 import { contractText, describe, focusHandCard, handEntries, promptText, render, selectedCards } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
@@ -18,6 +18,7 @@ const S = {
   games: [],
   settings: loadJSON(SETTINGS) || { game: "gin", opponents: 1, level: "easy", options: {} },
   session: null,
+  invitation: null,
   conn: null,
   welcome: null,
   msg: null,
@@ -48,7 +49,7 @@ function loadJSON(key) {
 }
 
 function ctx() {
-  return { welcome: S.welcome, msg: S.msg, ui: S.ui, seat: S.session.seat };
+  return { welcome: S.welcome, msg: S.msg, ui: S.ui, seat: S.session.seat, invites: S.session.invites || [] };
 }
 
 // --------------------------------------------------------------------------------- rendering
@@ -87,6 +88,7 @@ function showAlert(text) {
 function showScreen(name) {
   $("loading").hidden = true;
   $("start").hidden = name !== "start";
+  $("join").hidden = name !== "join";
   $("table").hidden = name !== "table";
   document.body.dataset.screen = name;
 }
@@ -100,7 +102,7 @@ async function boot() {
   const response = await fetch("/api/games");
   S.games = (await response.json()).games;
   renderStart(S.games, S.settings);
-  showScreen("start");
+  if (!(await openInvitation())) showScreen("start");
   await refreshContinue();
   renderKeys();
 }
@@ -131,6 +133,8 @@ async function startGame(settings) {
       opponents: settings.opponents,
       level: settings.level,
       options: settings.options,
+      friends: settings.friends || 0,
+      name: settings.friends ? settings.name || null : null,
     }),
   });
   const data = await response.json();
@@ -138,9 +142,87 @@ async function startGame(settings) {
     showAlert(t("error.create") + (currentLanguage() === "en" ? `: ${data.error}` : ""));
     return;
   }
-  const session = { table: data.table, seat: data.seat, token: data.token };
+  // The invitation links live only here (the server keeps their hashes): kept with the session
+  // so that they survive a reload until every friend has joined.
+  const invites = (data.invites || []).map((i) => ({ seat: i.seat, link: inviteLink(data.table, i.code) }));
+  const session = { table: data.table, seat: data.seat, token: data.token, invites };
   localStorage.setItem(SESSION, JSON.stringify(session));
   connect(session);
+}
+
+function inviteLink(table, code) {
+  return `${location.origin}/#join=${table}.${code}`;
+}
+
+// ---------------------------------------------------------------------------------- joining
+
+const JOIN = /^#join=([0-9a-f]{1,64})\.([A-Za-z0-9_-]{1,64})$/;
+
+/** A page opened from an invitation link: the join screen (or Continue, if already seated). */
+async function openInvitation() {
+  const found = JOIN.exec(location.hash);
+  if (!found) return false;
+  history.replaceState(null, "", location.pathname + location.search);
+  const [, table, code] = found;
+  const mine = loadJSON(SESSION);
+  if (mine && mine.table === table) return false; // already seated there: Continue offers it
+  let info = null;
+  try {
+    const response = await fetch(`/api/tables/${encodeURIComponent(table)}`);
+    if (response.ok) info = await response.json();
+  } catch {
+    info = null;
+  }
+  if (!info || info.over) {
+    showAlert(t("join.gone"));
+    return false;
+  }
+  const open = info.seats.filter((s) => s.kind === "human" && !s.joined).length;
+  if (!open) {
+    showAlert(t("join.taken"));
+    return false;
+  }
+  S.invitation = { table, code };
+  const host = info.seats[0].name;
+  $("join-text").textContent = host
+    ? t("join.text_from", { name: host, game: t(`game.${info.game}`) })
+    : t("join.text", { game: t(`game.${info.game}`) });
+  $("join-name").value = S.settings.name || "";
+  showScreen("join");
+  $("join-name").focus();
+  return true;
+}
+
+async function joinTable() {
+  const inv = S.invitation;
+  if (!inv) return;
+  const name = $("join-name").value.trim();
+  if (name) {
+    S.settings = { ...S.settings, name };
+    localStorage.setItem(SETTINGS, JSON.stringify(S.settings));
+  }
+  const response = await fetch(`/api/tables/${encodeURIComponent(inv.table)}/join`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ code: inv.code, name: name || null }),
+  });
+  const data = await response.json();
+  if (!response.ok) {
+    showAlert(response.status === 403 ? t("join.taken") : t("error.create") + (currentLanguage() === "en" ? `: ${data.error}` : ""));
+    if (response.status !== 400) cancelJoin();
+    return;
+  }
+  S.invitation = null;
+  const session = { table: data.table, seat: data.seat, token: data.token, invites: [] };
+  localStorage.setItem(SESSION, JSON.stringify(session));
+  connect(session);
+}
+
+function cancelJoin() {
+  S.invitation = null;
+  renderStart(S.games, S.settings);
+  showScreen("start");
+  refreshContinue();
 }
 
 function connect(session) {
@@ -173,6 +255,32 @@ function connect(session) {
   S.conn.open();
 }
 
+/** Copy an invitation link (or hand it to the phone's share sheet). */
+async function shareLink(link, viaShare) {
+  if (viaShare && navigator.share) {
+    try {
+      await navigator.share({ title: "rummykit", text: t("invite.share_text"), url: link });
+      return;
+    } catch {
+      // cancelled: fall through to copying
+    }
+  }
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(link);
+    copied = true;
+  } catch {
+    // No clipboard API (plain http on another address): select the text for the person to copy.
+    const input = [...document.querySelectorAll("#invite-list input")].find((i) => i.value === link);
+    if (input) {
+      input.focus();
+      input.select();
+      copied = document.execCommand && document.execCommand("copy");
+    }
+  }
+  showAlert(copied ? t("invite.copied") : t("invite.copy_by_hand"));
+}
+
 function leaveTable() {
   if (S.conn) S.conn.close();
   S.conn = null;
@@ -190,6 +298,7 @@ function onMessage(m) {
     return;
   }
   if (m.t === "view") return onView(m);
+  if (m.t === "seats") return onSeats(m);
   if (m.t === "error") {
     const base = t(`error.${m.code}`);
     showAlert(currentLanguage() === "en" || base === `error.${m.code}` ? `${base}: ${m.message}` : base);
@@ -204,6 +313,23 @@ function onMessage(m) {
   }
 }
 
+/** A friend took their seat: name them, say so, and drop their link from the session. */
+function onSeats(m) {
+  if (!S.welcome) return;
+  const before = S.welcome.seats;
+  S.welcome = { ...S.welcome, seats: m.seats };
+  m.seats.forEach((s, seat) => {
+    if (s.kind === "human" && s.joined && before[seat] && !before[seat].joined) {
+      announce(t("invite.joined", { name: s.name || t("seat.player_n", { n: seat + 1 }) }));
+    }
+  });
+  if (S.session && S.session.invites && S.session.invites.length) {
+    S.session.invites = S.session.invites.filter((i) => m.seats[i.seat] && !m.seats[i.seat].joined);
+    localStorage.setItem(SESSION, JSON.stringify(S.session));
+  }
+  scheduleRender();
+}
+
 function keyOf(entries) {
   return new Set(entries.map((e) => e.key));
 }
@@ -214,6 +340,8 @@ function onView(m) {
   const ui = S.ui;
   const newHand = !prev || prev.view.hand_number !== m.view.hand_number;
   if (newHand) {
+    // Another person dealt the next hand while this page still showed the last one's score.
+    if (prev && $("dlg-result").open) $("dlg-result").close();
     ui.selected.clear();
     ui.order = [];
     if (ui.sortMode === "custom") ui.sortMode = "suit";
@@ -630,6 +758,17 @@ function wire() {
     openRules(S.welcome && !$("table").hidden ? S.welcome.game : readStart(S.games).game);
   });
   for (const b of document.querySelectorAll(".rules-tab")) b.addEventListener("click", () => openRules(b.dataset.game));
+  $("opponents").addEventListener("change", () => renderFriends());
+  $("friends").addEventListener("change", showFriendFields);
+  $("join-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    joinTable();
+  });
+  $("btn-join-cancel").addEventListener("click", cancelJoin);
+  $("invite-list").addEventListener("click", (event) => {
+    const b = event.target.closest("button[data-link]");
+    if (b) shareLink(b.dataset.link, b.dataset.share === "1");
+  });
   $("game-choices").addEventListener("change", () => {
     const settings = readStart(S.games);
     renderFields(S.games.find((g) => g.key === settings.game), { ...S.settings, game: null });
@@ -699,6 +838,13 @@ function wire() {
     leaveTable();
   });
   document.addEventListener("keydown", globalKeys);
+  // An invitation link pasted into a tab that already shows the page.
+  window.addEventListener("hashchange", async () => {
+    if (JOIN.test(location.hash) && S.games.length) {
+      if (S.conn) leaveTable();
+      await openInvitation();
+    }
+  });
 }
 
 wire();

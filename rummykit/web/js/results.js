@@ -217,6 +217,7 @@ export function renderResult(ctx) {
   const next = document.getElementById("btn-next");
   next.textContent = t(game === "crazy" ? "result.next_round" : "result.next_hand");
   next.hidden = view.over;
-  document.getElementById("btn-rematch").hidden = !view.over;
+  // A rematch seats the same company again: the table's creator (seat 0) starts it.
+  document.getElementById("btn-rematch").hidden = !view.over || ctx.seat !== 0;
   document.getElementById("btn-newgame").hidden = !view.over;
 }

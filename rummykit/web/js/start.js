@@ -50,6 +50,8 @@ export function renderFields(game, settings) {
   const wanted = settings.game === game.key ? settings.opponents : game.default_players - 1;
   for (let n = min; n <= max; n++) opponents.append(option(n, t("start.opponents_n", { count: n }), n === wanted));
   $("opponents-field").hidden = min === max;
+  renderFriends(settings.game === game.key ? settings.friends || 0 : 0);
+  $("name").value = settings.name || "";
   const level = $("level");
   level.textContent = "";
   for (const l of game.levels) level.append(option(l, t(`level.${l}`), l === settings.level));
@@ -67,6 +69,26 @@ export function renderFields(game, settings) {
     $("knock").value = String(saved ?? game.options.knock_limit);
   }
   $("start-summary").textContent = t(`game.${game.key}.summary`);
+}
+
+/** The "of them, friends" choice (0 to the number of opponents), and what depends on it. */
+export function renderFriends(wanted) {
+  const opponents = parseInt($("opponents").value, 10) || 0;
+  const friends = $("friends");
+  const keep = Math.min(wanted ?? (parseInt(friends.value, 10) || 0), opponents);
+  friends.textContent = "";
+  for (let n = 0; n <= opponents; n++) {
+    friends.append(option(n, n ? t("start.friends_n", { count: n }) : t("start.friends_none"), n === keep));
+  }
+  showFriendFields();
+}
+
+/** The name field is for games with friends; the level is for the computer's seats only. */
+export function showFriendFields() {
+  const opponents = parseInt($("opponents").value, 10) || 0;
+  const friends = parseInt($("friends").value, 10) || 0;
+  $("name-field").hidden = friends === 0;
+  $("level-field").hidden = friends >= opponents && opponents > 0;
 }
 
 /** The settings the form shows now. */
@@ -88,6 +110,8 @@ export function readStart(games) {
     variant: game.presets.length ? preset : key,
     preset,
     opponents: parseInt($("opponents").value, 10) || game.min_players - 1,
+    friends: parseInt($("friends").value, 10) || 0,
+    name: $("name").value.trim(),
     level: $("level").value || game.levels[0],
     options,
   };

@@ -3,20 +3,28 @@
 // focus and transitions survive. No game rule here: buttons are enabled from the view's legal
 // actions and the server's aids.
 import { actionCards, cardName, face, rankLabel, rankOrder, shortCard, suitOrder } from "./cards.js";
-import { t } from "./i18n.js";
+import { currentLanguage, t } from "./i18n.js";
 import { has, meldFor, meldsAccepting, verbs } from "./intents.js";
 import { flip, fly, measure } from "./motion.js";
 
 const $ = (id) => document.getElementById(id);
 const handNodes = new Map();
 
-/** The seat's display name: "You", "Computer", "Computer 2". */
+/** The seat's display name: "You", a friend's name or "Player 3", "Computer", "Computer 2". */
 export function seatName(ctx, seat) {
   if (seat === ctx.seat) return t("seat.you");
-  const others = ctx.welcome.seats.length - 1;
-  if (others === 1) return t("seat.computer");
+  const seats = ctx.welcome.seats;
+  const info = seats[seat];
+  if (info.kind === "human") return info.name || t("seat.player_n", { n: seat + 1 });
+  if (seats.filter((s) => s.kind === "computer").length === 1) return t("seat.computer");
   const n = seat < ctx.seat ? seat + 1 : seat;
   return t("seat.computer_n", { n });
+}
+
+/** True for a seat kept for a friend who has not taken it yet. */
+function waitingFor(ctx, seat) {
+  const info = ctx.welcome.seats[seat];
+  return info.kind === "human" && info.joined === false;
 }
 
 /** The hand as [{key, card}] in display order (sorted by suit or rank, or the player's order). */
@@ -114,6 +122,7 @@ function renderOpponents(ctx) {
     const head = el("h3", "opp-name", seatName(ctx, seat));
     const level = ctx.welcome.seats[seat].level;
     if (level) head.append(el("span", "level", ` · ${t(`level.${level}`)}`));
+    if (waitingFor(ctx, seat)) head.append(el("span", "level", ` · ${t("opp.not_joined")}`));
     box.append(head);
     const count = hand.hand_sizes[seat];
     const backs = el("div", "backs");
@@ -425,7 +434,12 @@ export function promptText(ctx) {
   const hand = msg.view.hand;
   if (msg.view.over) return t("prompt.match_over");
   if (hand.phase === "hand_over") return t("prompt.hand_over");
-  if (hand.to_act !== ctx.seat) return t("prompt.waiting", { name: seatName(ctx, hand.to_act) });
+  if (hand.to_act !== ctx.seat) {
+    const name = seatName(ctx, hand.to_act);
+    if (waitingFor(ctx, hand.to_act)) return t("prompt.waiting_join", { name });
+    if (ctx.welcome.seats[hand.to_act].kind === "human") return t("prompt.waiting_person", { name });
+    return t("prompt.waiting", { name });
+  }
   const top = hand.discard_pile.length ? shortCard(hand.discard_pile[hand.discard_pile.length - 1]) : "";
   switch (hand.phase) {
     case "offer":
@@ -507,12 +521,53 @@ function renderLog(ctx) {
 // ------------------------------------------------------------------------------------ render
 
 /** Rebuild the table from the latest view; animate what moved (never blocking input). */
+// ----------------------------------------------------------------------------- invitations
+
+/** The links for the friends' seats not taken yet (only the table's creator has them). */
+function renderInvites(ctx) {
+  const open = ctx.invites.filter((i) => waitingFor(ctx, i.seat));
+  const panel = $("invite-panel");
+  panel.hidden = !open.length;
+  if (!open.length) return;
+  $("invite-local").hidden = !/^(localhost|127\.|\[::1\])/.test(location.hostname);
+  const list = $("invite-list");
+  const shown = [...list.querySelectorAll("input")].map((i) => i.value).join(" ");
+  if (shown === open.map((i) => i.link).join(" ") && list.dataset.lang === currentLanguage()) return;
+  list.textContent = "";
+  list.dataset.lang = currentLanguage();
+  for (const inv of open) {
+    const li = el("li", "invite-item");
+    const id = `invite-${inv.seat}`;
+    const label = el("label", "", t("invite.seat", { name: seatName(ctx, inv.seat) }));
+    label.htmlFor = id;
+    const input = el("input");
+    input.id = id;
+    input.type = "text";
+    input.readOnly = true;
+    input.value = inv.link;
+    const copy = el("button", "small", t("invite.copy"));
+    copy.type = "button";
+    copy.dataset.link = inv.link;
+    copy.setAttribute("aria-label", t("invite.copy_for", { name: seatName(ctx, inv.seat) }));
+    li.append(label, input, copy);
+    if (navigator.share) {
+      const share = el("button", "small", t("invite.share"));
+      share.type = "button";
+      share.dataset.link = inv.link;
+      share.dataset.share = "1";
+      li.append(share);
+    }
+    list.append(li);
+  }
+}
+
 export function render(ctx, moves) {
   const before = measure(handNodes);
   const pileBefore = $("discard").getBoundingClientRect();
   const stockRect = $("stock").getBoundingClientRect();
   $("table").dataset.seq = String(ctx.msg.seq);
   $("table").dataset.phase = ctx.msg.view.hand.phase;
+  renderInvites(ctx);
   renderScorebar(ctx);
   renderOpponents(ctx);
   renderPiles(ctx);
