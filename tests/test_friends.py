@@ -125,7 +125,9 @@ def test_an_invitation_is_spent_once_and_wrong_codes_take_nothing(store: Store) 
 def test_names_are_cleaned_or_refused() -> None:
     assert clean_name("  Bình   An ") == "Bình An"
     assert clean_name(None) is None and clean_name("   ") is None
-    for bad in ("a\x00b", "zero\u200bwidth", "x" * (MAX_NAME + 1)):
+    assert clean_name("Minh \u2764\ufe0f") == "Minh \u2764\ufe0f"
+    assert clean_name("Lan \U0001f468\u200d\U0001f469") == "Lan \U0001f468\u200d\U0001f469"
+    for bad in ("a\x00b", "zero\u200bwidth", "evil\u202egnp.exe", "x" * (MAX_NAME + 1)):
         with pytest.raises(ValueError):
             clean_name(bad)
     with pytest.raises(ValueError):
@@ -225,3 +227,101 @@ def test_a_friend_plays_over_the_socket_and_the_host_hears_them_arrive(
                     assert current[viewer]["log"][0]["seat"] == seat
                 moves += 1
             assert moves == 12
+
+
+def _finish_match(table: Table) -> None:
+    """Play to the end of the match, every person greedy."""
+    _play_everyone(table)
+    assert table.finished
+
+
+def test_both_people_asking_for_the_next_hand_deal_it_once(store: Store) -> None:
+    table, _ = Table.create(
+        store,
+        variant="gin",
+        opponents=1,
+        level="easy",
+        seed=8,
+        friends=1,
+        options={"target_score": 500},
+    )
+    table.join(table.invites[1])
+    while not table.hand.is_over:
+        seat = table.hand.to_act
+        assert seat is not None
+        legal = [str(a) for a in table.hand.view(seat).legal_actions]
+        table.act(seat, greedy(legal), table.seq)
+    asked = table.seq
+    first = table.next_hand(0, asked)
+    assert set(first) == {0, 1} and len(table.match.hands) == 2
+    again = table.next_hand(1, asked)  # the friend pressed Next hand too
+    assert set(again) == {1} and len(table.match.hands) == 2
+    assert again[1] == table.view_message(1)
+    with pytest.raises(ProtocolError, match="view"):
+        table.next_hand(1, asked - 1)  # older than that is still stale
+
+
+def test_a_rematch_seats_the_same_people_once(store: Store) -> None:
+    table, token = Table.create(
+        store,
+        variant="gin",
+        opponents=1,
+        level="easy",
+        seed=2,
+        friends=1,
+        name="An",
+        options={"target_score": 20},
+    )
+    with pytest.raises(ProtocolError, match="not over"):
+        table.rematch()
+    _, friend_token = table.join(table.invites[1], "Lan")
+    _finish_match(table)
+    following = table.rematch()
+    assert table.rematch() == following  # asked twice (or by both): one new table
+    assert store.next_table(table.id) == following
+    manager = TableManager(store)
+    new = manager.get(following)
+    assert new is not None and not new.finished and new.seq == 0
+    assert new.check_token(0, token) and new.check_token(1, friend_token)
+    assert [s.public() for s in new.seats] == [s.public() for s in table.seats]
+    assert new.hand.game.options == table.hand.game.options
+    assert new.match.seed != table.match.seed
+
+
+def test_the_rematch_endpoint(client: TestClient) -> None:
+    info = client.post(
+        "/api/tables",
+        json={
+            "game": "gin",
+            "opponents": 1,
+            "level": "easy",
+            "options": {"target_score": 10},
+        },
+    ).json()
+    table_id = info["table"]
+    url = f"/api/tables/{table_id}/rematch"
+    body = {"seat": 0, "token": info["token"]}
+    assert client.post(url, json=body).status_code == 409  # not over yet
+    manager: TableManager = client.app.state.manager  # type: ignore[attr-defined]
+    table = manager.get(table_id)
+    assert table is not None
+    _finish_match(table)
+    manager.forget(table_id)
+    for bad in ({"seat": 0}, {"seat": "0", "token": "t"}, [], {**body, "x": 1}):
+        assert client.post(url, json=bad).status_code == 400, bad
+    assert client.post(url, json={"seat": 0, "token": "wrong"}).status_code == 403
+    assert client.post(url, json={"seat": 1, "token": info["token"]}).status_code == 403
+    assert client.post("/api/tables/nope/rematch", json=body).status_code == 404
+    assert client.get(f"/api/tables/{table_id}").json()["next"] is None
+    with client.websocket_connect(f"/ws/{table_id}/0") as ws:
+        ws.send_json({"t": "hello", "token": info["token"]})
+        assert ws.receive_json()["t"] == "welcome"
+        assert ws.receive_json()["view"]["over"] is True
+        made = client.post(url, json=body)
+        assert made.status_code == 201
+        following = made.json()["table"]
+        assert ws.receive_json() == {"t": "rematch", "table": following}
+    assert client.get(f"/api/tables/{table_id}").json()["next"] == following
+    again = client.get(f"/api/tables/{following}").json()
+    assert again["over"] is False and again["next"] is None
+    assert client.post(url, json=body).json()["table"] == following

@@ -356,8 +356,43 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
                 "over": table.finished,
                 "hand_number": len(table.match.hands),
                 "seats": [s.public() for s in table.seats],
+                "next": manager.store.next_table(table.id) if table.finished else None,
             }
         )
+
+    @app.post("/api/tables/{table_id}/rematch", status_code=201)
+    async def rematch_table(table_id: str, request: Request) -> JSONResponse:
+        """After the match: the next one at this table, same game and seats; every person seated
+        hears ``{"t": "rematch", "table": id}``. ``{"seat", "token"}`` -> ``{"table"}``."""
+        raw = await _read_body(request)
+        try:
+            body = load_json(raw) if raw is not None else None
+        except ProtocolError:
+            body = None
+        if (
+            not isinstance(body, dict)
+            or set(body) != {"seat", "token"}
+            or type(body["seat"]) is not int
+            or not isinstance(body["token"], str)
+        ):
+            return JSONResponse(
+                {"error": 'the body is {"seat": number, "token": text}'}, status_code=400
+            )
+        table = manager.get(table_id)
+        if table is None:
+            return JSONResponse({"error": "no such table"}, status_code=404)
+        try:
+            if not table.check_token(body["seat"], body["token"]):
+                return JSONResponse({"error": "wrong token for this seat"}, status_code=403)
+            async with hub.lock(table.id):
+                next_id = table.rematch()
+                message = {"t": "rematch", "table": next_id}
+                await hub.send(table.id, dict.fromkeys(hub.seats_of(table.id), message))
+        except ProtocolError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=409)
+        finally:
+            hub.release(table.id)
+        return JSONResponse({"table": next_id}, status_code=201)
 
     @app.websocket("/ws/{table_id}/{seat_text}")
     async def seat_socket(ws: WebSocket, table_id: str, seat_text: str) -> None:

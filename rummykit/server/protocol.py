@@ -119,9 +119,15 @@ def load_json(text: str | bytes) -> Any:
     Traceback (most recent call last):
     ...
     rummykit.server.protocol.ProtocolError: a message holds text that is not valid Unicode
+    >>> load_json(b'{"code": "\\xff"}')
+    Traceback (most recent call last):
+    ...
+    rummykit.server.protocol.ProtocolError: a message holds text that is not valid Unicode
     """
     try:
         data = json.loads(text)
+    except UnicodeDecodeError:  # bytes that are not UTF-8 (nor UTF-16/32)
+        raise ProtocolError("a message holds text that is not valid Unicode") from None
     except (json.JSONDecodeError, RecursionError):
         raise ProtocolError('a message is a JSON object, e.g. {"t": "view"}') from None
     try:

@@ -51,9 +51,14 @@ CREATE TABLE IF NOT EXISTS actions (
     action TEXT NOT NULL,
     PRIMARY KEY (table_id, hand, number)
 );
+CREATE TABLE IF NOT EXISTS rematches (
+    table_id TEXT PRIMARY KEY REFERENCES tables(id),
+    next_id TEXT NOT NULL REFERENCES tables(id)
+);
 """
-"""The tables: ``tables`` (one row a table), ``hands`` (dealer and seed of each hand) and
-``actions`` (one row per accepted action, in order)."""
+"""The tables: ``tables`` (one row a table), ``hands`` (dealer and seed of each hand),
+``actions`` (one row per accepted action, in order) and ``rematches`` (the table that follows a
+finished one, with the same seats)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,8 +115,10 @@ class Store:
         seed: int,
         dealer: int,
         hand_seed: int,
+        after: str | None = None,
     ) -> None:
-        """Store a new table and its first hand, committed."""
+        """Store a new table and its first hand, committed; ``after``: the finished table it is
+        the rematch of (at most one rematch a table: a second raises sqlite3.IntegrityError)."""
         now = time.time()
         with self._transaction() as db:
             db.execute(
@@ -119,6 +126,10 @@ class Store:
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (table_id, now, now, variant, game, json.dumps(options), json.dumps(seats), seed),
             )
+            if after is not None:
+                db.execute(
+                    "INSERT INTO rematches (table_id, next_id) VALUES (?, ?)", (after, table_id)
+                )
             db.execute(
                 "INSERT INTO hands (table_id, number, dealer, seed) VALUES (?, 0, ?, ?)",
                 (table_id, dealer, hand_seed),
@@ -154,6 +165,14 @@ class Store:
                 (table_id, number, dealer, seed),
             )
             db.execute("UPDATE tables SET updated = ? WHERE id = ?", (time.time(), table_id))
+
+    def next_table(self, table_id: str) -> str | None:
+        """The rematch of a finished table, if one was started."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT next_id FROM rematches WHERE table_id = ?", (table_id,)
+            ).fetchone()
+        return None if row is None else str(row[0])
 
     def table_ids(self, *, unfinished_only: bool = True) -> list[str]:
         """The ids of the stored tables (unfinished ones only, by default), oldest first."""

@@ -17,10 +17,11 @@ import hashlib
 import hmac
 import logging
 import secrets
+import sqlite3
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol, cast
 
 from rummykit.actions import (
@@ -168,6 +169,16 @@ MAX_NAME = 24
 """The longest name a person may give their seat (in characters)."""
 
 
+def _hidden_char(ch: str) -> bool:
+    """A character that is not shown as itself: controls, unassigned or private code points and
+    format characters (such as the right-to-left override, which could disguise a name), except
+    the joiners and tags that compose emoji (👨‍👩‍👧, flags)."""
+    category = unicodedata.category(ch)
+    if category != "Cf":
+        return category.startswith("C")
+    return not (ch in "\u200c\u200d" or "\U000e0020" <= ch <= "\U000e007f")
+
+
 def clean_name(value: Any) -> str | None:
     """A seat name as given by a person: trimmed, inner spaces collapsed, at most ``MAX_NAME``
     characters, no control characters; None for no name. Anything else raises ValueError.
@@ -176,13 +187,15 @@ def clean_name(value: Any) -> str | None:
     'Lan Anh'
     >>> clean_name("") is None
     True
+    >>> clean_name("Lan \U0001f468\u200d\U0001f469\u200d\U0001f467")  # an emoji family: joiners
+    'Lan 👨\u200d👩\u200d👧'
     """
     if value is None:
         return None
     if not isinstance(value, str):
         raise ValueError("a name is text")
     name = " ".join(value.split())
-    if any(unicodedata.category(ch).startswith("C") for ch in name):
+    if any(_hidden_char(ch) for ch in name):
         raise ValueError("a name may not hold control characters")
     if len(name) > MAX_NAME:
         raise ValueError(f"a name is at most {MAX_NAME} characters")
@@ -363,8 +376,6 @@ class Table:
             raise ValueError(
                 f"unknown level {level!r} for {game.name} (valid: {', '.join(levels_for(variant))})"
             )
-        match_seed = _seed() if seed is None else seed
-        match = game.new_match(players=players, seed=match_seed, dealer=0)
         token = secrets.token_urlsafe(24)
         seats = [Seat("human", token_hash=hash_token(token), name=name)]
         invites: dict[int, str] = {}
@@ -372,6 +383,23 @@ class Table:
             invites[seat] = secrets.token_urlsafe(18)
             seats.append(Seat("human", invite_hash=hash_token(invites[seat])))
         seats.extend(Seat("computer", level=level) for _ in range(opponents - friends))
+        table = cls._new(store, variant, game, seats, seed)
+        table.invites = invites
+        return table, token
+
+    @classmethod
+    def _new(
+        cls,
+        store: Store,
+        variant: str,
+        game: Game,
+        seats: list[Seat],
+        seed: int | None,
+        after: str | None = None,
+    ) -> Table:
+        """Deal a new match for ``seats`` and store it (as the rematch of ``after``, if given)."""
+        match_seed = _seed() if seed is None else seed
+        match = game.new_match(players=len(seats), seed=match_seed, dealer=0)
         table_id = secrets.token_hex(8)
         first = match.hand
         store.create_table(
@@ -383,10 +411,30 @@ class Table:
             seed=match_seed,
             dealer=first.dealer,
             hand_seed=cast(int, first.seed),
+            after=after,
         )
-        table = cls(table_id, variant, match, seats, store)
-        table.invites = invites
-        return table, token
+        return cls(table_id, variant, match, seats, store)
+
+    def rematch(self, *, seed: int | None = None) -> str:
+        """The id of the next match at this table, started now if nobody has yet: the same game,
+        options and seats (each person keeps their token and name, each computer its level).
+
+        Any person at the table may ask once the match is over; asking again (or after another
+        person) gives the same table. Raises ProtocolError if the match is not over.
+        """
+        if not self.finished:
+            raise ProtocolError("the match is not over yet", "illegal")
+        found = self.store.next_table(self.id)
+        if found is not None:
+            return found
+        seats = [replace(s) for s in self.seats]
+        try:
+            table = Table._new(self.store, self.variant, self.hand.game, seats, seed, after=self.id)
+        except sqlite3.IntegrityError:  # pragma: no cover - another process won the race
+            found = self.store.next_table(self.id)
+            assert found is not None
+            return found
+        return table.id
 
     @classmethod
     def restore(cls, stored: StoredTable, store: Store) -> Table:
@@ -622,6 +670,10 @@ class Table:
         """Deal the next hand (a person asks, once the hand is over); committed first."""
         if self.match.is_over:
             raise ProtocolError("the match is over", "over")
+        dealt_at = self.seq - len(self.hand.history) - 1  # the view before this hand was dealt
+        if seq == dealt_at and len(self.match.hands) > 1:
+            # Another person asked first (both pressed Next hand): it is dealt already.
+            return {seat: self.view_message(seat)}
         if seq != self.seq:
             raise ProtocolError(
                 f"that message is for view {seq}, but the table is at view {self.seq}", "stale"
