@@ -307,7 +307,8 @@ def test_the_rematch_endpoint(client: TestClient) -> None:
     assert table is not None
     _finish_match(table)
     manager.forget(table_id)
-    for bad in ({"seat": 0}, {"seat": "0", "token": "t"}, [], {**body, "x": 1}):
+    bad_bodies: list[Any] = [{"seat": 0}, {"seat": "0", "token": "t"}, [], {**body, "x": 1}]
+    for bad in bad_bodies:
         assert client.post(url, json=bad).status_code == 400, bad
     assert client.post(url, json={"seat": 0, "token": "wrong"}).status_code == 403
     assert client.post(url, json={"seat": 1, "token": info["token"]}).status_code == 403
