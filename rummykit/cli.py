@@ -1002,7 +1002,8 @@ def serve(
     if db is None:
         data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
         db = Path(data_home) / "rummykit" / "tables.sqlite3"
-    _err().print(f"rummykit {__version__}: {serve_addresses(host, port)}  (games kept in {db})")
+    where = serve_addresses(host, port)
+    _err().print(f"rummykit {__version__}: {where}  (games kept in {db})", soft_wrap=True)
     uvicorn.run(create_app(db, delay=delay), host=host, port=port, log_level="warning")
 
 

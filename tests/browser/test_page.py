@@ -588,7 +588,8 @@ def test_friends_play_at_one_table(server: Any, new_page: Any, shot: Any) -> Non
     host.goto(server.url)
     host.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
     expect(host.get_by_label("Computer level")).to_be_visible()
-    host.get_by_label("Of them, friends").select_option(label="1 friend")
+    # Gin is for two: the start screen asks who the one opponent is.
+    host.get_by_label("Your opponent").select_option(label="A friend (send them a link)")
     expect(host.get_by_label("Computer level")).to_be_hidden()  # no computer at this table
     host.locator("#start").get_by_label("Your name").fill("An")
     host.get_by_role("button", name="Play").click()
@@ -602,6 +603,11 @@ def test_friends_play_at_one_table(server: Any, new_page: Any, shot: Any) -> Non
     shot(host, "desktop-friends-invite")
 
     friend = new_page(locale="vi-VN", phone=True)
+    # The friend has a game of their own against the computer going already.
+    friend.goto(server.url)
+    friend.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
+    friend.get_by_role("button", name="Chơi", exact=True).click()
+    expect(hand(friend).get_by_role("button").first).to_be_visible()
     friend.goto(link)
     expect(friend.get_by_role("heading", name="Bạn được mời chơi")).to_be_visible()
     expect(friend.locator("#join-text")).to_contain_text("An mời bạn chơi")
@@ -647,8 +653,48 @@ def test_friends_play_at_one_table(server: Any, new_page: Any, shot: Any) -> Non
     assert any(line.startswith("Lan ") for line in log), log
     shot(friend, "phone-friends-table")
 
+    # The friend's own game is still there beside this one: joining kept both seats.
+    friend.get_by_role("button", name="Menu").click()
+    expect(friend.get_by_role("button", name="Continue")).to_have_count(2)
+    expect(friend.locator("#continue-list")).to_contain_text("With An.")
+
     # The link has been used: it seats nobody else.
     third = new_page()
     third.goto(link)
     expect(third.locator("#alert")).to_contain_text("has been used already")
+    # The creator opening their own link is told they have a seat there already.
+    host.goto(link)
+    expect(host.locator("#alert")).to_contain_text("You already have a seat at that table")
+    expect(host.get_by_role("button", name="Continue")).to_have_count(1)
     expect(third.get_by_role("heading", name="New game")).to_be_visible()
+
+
+def test_the_invitations_fold_away_on_a_phone(server: Any, new_page: Any, shot: Any) -> None:
+    """With several friends to invite, a phone shows the invitations as one line, so the piles
+    and the hand stay in view; a tap opens them."""
+    page = new_page(phone=True)
+    page.goto(server.url)
+    page.get_by_role("radio", name=re.compile("^Crazy Rummy")).check()
+    page.get_by_label("Opponents").select_option(label="5 opponents")
+    page.get_by_label("Of them, friends").select_option(label="3 friends")
+    expect(page.get_by_label("Computer level")).to_be_visible()  # two computer seats too
+    page.get_by_role("button", name="Play").click()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    summary = page.locator("#invite-panel summary")
+    expect(summary).to_contain_text("Invite your friends (3 links to send)")
+    expect(page.locator("#invite-list input")).to_have_count(3)
+    expect(page.locator("#invite-list input").first).to_be_hidden()
+    for selector in ("#stock", "#discard", "#hand", "#actions"):
+        assert in_view(page, selector), selector
+    names = page.locator("#opponents-zone .opp-name").all_inner_texts()
+    assert [n.split(" · ")[0] for n in names] == [
+        "Player 2",
+        "Player 3",
+        "Player 4",
+        "Computer 1",
+        "Computer 2",
+    ]
+    shot(page, "phone-crazy-invitations-folded")
+    summary.click()
+    expect(page.locator("#invite-list input").first).to_be_visible()
+    shot(page, "phone-crazy-invitations-open")

@@ -10,7 +10,9 @@ import { readStart, renderFields, renderFriends, renderStart, showContinue, show
 import { contractText, describe, focusHandCard, handEntries, promptText, render, selectedCards } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
-const SESSION = "rummykit.session";
+const SESSIONS = "rummykit.sessions"; // every seat this browser holds, newest first
+const OLD_SESSION = "rummykit.session"; // the one seat kept before there could be several
+const MAX_SESSIONS = 12;
 const SETTINGS = "rummykit.settings";
 const LOG_SIZE = 40; // moves kept in the log
 
@@ -37,6 +39,8 @@ function newUi() {
     pendingEnds: null,
     focusChoice: false,
     resultShown: null,
+    inviteShown: null,
+    dealtWhileOpen: false,
   };
 }
 
@@ -107,19 +111,60 @@ async function boot() {
   renderKeys();
 }
 
-async function refreshContinue() {
-  const session = loadJSON(SESSION);
-  if (!session) return showContinue(null);
-  try {
-    const response = await fetch(`/api/tables/${encodeURIComponent(session.table)}`);
-    if (!response.ok) throw new Error("gone");
-    const info = await response.json();
-    if (info.over) throw new Error("over");
-    showContinue(info);
-  } catch {
-    localStorage.removeItem(SESSION);
-    showContinue(null);
+// ---------------------------------------------------------------------------------- sessions
+// A session is one seat this browser holds: {table, seat, token, invites}. There may be several
+// (a game against the computer, and a seat at a friend's table), so none is ever overwritten.
+
+function sessions() {
+  let list = loadJSON(SESSIONS);
+  if (!Array.isArray(list)) list = [];
+  const old = loadJSON(OLD_SESSION);
+  if (old && old.table) {
+    list = [old, ...list.filter((x) => x.table !== old.table)];
+    localStorage.setItem(SESSIONS, JSON.stringify(list));
+    localStorage.removeItem(OLD_SESSION);
   }
+  return list.filter((x) => x && typeof x.table === "string" && typeof x.token === "string");
+}
+
+function saveSession(session) {
+  const list = [session, ...sessions().filter((x) => x.table !== session.table)];
+  localStorage.setItem(SESSIONS, JSON.stringify(list.slice(0, MAX_SESSIONS)));
+}
+
+function dropSession(table) {
+  localStorage.setItem(SESSIONS, JSON.stringify(sessions().filter((x) => x.table !== table)));
+}
+
+async function tableInfo(table) {
+  try {
+    const response = await fetch(`/api/tables/${encodeURIComponent(table)}`);
+    return response.ok ? await response.json() : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The start screen's unfinished games: each stored seat still at an unfinished table (a
+ * finished one that was followed by a rematch moves on to it). */
+async function refreshContinue() {
+  const found = [];
+  for (const session of sessions()) {
+    let info = await tableInfo(session.table);
+    let current = session;
+    if (info && info.over && info.next) {
+      current = { ...session, table: info.next, invites: [] };
+      dropSession(session.table);
+      saveSession(current);
+      info = await tableInfo(current.table);
+    }
+    if (!info || info.over) {
+      dropSession(current.table);
+      continue;
+    }
+    found.push({ session: current, info });
+  }
+  showContinue(found);
 }
 
 async function startGame(settings) {
@@ -146,7 +191,7 @@ async function startGame(settings) {
   // so that they survive a reload until every friend has joined.
   const invites = (data.invites || []).map((i) => ({ seat: i.seat, link: inviteLink(data.table, i.code) }));
   const session = { table: data.table, seat: data.seat, token: data.token, invites };
-  localStorage.setItem(SESSION, JSON.stringify(session));
+  saveSession(session);
   connect(session);
 }
 
@@ -164,15 +209,11 @@ async function openInvitation() {
   if (!found) return false;
   history.replaceState(null, "", location.pathname + location.search);
   const [, table, code] = found;
-  const mine = loadJSON(SESSION);
-  if (mine && mine.table === table) return false; // already seated there: Continue offers it
-  let info = null;
-  try {
-    const response = await fetch(`/api/tables/${encodeURIComponent(table)}`);
-    if (response.ok) info = await response.json();
-  } catch {
-    info = null;
+  if (sessions().some((x) => x.table === table)) {
+    showAlert(t("join.already")); // already seated there (the friend, or the creator's own link)
+    return false;
   }
+  const info = await tableInfo(table);
   if (!info || info.over) {
     showAlert(t("join.gone"));
     return false;
@@ -208,13 +249,14 @@ async function joinTable() {
   });
   const data = await response.json();
   if (!response.ok) {
-    showAlert(response.status === 403 ? t("join.taken") : t("error.create") + (currentLanguage() === "en" ? `: ${data.error}` : ""));
-    if (response.status !== 400) cancelJoin();
+    if (response.status === 400) return showAlert(t("join.bad_name") + (currentLanguage() === "en" ? ` (${data.error})` : ""));
+    showAlert(response.status === 403 ? t("join.taken") : t("join.gone"));
+    cancelJoin();
     return;
   }
   S.invitation = null;
   const session = { table: data.table, seat: data.seat, token: data.token, invites: [] };
-  localStorage.setItem(SESSION, JSON.stringify(session));
+  saveSession(session);
   connect(session);
 }
 
@@ -247,7 +289,7 @@ function connect(session) {
       showAlert(t("conn.replaced"));
     },
     onRefused: () => {
-      localStorage.removeItem(SESSION);
+      dropSession(session.table);
       showAlert(t("error.auth"));
       leaveTable();
     },
@@ -281,6 +323,30 @@ async function shareLink(link, viaShare) {
   showAlert(copied ? t("invite.copied") : t("invite.copy_by_hand"));
 }
 
+/** The next match at this table, with the same people (the server makes it once). */
+async function rematch() {
+  const session = S.session;
+  if (!session) return;
+  const response = await fetch(`/api/tables/${encodeURIComponent(session.table)}/rematch`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ seat: session.seat, token: session.token }),
+  });
+  const data = await response.json();
+  if (!response.ok) return showAlert(t("error.create") + (currentLanguage() === "en" ? `: ${data.error}` : ""));
+  moveTo(data.table);
+}
+
+/** Follow this seat to the next match at the table (same seat, same token). */
+function moveTo(table) {
+  if (!S.session || S.session.table === table) return;
+  if ($("dlg-result").open) $("dlg-result").close();
+  dropSession(S.session.table);
+  const session = { ...S.session, table, invites: [] };
+  saveSession(session);
+  connect(session);
+}
+
 function leaveTable() {
   if (S.conn) S.conn.close();
   S.conn = null;
@@ -299,6 +365,10 @@ function onMessage(m) {
   }
   if (m.t === "view") return onView(m);
   if (m.t === "seats") return onSeats(m);
+  if (m.t === "rematch") {
+    announce(t("result.rematch_started"));
+    return moveTo(m.table);
+  }
   if (m.t === "error") {
     const base = t(`error.${m.code}`);
     showAlert(currentLanguage() === "en" || base === `error.${m.code}` ? `${base}: ${m.message}` : base);
@@ -325,7 +395,7 @@ function onSeats(m) {
   });
   if (S.session && S.session.invites && S.session.invites.length) {
     S.session.invites = S.session.invites.filter((i) => m.seats[i.seat] && !m.seats[i.seat].joined);
-    localStorage.setItem(SESSION, JSON.stringify(S.session));
+    saveSession(S.session);
   }
   scheduleRender();
 }
@@ -340,8 +410,10 @@ function onView(m) {
   const ui = S.ui;
   const newHand = !prev || prev.view.hand_number !== m.view.hand_number;
   if (newHand) {
-    // Another person dealt the next hand while this page still showed the last one's score.
-    if (prev && $("dlg-result").open) $("dlg-result").close();
+    // Another person dealt the next hand while this page still shows the last one's score: the
+    // score stays up until this person closes it (Next hand then only closes it).
+    ui.dealtWhileOpen = Boolean(prev && $("dlg-result").open);
+    if (ui.dealtWhileOpen) $("btn-next").textContent = t("result.to_next_hand");
     ui.selected.clear();
     ui.order = [];
     if (ui.sortMode === "custom") ui.sortMode = "suit";
@@ -535,8 +607,9 @@ function openResult() {
 
 function nextHand() {
   if (!S.msg) return;
+  const dealt = S.ui.dealtWhileOpen; // already dealt by another person: only close the score
   if ($("dlg-result").open) $("dlg-result").close();
-  send({ t: "next_hand", seq: S.msg.seq });
+  if (!dealt) send({ t: "next_hand", seq: S.msg.seq });
 }
 
 // ---------------------------------------------------------------------------- keys and drags
@@ -742,10 +815,13 @@ function wire() {
   onLanguage(() => {
     markLanguage();
     renderKeys();
-    if (!$("start").hidden) renderStart(S.games, readStart(S.games));
+    if (!$("start").hidden) {
+      renderStart(S.games, readStart(S.games));
+      refreshContinue();
+    }
     if (S.msg && S.welcome) {
       scheduleRender(); // the log is kept as moves, so it is worded again in the new language
-      if ($("dlg-result").open) renderResult(ctx());
+      if ($("dlg-result").open && !S.ui.dealtWhileOpen) renderResult(ctx());
     }
     if ($("dlg-rules").open) openRules($("rules-body").dataset.game || "gin");
   });
@@ -777,9 +853,13 @@ function wire() {
     event.preventDefault();
     startGame(readStart(S.games));
   });
-  $("btn-continue").addEventListener("click", () => {
-    const session = loadJSON(SESSION);
-    if (session) connect(session);
+  $("continue-box").addEventListener("click", (event) => {
+    const b = event.target.closest("button[data-table]");
+    const session = b && sessions().find((x) => x.table === b.dataset.table);
+    if (session) {
+      saveSession(session); // the one played last comes first
+      connect(session);
+    }
   });
   const hand = $("hand");
   hand.addEventListener("click", (event) => {
@@ -828,13 +908,11 @@ function wire() {
   $("btn-result").addEventListener("click", openResult);
   $("btn-leave").addEventListener("click", leaveTable);
   $("btn-next").addEventListener("click", nextHand);
+  $("dlg-result").addEventListener("close", () => (S.ui.dealtWhileOpen = false));
   $("btn-see-table").addEventListener("click", () => $("dlg-result").close());
-  $("btn-rematch").addEventListener("click", () => {
-    $("dlg-result").close();
-    startGame(S.settings);
-  });
+  $("btn-rematch").addEventListener("click", rematch);
   $("btn-newgame").addEventListener("click", () => {
-    localStorage.removeItem(SESSION);
+    if (S.session) dropSession(S.session.table);
     leaveTable();
   });
   document.addEventListener("keydown", globalKeys);

@@ -217,7 +217,7 @@ export function renderResult(ctx) {
   const next = document.getElementById("btn-next");
   next.textContent = t(game === "crazy" ? "result.next_round" : "result.next_hand");
   next.hidden = view.over;
-  // A rematch seats the same company again: the table's creator (seat 0) starts it.
-  document.getElementById("btn-rematch").hidden = !view.over || ctx.seat !== 0;
+  // A rematch seats the same people again (whoever asks first starts it for everyone).
+  document.getElementById("btn-rematch").hidden = !view.over;
   document.getElementById("btn-newgame").hidden = !view.over;
 }

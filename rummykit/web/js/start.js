@@ -76,9 +76,16 @@ export function renderFriends(wanted) {
   const opponents = parseInt($("opponents").value, 10) || 0;
   const friends = $("friends");
   const keep = Math.min(wanted ?? (parseInt(friends.value, 10) || 0), opponents);
+  // A game of exactly two (Gin) has no Opponents field: ask who the one opponent is.
+  const single = $("opponents-field").hidden && opponents === 1;
+  const label = document.querySelector('label[for="friends"]');
+  label.dataset.i18n = single ? "start.opponent_is" : "start.friends";
+  label.textContent = t(label.dataset.i18n);
   friends.textContent = "";
   for (let n = 0; n <= opponents; n++) {
-    friends.append(option(n, n ? t("start.friends_n", { count: n }) : t("start.friends_none"), n === keep));
+    let text = n ? t("start.friends_n", { count: n }) : t("start.friends_none");
+    if (single) text = t(n ? "start.opponent_friend" : "start.opponent_computer");
+    friends.append(option(n, text, n === keep));
   }
   showFriendFields();
 }
@@ -117,15 +124,26 @@ export function readStart(games) {
   };
 }
 
-export function showContinue(info) {
+/** The unfinished games this browser holds a seat at: ``[{session, info}]``, newest first. */
+export function showContinue(found) {
   const box = $("continue-box");
-  if (!info) {
-    box.hidden = true;
-    return;
+  const list = $("continue-list");
+  list.textContent = "";
+  box.hidden = !found.length;
+  for (const { session, info } of found) {
+    const li = document.createElement("li");
+    const text = document.createElement("p");
+    const others = info.seats
+      .map((s, seat) => (seat !== session.seat && s.kind === "human" ? s.name || t("seat.player_n", { n: seat + 1 }) : null))
+      .filter(Boolean);
+    const line = t("start.continue_text", { game: t(`game.${info.game}`), n: info.hand_number });
+    text.textContent = others.length ? `${line} ${t("start.continue_with", { names: others.join(", ") })}` : line;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "primary";
+    button.dataset.table = session.table;
+    button.textContent = t("start.continue");
+    li.append(text, button);
+    list.append(li);
   }
-  box.hidden = false;
-  $("continue-text").textContent = t("start.continue_text", {
-    game: t(`game.${info.game}`),
-    n: info.hand_number,
-  });
 }

@@ -16,9 +16,10 @@ export function seatName(ctx, seat) {
   const seats = ctx.welcome.seats;
   const info = seats[seat];
   if (info.kind === "human") return info.name || t("seat.player_n", { n: seat + 1 });
-  if (seats.filter((s) => s.kind === "computer").length === 1) return t("seat.computer");
-  const n = seat < ctx.seat ? seat + 1 : seat;
-  return t("seat.computer_n", { n });
+  // Computers are numbered among themselves, in seat order: "Computer 1", "Computer 2".
+  const computers = seats.map((s, i) => (s.kind === "computer" ? i : -1)).filter((i) => i >= 0);
+  if (computers.length === 1) return t("seat.computer");
+  return t("seat.computer_n", { n: computers.indexOf(seat) + 1 });
 }
 
 /** True for a seat kept for a friend who has not taken it yet. */
@@ -436,7 +437,11 @@ export function promptText(ctx) {
   if (hand.phase === "hand_over") return t("prompt.hand_over");
   if (hand.to_act !== ctx.seat) {
     const name = seatName(ctx, hand.to_act);
-    if (waitingFor(ctx, hand.to_act)) return t("prompt.waiting_join", { name });
+    if (waitingFor(ctx, hand.to_act)) {
+      // Only the table's creator holds the links.
+      const mine = ctx.invites.some((i) => i.seat === hand.to_act);
+      return t(mine ? "prompt.waiting_join" : "prompt.waiting_join_other", { name });
+    }
     if (ctx.welcome.seats[hand.to_act].kind === "human") return t("prompt.waiting_person", { name });
     return t("prompt.waiting", { name });
   }
@@ -529,6 +534,12 @@ function renderInvites(ctx) {
   const panel = $("invite-panel");
   panel.hidden = !open.length;
   if (!open.length) return;
+  if (ctx.ui.inviteShown !== ctx.welcome.table) {
+    // Open at first on a desktop; on a phone a one-line summary, so the table stays in view.
+    ctx.ui.inviteShown = ctx.welcome.table;
+    $("invite-details").open = !window.matchMedia("(max-width: 640px)").matches;
+  }
+  $("invite-count").textContent = t("invite.count", { count: open.length });
   $("invite-local").hidden = !/^(localhost|127\.|\[::1\])/.test(location.hostname);
   const list = $("invite-list");
   const shown = [...list.querySelectorAll("input")].map((i) => i.value).join(" ");
