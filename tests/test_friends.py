@@ -196,6 +196,7 @@ def test_a_friend_plays_over_the_socket_and_the_host_hears_them_arrive(
         assert welcome["seats"][1]["joined"] is False
         first = host.receive_json()
         assert first["t"] == "view"
+        assert host.receive_json() == {"t": "presence", "online": [0]}
         # The friend's seat opens neither with the code nor with the host's token.
         for wrong in (code, info["token"]):
             with client.websocket_connect(f"/ws/{table}/1") as forged:
@@ -210,6 +211,8 @@ def test_a_friend_plays_over_the_socket_and_the_host_hears_them_arrive(
             assert friend.receive_json()["seats"][1]["name"] == "Lan"
             view = friend.receive_json()
             assert view["view"]["hand"]["seat"] == 1
+            for ws in (host, friend):  # who is at the table now
+                assert ws.receive_json() == {"t": "presence", "online": [0, 1]}
             sockets = {0: host, 1: friend}
             current = {0: first, 1: view}
             manager: TableManager = client.app.state.manager  # type: ignore[attr-defined]
@@ -227,6 +230,8 @@ def test_a_friend_plays_over_the_socket_and_the_host_hears_them_arrive(
                     assert current[viewer]["log"][0]["seat"] == seat
                 moves += 1
             assert moves == 12
+        # The friend closed their window: the host is told.
+        assert host.receive_json() == {"t": "presence", "online": [0]}
 
 
 def _finish_match(table: Table) -> None:
@@ -326,3 +331,51 @@ def test_the_rematch_endpoint(client: TestClient) -> None:
     again = client.get(f"/api/tables/{following}").json()
     assert again["over"] is False and again["next"] is None
     assert client.post(url, json=body).json()["table"] == following
+
+
+def test_a_computer_takes_the_seat_of_a_friend_who_is_not_coming(store: Store) -> None:
+    table, _ = Table.create(store, variant="rummy", opponents=2, level="easy", seed=4, friends=2)
+    code = table.invites[1]
+    table.join(table.invites[2], "Lan")
+    with pytest.raises(ProtocolError, match="not a friend's seat waiting"):
+        table.give_to_computer(2, "easy")  # Lan is here
+    with pytest.raises(ProtocolError, match="not a friend's seat waiting"):
+        table.give_to_computer(0, "easy")
+    with pytest.raises(ValueError, match="unknown level"):
+        table.give_to_computer(1, "grandmaster")
+    assert table.seats[1].open
+    table.give_to_computer(1, "medium")
+    assert table.seats[1].public() == {"kind": "computer", "level": "medium"}
+    with pytest.raises(ProtocolError, match="not valid"):
+        table.join(code)  # that invitation is spent
+    again = TableManager(store).get(table.id)
+    assert again is not None and again.seats[1].public() == table.seats[1].public()
+    assert _play_everyone(table) > 10  # the computer plays its turns
+
+
+def test_the_creator_hands_an_empty_seat_to_the_computer_over_http(client: TestClient) -> None:
+    info = client.post(
+        "/api/tables",
+        json={"game": "rummy", "opponents": 2, "friends": 2, "level": "easy"},
+    ).json()
+    table = info["table"]
+    url = f"/api/tables/{table}/seats/1/computer"
+    body = {"token": info["token"], "level": "hard"}
+    joined = _join(client, table, {"code": info["invites"][1]["code"]}).json()
+    assert client.post(url, json={**body, "token": joined["token"]}).status_code == 403
+    assert client.post(url, json={"token": info["token"]}).status_code == 400
+    assert client.post(url, json={**body, "level": "grandmaster"}).status_code == 400
+    assert client.post(f"/api/tables/{table}/seats/2/computer", json=body).status_code == 409
+    assert client.post(f"/api/tables/{table}/seats/x/computer", json=body).status_code == 409
+    assert client.post("/api/tables/nope/seats/1/computer", json=body).status_code == 404
+    with client.websocket_connect(f"/ws/{table}/0") as host:
+        host.send_json({"t": "hello", "token": info["token"]})
+        assert host.receive_json()["t"] == "welcome"
+        assert host.receive_json()["t"] == "view"
+        assert host.receive_json() == {"t": "presence", "online": [0]}
+        answer = client.post(url, json=body)
+        assert answer.status_code == 200
+        seats = host.receive_json()
+        assert seats == {"t": "seats", "seats": answer.json()["seats"]}
+        assert seats["seats"][1] == {"kind": "computer", "level": "hard"}
+    assert client.post(url, json=body).status_code == 409  # done already

@@ -360,6 +360,46 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
             }
         )
 
+    @app.post("/api/tables/{table_id}/seats/{seat_text}/computer")
+    async def seat_to_computer(table_id: str, seat_text: str, request: Request) -> JSONResponse:
+        """The table's creator lets a computer play a friend's seat not taken yet:
+        ``{"token": seat 0's token, "level": "easy"}`` -> the seats."""
+        raw = await _read_body(request)
+        try:
+            body = load_json(raw) if raw is not None else None
+        except ProtocolError:
+            body = None
+        if (
+            not isinstance(body, dict)
+            or set(body) != {"token", "level"}
+            or not isinstance(body["token"], str)
+            or not isinstance(body["level"], str)
+        ):
+            return JSONResponse(
+                {"error": 'the body is {"token": text, "level": text}'}, status_code=400
+            )
+        seat = int(seat_text) if seat_text.isdigit() and len(seat_text) < 3 else -1
+        table = manager.get(table_id)
+        if table is None:
+            return JSONResponse({"error": "no such table"}, status_code=404)
+        try:
+            if not table.check_token(0, body["token"]):
+                return JSONResponse(
+                    {"error": "only the table's creator may do that"}, status_code=403
+                )
+            async with hub.lock(table.id):
+                table.give_to_computer(seat, body["level"])
+                message = table.seats_message()
+                await hub.send(table.id, dict.fromkeys(hub.seats_of(table.id), message))
+            hub.wake(table)  # it may be that seat's turn
+        except ProtocolError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=409)
+        except ValueError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+        finally:
+            hub.release(table.id)
+        return JSONResponse({"seats": message["seats"]})
+
     @app.post("/api/tables/{table_id}/rematch", status_code=201)
     async def rematch_table(table_id: str, request: Request) -> JSONResponse:
         """After the match: the next one at this table, same game and seats; every person seated
@@ -430,6 +470,7 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
         if not ok:
             hub.leave(table.id, seat, ws)
             return
+        await _presence(table)
         hub.wake(table)
         try:
             while True:
@@ -439,6 +480,17 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
                 await _handle(table, seat, ws, text)
         finally:
             hub.leave(table.id, seat, ws)
+            if hub.seats_of(table.id):  # still in memory: tell the others this seat left
+                await _presence(table)
+
+    async def _presence(table: Table) -> None:
+        """At a table of several people: tell each connected seat who is connected now."""
+        if len(table.human_seats()) < 2:
+            return
+        async with hub.lock(table.id):
+            online = hub.seats_of(table.id)
+            message = {"t": "presence", "online": online}
+            await hub.send(table.id, {seat: message for seat in online})
 
     async def _handle(table: Table, seat: int, ws: WebSocket, text: str | bytes) -> None:
         try:

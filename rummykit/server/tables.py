@@ -496,6 +496,22 @@ class Table:
                 return number, token
         raise ProtocolError("that invitation is not valid, or its seat is already taken", "auth")
 
+    def give_to_computer(self, seat: int, level: str) -> None:
+        """A computer player at ``level`` takes a friend's seat nobody has taken (the friend is
+        not coming); committed, and that seat's invitation is spent. Raises ProtocolError for a
+        seat that is not an open friend's seat, ValueError for an unknown level."""
+        if not 0 <= seat < len(self.seats) or not self.seats[seat].open:
+            raise ProtocolError(f"seat {seat} is not a friend's seat waiting for them", "illegal")
+        if level not in levels_for(self.variant):
+            raise ValueError(
+                f"unknown level {level!r} (valid: {', '.join(levels_for(self.variant))})"
+            )
+        seats = [
+            Seat("computer", level=level) if i == seat else s for i, s in enumerate(self.seats)
+        ]
+        self.store.update_seats(self.id, [s.to_dict() for s in seats])
+        self.seats = seats
+
     def seats_message(self) -> dict[str, Any]:
         """The seats as every seat may see them (sent when a friend takes a seat)."""
         return {"t": "seats", "seats": [s.public() for s in self.seats]}

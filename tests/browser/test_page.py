@@ -657,6 +657,8 @@ def test_friends_play_at_one_table(server: Any, new_page: Any, shot: Any) -> Non
     friend.get_by_role("button", name="Menu").click()
     expect(friend.get_by_role("button", name="Continue")).to_have_count(2)
     expect(friend.locator("#continue-list")).to_contain_text("With An.")
+    # The host sees that the friend has left the table (for now).
+    expect(host.locator("#opponents-zone")).to_contain_text("Lan · not connected")
 
     # The link has been used: it seats nobody else.
     third = new_page()
@@ -698,3 +700,26 @@ def test_the_invitations_fold_away_on_a_phone(server: Any, new_page: Any, shot: 
     summary.click()
     expect(page.locator("#invite-list input").first).to_be_visible()
     shot(page, "phone-crazy-invitations-open")
+
+
+def test_the_computer_plays_for_a_friend_who_is_not_coming(server: Any, new_page: Any) -> None:
+    page = new_page()
+    page.goto(server.url)
+    page.get_by_role("radio", name=re.compile("^Basic Rummy")).check()
+    page.get_by_label("Opponents").select_option(label="2 opponents")
+    page.get_by_label("Of them, friends").select_option(label="1 friend")
+    page.get_by_label("Computer level").select_option(label="Medium")
+    page.get_by_role("button", name="Play").click()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    zone = page.locator("#opponents-zone")
+    expect(zone).to_contain_text("Player 2 · not here yet")
+    page.get_by_role("button", name="Let the computer play instead of Player 2").click()
+    expect(page.locator("#invite-panel")).to_be_hidden()
+    expect(zone).not_to_contain_text("Player 2")
+    names = page.locator("#opponents-zone .opp-name").all_inner_texts()
+    assert names == ["Computer 1 · Medium", "Computer 2 · Medium"]
+    # The game goes on: the computers (seat 1 first, left of the dealer) play up to this person.
+    wait_turn(page)
+    log = page.locator("#log li").all_inner_texts()
+    assert any(line.startswith("Computer 1 ") for line in log), log
+    assert any(line.startswith("Computer 2 ") for line in log), log

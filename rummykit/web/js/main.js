@@ -21,6 +21,7 @@ const S = {
   settings: loadJSON(SETTINGS) || { game: "gin", opponents: 1, level: "easy", options: {} },
   session: null,
   invitation: null,
+  online: null, // the seats connected now (tables of several people), or null if not told
   conn: null,
   welcome: null,
   msg: null,
@@ -53,7 +54,14 @@ function loadJSON(key) {
 }
 
 function ctx() {
-  return { welcome: S.welcome, msg: S.msg, ui: S.ui, seat: S.session.seat, invites: S.session.invites || [] };
+  return {
+    welcome: S.welcome,
+    msg: S.msg,
+    ui: S.ui,
+    seat: S.session.seat,
+    invites: S.session.invites || [],
+    online: S.online,
+  };
 }
 
 // --------------------------------------------------------------------------------- rendering
@@ -270,6 +278,7 @@ function cancelJoin() {
 function connect(session) {
   if (S.conn) S.conn.close();
   S.session = session;
+  S.online = null;
   S.welcome = null;
   S.msg = null;
   S.ui = newUi();
@@ -347,6 +356,25 @@ function moveTo(table) {
   connect(session);
 }
 
+/** A friend is not coming: the computer plays their seat (at the level of the start screen). */
+async function giveToComputer(seat) {
+  const session = S.session;
+  if (!session || !S.welcome) return;
+  const game = S.games.find((g) => g.key === S.welcome.game) || { levels: [] };
+  const level = game.levels.includes(S.settings.level) ? S.settings.level : game.levels[0] || "random";
+  const url = `/api/tables/${encodeURIComponent(session.table)}/seats/${seat}/computer`;
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ token: session.token, level }),
+  });
+  if (!response.ok) {
+    const data = await response.json();
+    showAlert(t("error.create") + (currentLanguage() === "en" ? `: ${data.error}` : ""));
+  }
+  // The seats message that follows redraws the table and drops the link.
+}
+
 function leaveTable() {
   if (S.conn) S.conn.close();
   S.conn = null;
@@ -365,6 +393,10 @@ function onMessage(m) {
   }
   if (m.t === "view") return onView(m);
   if (m.t === "seats") return onSeats(m);
+  if (m.t === "presence") {
+    S.online = new Set(m.online);
+    return scheduleRender();
+  }
   if (m.t === "rematch") {
     announce(t("result.rematch_started"));
     return moveTo(m.table);
@@ -844,6 +876,8 @@ function wire() {
   $("invite-list").addEventListener("click", (event) => {
     const b = event.target.closest("button[data-link]");
     if (b) shareLink(b.dataset.link, b.dataset.share === "1");
+    const c = event.target.closest("button[data-computer]");
+    if (c) giveToComputer(Number(c.dataset.computer));
   });
   $("game-choices").addEventListener("change", () => {
     const settings = readStart(S.games);

@@ -28,6 +28,12 @@ function waitingFor(ctx, seat) {
   return info.kind === "human" && info.joined === false;
 }
 
+/** True for a person's seat whose page is not connected now (as far as the server said). */
+function away(ctx, seat) {
+  const info = ctx.welcome.seats[seat];
+  return Boolean(ctx.online) && info.kind === "human" && info.joined !== false && !ctx.online.has(seat);
+}
+
 /** The hand as [{key, card}] in display order (sorted by suit or rank, or the player's order). */
 export function handEntries(view, ui) {
   const seen = {};
@@ -124,6 +130,7 @@ function renderOpponents(ctx) {
     const level = ctx.welcome.seats[seat].level;
     if (level) head.append(el("span", "level", ` · ${t(`level.${level}`)}`));
     if (waitingFor(ctx, seat)) head.append(el("span", "level", ` · ${t("opp.not_joined")}`));
+    else if (away(ctx, seat)) head.append(el("span", "level", ` · ${t("opp.away")}`));
     box.append(head);
     const count = hand.hand_sizes[seat];
     const backs = el("div", "backs");
@@ -442,6 +449,7 @@ export function promptText(ctx) {
       const mine = ctx.invites.some((i) => i.seat === hand.to_act);
       return t(mine ? "prompt.waiting_join" : "prompt.waiting_join_other", { name });
     }
+    if (away(ctx, hand.to_act)) return t("prompt.waiting_away", { name });
     if (ctx.welcome.seats[hand.to_act].kind === "human") return t("prompt.waiting_person", { name });
     return t("prompt.waiting", { name });
   }
@@ -560,7 +568,11 @@ function renderInvites(ctx) {
     copy.type = "button";
     copy.dataset.link = inv.link;
     copy.setAttribute("aria-label", t("invite.copy_for", { name: seatName(ctx, inv.seat) }));
-    li.append(label, input, copy);
+    const computer = el("button", "small", t("invite.computer"));
+    computer.type = "button";
+    computer.dataset.computer = String(inv.seat);
+    computer.setAttribute("aria-label", t("invite.computer_for", { name: seatName(ctx, inv.seat) }));
+    li.append(label, input, copy, computer);
     if (navigator.share) {
       const share = el("button", "small", t("invite.share"));
       share.type = "button";
