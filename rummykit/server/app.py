@@ -181,6 +181,10 @@ class Hub:
                 await task
 
 
+CREATE_FIELDS = frozenset({"game", "opponents", "level", "options", "friends", "name"})
+"""The fields of a new table's request."""
+
+
 async def _read_body(request: Request) -> bytes | None:
     """The request body, or None if it is longer than :data:`MAX_BODY` (read no further)."""
     declared = request.headers.get("content-length", "")
@@ -192,6 +196,34 @@ async def _read_body(request: Request) -> bytes | None:
         if len(body) > MAX_BODY:
             return None
     return bytes(body)
+
+
+def _refuse(status: int, error: str) -> JSONResponse:
+    return JSONResponse({"error": error}, status_code=status)
+
+
+async def _object_body(
+    request: Request, allowed: frozenset[str], required: frozenset[str] = frozenset()
+) -> dict[str, Any] | JSONResponse:
+    """The request's JSON object, or the refusal to send: 413 over :data:`MAX_BODY`, 400 for
+    anything but a JSON object (or not Unicode, or nested too deep), for a field outside
+    ``allowed`` or a ``required`` one missing."""
+    raw = await _read_body(request)
+    if raw is None:
+        return _refuse(413, f"the body is too long (at most {MAX_BODY} bytes)")
+    try:
+        body = load_json(raw)
+    except ProtocolError:
+        body = None
+    if not isinstance(body, dict):
+        return _refuse(400, "the body is a JSON object")
+    unknown = sorted(set(body) - allowed)
+    if unknown:
+        return _refuse(400, f"unknown field(s): {', '.join(unknown)}")
+    missing = sorted(required - set(body))
+    if missing:
+        return _refuse(400, f"missing field(s): {', '.join(missing)}")
+    return body
 
 
 async def _receive(ws: WebSocket) -> str | bytes | None:
@@ -255,22 +287,9 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
     async def create_table(request: Request) -> JSONResponse:
         """A new table: ``{"game", "opponents", "level", "options", "friends", "name"}`` -> seat
         0, its token, and an invitation code for each friend's seat."""
-        raw = await _read_body(request)
-        if raw is None:
-            return JSONResponse(
-                {"error": f"the body is too long (at most {MAX_BODY} bytes)"}, status_code=413
-            )
-        try:
-            body = load_json(raw)
-        except ProtocolError:
-            body = None
-        if not isinstance(body, dict):
-            return JSONResponse({"error": "the body is a JSON object"}, status_code=400)
-        unknown = sorted(set(body) - {"game", "opponents", "level", "options", "friends", "name"})
-        if unknown:
-            return JSONResponse(
-                {"error": f"unknown field(s): {', '.join(unknown)}"}, status_code=400
-            )
+        body = await _object_body(request, CREATE_FIELDS)
+        if isinstance(body, JSONResponse):
+            return body
         game = body.get("game")
         opponents = body.get("opponents", 1)
         level = body.get("level", "random")
@@ -306,24 +325,11 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
     @app.post("/api/tables/{table_id}/join")
     async def join_table(table_id: str, request: Request) -> JSONResponse:
         """A friend takes the seat of an invitation: ``{"code", "name"}`` -> the seat, its token."""
-        raw = await _read_body(request)
-        if raw is None:
-            return JSONResponse(
-                {"error": f"the body is too long (at most {MAX_BODY} bytes)"}, status_code=413
-            )
-        try:
-            body = load_json(raw)
-        except ProtocolError:
-            body = None
-        if not isinstance(body, dict) or not isinstance(body.get("code"), str):
-            return JSONResponse(
-                {"error": "the body is a JSON object with the invitation's code"}, status_code=400
-            )
-        unknown = sorted(set(body) - {"code", "name"})
-        if unknown:
-            return JSONResponse(
-                {"error": f"unknown field(s): {', '.join(unknown)}"}, status_code=400
-            )
+        body = await _object_body(request, frozenset({"code", "name"}), frozenset({"code"}))
+        if isinstance(body, JSONResponse):
+            return body
+        if not isinstance(body["code"], str):
+            return _refuse(400, "the invitation's code is text")
         table = manager.get(table_id)
         if table is None:
             return JSONResponse({"error": "no such table"}, status_code=404)
@@ -364,20 +370,12 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
     async def seat_to_computer(table_id: str, seat_text: str, request: Request) -> JSONResponse:
         """The table's creator lets a computer play a friend's seat not taken yet:
         ``{"token": seat 0's token, "level": "easy"}`` -> the seats."""
-        raw = await _read_body(request)
-        try:
-            body = load_json(raw) if raw is not None else None
-        except ProtocolError:
-            body = None
-        if (
-            not isinstance(body, dict)
-            or set(body) != {"token", "level"}
-            or not isinstance(body["token"], str)
-            or not isinstance(body["level"], str)
-        ):
-            return JSONResponse(
-                {"error": 'the body is {"token": text, "level": text}'}, status_code=400
-            )
+        fields = frozenset({"token", "level"})
+        body = await _object_body(request, fields, fields)
+        if isinstance(body, JSONResponse):
+            return body
+        if not isinstance(body["token"], str) or not isinstance(body["level"], str):
+            return _refuse(400, 'the body is {"token": text, "level": text}')
         seat = int(seat_text) if seat_text.isdigit() and len(seat_text) < 3 else -1
         table = manager.get(table_id)
         if table is None:
@@ -404,20 +402,12 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
     async def rematch_table(table_id: str, request: Request) -> JSONResponse:
         """After the match: the next one at this table, same game and seats; every person seated
         hears ``{"t": "rematch", "table": id}``. ``{"seat", "token"}`` -> ``{"table"}``."""
-        raw = await _read_body(request)
-        try:
-            body = load_json(raw) if raw is not None else None
-        except ProtocolError:
-            body = None
-        if (
-            not isinstance(body, dict)
-            or set(body) != {"seat", "token"}
-            or type(body["seat"]) is not int
-            or not isinstance(body["token"], str)
-        ):
-            return JSONResponse(
-                {"error": 'the body is {"seat": number, "token": text}'}, status_code=400
-            )
+        fields = frozenset({"seat", "token"})
+        body = await _object_body(request, fields, fields)
+        if isinstance(body, JSONResponse):
+            return body
+        if type(body["seat"]) is not int or not isinstance(body["token"], str):
+            return _refuse(400, 'the body is {"seat": number, "token": text}')
         table = manager.get(table_id)
         if table is None:
             return JSONResponse({"error": "no such table"}, status_code=404)
