@@ -729,3 +729,81 @@ def test_the_computer_plays_for_a_friend_who_is_not_coming(server: Any, new_page
     log = page.locator("#log li").all_inner_texts()
     assert any(line.startswith("Computer for Player 2 ") for line in log), log
     assert any(line.startswith("Computer ") and " for " not in line for line in log), log
+
+
+def gin_turn_to_knock(page: Any) -> None:
+    """One Gin move that knocks whenever it may: pass, draw, lay off, knock or throw."""
+    for name in ("Pass", "Best lay-offs"):
+        button = page.get_by_role("button", name=name)
+        if button.is_visible():
+            act(page, button)
+            return
+    stock = page.get_by_role("button", name=re.compile("^Stock"))
+    if stock.is_enabled():
+        act(page, stock)
+        return
+    deadwood, name = best_discard(page)
+    card = select(page, name)
+    knock = page.get_by_role("button", name=re.compile("^(Knock|Gin)$"))
+    act(page, knock if knock.is_enabled() and deadwood <= 10 else card)
+
+
+def test_two_friends_play_a_match_and_a_rematch(server: Any, new_page: Any) -> None:
+    """A whole Gin match (to 1 point) between two people in two windows: the score screen in
+    both, the next hand dealt by one of them, and a rematch pressed by the friend that moves both
+    windows to a new table with the same names."""
+    host = new_page()
+    host.goto(server.url)
+    host.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
+    host.get_by_label("Your opponent").select_option(label="A friend (send them a link)")
+    host.locator("#start").get_by_label("Your name").fill("An")
+    host.get_by_label("Target score").fill("1")
+    host.get_by_role("button", name="Play").click()
+    link = host.locator("#invite-list input").first.input_value()
+    friend = new_page()
+    friend.goto(link)
+    friend.locator("#join").get_by_label("Your name").fill("Lan")
+    friend.get_by_role("button", name="Take my seat").click()
+    expect(host.locator("#opponents-zone")).to_contain_text("Lan")
+    pages = {"You": host, "Lan": friend}
+    first_table = host.evaluate("() => window.rummykit.state.session.table")
+    for _ in range(400):
+        host.wait_for_function(
+            "() => document.querySelector('#dlg-result').open"
+            " || Boolean(document.querySelector('.scores li.acting'))"
+        )
+        if result_open(host):
+            friend.wait_for_function("() => document.querySelector('#dlg-result').open")
+            if host.get_by_role("button", name="Rematch").is_visible():
+                break
+            # A hand with no score (the wall): the host deals the next one; the friend's score
+            # screen stays up and its button now only closes it.
+            next_hand(host, lambda: act(host, host.get_by_role("button", name="Next hand")))
+            closing = friend.get_by_role("button", name="To the next hand (already dealt)")
+            expect(closing).to_be_visible()
+            closing.click()
+            expect(friend.locator("#dlg-result")).not_to_have_attribute("open", "")
+            continue
+        who = host.locator(".scores li.acting .who").inner_text()
+        gin_turn_to_knock(pages[who])
+    else:
+        pytest.fail("the match did not end")
+    for page in (host, friend):
+        expect(page.get_by_role("dialog")).to_contain_text("An" if page is friend else "Lan")
+    friend.get_by_role("button", name="Rematch").click()
+    # Both windows move to the new table by themselves: same people, scores back to 0.
+    for page in (host, friend):
+        page.wait_for_function(
+            "t => window.rummykit.state.session.table !== t"
+            " && !document.querySelector('#dlg-result').open"
+            " && Number(document.querySelector('#table').dataset.seq) === 0",
+            arg=first_table,
+        )
+    assert host.evaluate("() => window.rummykit.state.session.table") == friend.evaluate(
+        "() => window.rummykit.state.session.table"
+    )
+    expect(host.locator("#opponents-zone .opp-name")).to_have_text("Lan")
+    expect(friend.locator("#opponents-zone .opp-name")).to_have_text("An")
+    for page in (host, friend):
+        expect(page.locator(".scores li .pts")).to_have_text(["0 points", "0 points"])
+    expect(host.locator("#alert")).to_contain_text("A new match begins at this table")
