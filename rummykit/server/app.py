@@ -141,6 +141,10 @@ class Hub:
         """The seats of a table with a socket open."""
         return [seat for seat, sockets in self.sockets.get(table_id, {}).items() if sockets]
 
+    async def broadcast(self, table_id: str, message: dict[str, Any]) -> None:
+        """Send the same message to every seat with a socket open (call with the table lock)."""
+        await self.send(table_id, dict.fromkeys(self.seats_of(table_id), message))
+
     def wake(self, table: Table) -> None:
         """Start the computer seats' moves if one is to act and none is running."""
         runner = self.runners.get(table.id)
@@ -336,9 +340,7 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
         try:
             async with hub.lock(table.id):
                 seat, token = table.join(body["code"], body.get("name"))
-                await hub.send(
-                    table.id, dict.fromkeys(hub.seats_of(table.id), table.seats_message())
-                )
+                await hub.broadcast(table.id, table.seats_message())
         except ProtocolError as exc:
             return JSONResponse({"error": str(exc)}, status_code=403)
         except ValueError as exc:
@@ -388,7 +390,7 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
             async with hub.lock(table.id):
                 table.give_to_computer(seat, body["level"], connected=hub.seats_of(table.id))
                 message = table.seats_message()
-                await hub.send(table.id, dict.fromkeys(hub.seats_of(table.id), message))
+                await hub.broadcast(table.id, message)
             hub.wake(table)  # it may be that seat's turn
         except ProtocolError as exc:
             return JSONResponse({"error": str(exc)}, status_code=409)
@@ -416,8 +418,7 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
                 return JSONResponse({"error": "wrong token for this seat"}, status_code=403)
             async with hub.lock(table.id):
                 next_id = table.rematch()
-                message = {"t": "rematch", "table": next_id}
-                await hub.send(table.id, dict.fromkeys(hub.seats_of(table.id), message))
+                await hub.broadcast(table.id, {"t": "rematch", "table": next_id})
         except ProtocolError as exc:
             return JSONResponse({"error": str(exc)}, status_code=409)
         finally:
@@ -478,9 +479,7 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
         if len(table.human_seats()) < 2:
             return
         async with hub.lock(table.id):
-            online = hub.seats_of(table.id)
-            message = {"t": "presence", "online": online}
-            await hub.send(table.id, {seat: message for seat in online})
+            await hub.broadcast(table.id, {"t": "presence", "online": hub.seats_of(table.id)})
 
     async def _handle(table: Table, seat: int, ws: WebSocket, text: str | bytes) -> None:
         try:

@@ -423,7 +423,7 @@ class Table:
         )
         return cls(table_id, variant, match, seats, store)
 
-    def rematch(self, *, seed: int | None = None) -> str:
+    def rematch(self) -> str:
         """The id of the next match at this table, started now if nobody has yet: the same game,
         options and seats (each person keeps their token and name, each computer its level).
 
@@ -437,7 +437,7 @@ class Table:
             return found
         seats = [replace(s) for s in self.seats]
         try:
-            table = Table._new(self.store, self.variant, self.hand.game, seats, seed, after=self.id)
+            table = Table._new(self.store, self.variant, self.hand.game, seats, None, after=self.id)
         except sqlite3.IntegrityError:  # pragma: no cover - another process won the race
             found = self.store.next_table(self.id)
             assert found is not None
