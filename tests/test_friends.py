@@ -34,8 +34,9 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         yield c
 
 
-def _play_everyone(table: Table, limit: int = 20_000) -> int:
-    """Play the match to its end, every person greedy, checking each person's every message."""
+def _play_everyone(table: Table, limit: int = 20_000, *, to_the_end: bool = True) -> int:
+    """Play the match to its end (or ``limit`` steps, unless ``to_the_end``), every person
+    greedy, checking each person's every message; returns the steps played."""
     people = table.human_seats()
     for sent in range(limit):
         if table.finished:
@@ -52,7 +53,9 @@ def _play_everyone(table: Table, limit: int = 20_000) -> int:
         assert set(messages) == set(people)
         for viewer, message in messages.items():
             check_private(table.match, viewer, message)
-    raise AssertionError("the match did not end")
+    if to_the_end:
+        raise AssertionError("the match did not end")
+    return limit
 
 
 @pytest.mark.parametrize(
@@ -354,13 +357,33 @@ def test_a_computer_takes_the_seat_of_a_friend_who_is_not_coming(store: Store) -
     }
     with pytest.raises(ProtocolError, match="not valid"):
         table.join(code)  # that invitation is spent
-    # Lan left (not connected): the computer may take over her seat too, and her token stops.
+    assert not table.take_back(1)  # nobody ever sat there: nobody can take it back
+    # Lan left (not connected): the computer may take over her seat too, until she comes back.
     table.give_to_computer(2, "hard", connected=[0])
-    assert table.seats[2].public()["name"] == "Lan" and not table.check_token(2, lan)
+    assert table.seats[2].public() == {
+        "kind": "computer",
+        "level": "hard",
+        "stand_in": True,
+        "name": "Lan",
+    }
+    assert table.check_token(2, lan) and not table.check_token(2, "forged")
+    played = _play_everyone(table, 6, to_the_end=False)  # the computers play her turns meanwhile
+    # A server restart keeps both stand-ins, and Lan's way back.
     again = TableManager(store).get(table.id)
     assert again is not None
     assert [s.public() for s in again.seats] == [s.public() for s in table.seats]
-    assert _play_everyone(table) > 10  # the computers play those turns
+    assert again.check_token(2, lan) and again.seq == table.seq
+    assert again.take_back(2) and not again.take_back(2)
+    assert again.seats[2].public() == {
+        "kind": "human",
+        "level": None,
+        "name": "Lan",
+        "joined": True,
+    }
+    assert again.check_token(2, lan) and again.human_seats() == [0, 2]
+    stored = TableManager(store).get(table.id)
+    assert stored is not None and stored.seats[2].public() == again.seats[2].public()
+    assert played + _play_everyone(again) > 10  # Lan plays her own turns again
 
 
 def test_the_creator_hands_an_empty_seat_to_the_computer_over_http(client: TestClient) -> None:
@@ -402,3 +425,73 @@ def test_the_creator_hands_an_empty_seat_to_the_computer_over_http(client: TestC
             "name": None,
         }
     assert client.post(url, json=body).status_code == 409  # a computer's seat now
+
+
+def test_a_friend_who_comes_back_takes_their_seat_back_from_the_computer(
+    client: TestClient,
+) -> None:
+    """Lan leaves; the creator lets the computer play for her and it plays her turns; when
+    Lan's page connects again the seat is hers: everybody is told, and she plays on."""
+    info = client.post(
+        "/api/tables",
+        json={"game": "gin", "opponents": 1, "friends": 1, "name": "An", "options": {}},
+    ).json()
+    table = info["table"]
+    joined = _join(client, table, {"code": info["invites"][0]["code"], "name": "Lan"}).json()
+    manager: TableManager = client.app.state.manager  # type: ignore[attr-defined]
+    with client.websocket_connect(f"/ws/{table}/0") as host:
+        host.send_json({"t": "hello", "token": info["token"]})
+        assert host.receive_json()["t"] == "welcome"
+        assert host.receive_json()["t"] == "view"
+        assert host.receive_json() == {"t": "presence", "online": [0]}
+        state = manager.get(table)
+        assert state is not None
+        # An plays until it is Lan's turn (An's first move if An is not first).
+        while state.hand.to_act == 0:
+            legal = [str(a) for a in state.hand.view(0).legal_actions]
+            host.send_json({"t": "action", "action": greedy(legal), "seq": state.seq})
+            assert host.receive_json()["t"] == "view"
+        assert state.hand.to_act == 1
+        seq_before = state.seq
+        answer = client.post(
+            f"/api/tables/{table}/seats/1/computer", json={"token": info["token"], "level": "easy"}
+        )
+        assert answer.status_code == 200
+        assert host.receive_json()["seats"][1]["stand_in"] is True
+        # The computer plays Lan's turn (and An is told of each of its moves), until An's turn.
+        view = host.receive_json()
+        assert view["t"] == "view" and view["log"][0]["seat"] == 1
+        while not view["view"]["hand"]["legal_actions"]:
+            view = host.receive_json()
+            assert view["t"] == "view" and view["log"][0]["seat"] == 1
+        assert state.seq > seq_before and state.hand.to_act == 0
+        # Lan comes back now: she gets the cards the computer kept for her.
+        hand_before = sorted(state.hand.view(1).to_dict()["hand"])
+        with client.websocket_connect(f"/ws/{table}/1") as lan:
+            lan.send_json({"t": "hello", "token": joined["token"]})
+            welcome = lan.receive_json()
+            back = {"kind": "human", "level": None, "name": "Lan", "joined": True}
+            assert welcome["t"] == "welcome" and welcome["seats"][1] == back
+            first = lan.receive_json()
+            assert sorted(first["view"]["hand"]["hand"]) == hand_before  # the computer's cards
+            check_private(state.match, 1, {k: v for k, v in first.items() if k != "hand_log"})
+            assert host.receive_json() == {"t": "seats", "seats": welcome["seats"]}
+            assert host.receive_json() == {"t": "presence", "online": [0, 1]}
+            assert lan.receive_json() == {"t": "presence", "online": [0, 1]}
+            # An moves; the computer no longer moves for her: the game waits for her move.
+            legal = [str(a) for a in state.hand.view(0).legal_actions]
+            host.send_json({"t": "action", "action": greedy(legal), "seq": state.seq})
+            assert host.receive_json()["log"][0]["seat"] == 0
+            mine = lan.receive_json()
+            assert mine["log"][0]["seat"] == 0 and mine["view"]["hand"]["legal_actions"]
+            assert manager.get(table) is state and state.computer_to_act() is None
+            action = greedy(mine["view"]["hand"]["legal_actions"])
+            lan.send_json({"t": "action", "action": action, "seq": mine["seq"]})
+            mine = lan.receive_json()
+            assert mine["t"] == "view" and mine["log"][0]["seat"] == 1
+            assert host.receive_json()["log"][0]["seat"] == 1
+        assert host.receive_json() == {"t": "presence", "online": [0]}
+    # The seat stays hers: stored as a person's, with her token.
+    again = TableManager(manager.store).get(table)
+    assert again is not None and again.seats[1].kind == "human"
+    assert again.check_token(1, joined["token"])

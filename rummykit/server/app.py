@@ -455,6 +455,8 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
             return
         assert table is not None
         async with hub.lock(table.id):
+            if table.take_back(seat):  # a computer played for them while they were away
+                await hub.broadcast(table.id, table.seats_message())
             hub.join(table.id, seat, ws)
             ok = await hub.send_to(ws, table.welcome(seat))
             ok = ok and await hub.send_to(ws, table.view_message(seat, with_hand_log=True))

@@ -218,7 +218,8 @@ class Seat:
     name: str | None = None
     stand_in: bool = False
     """A computer playing a person's seat (the friend who did not come, or left); ``name`` is
-    then that person's name, if they gave one."""
+    then that person's name, if they gave one, and ``token_hash`` that person's token, if they
+    had taken the seat: when they come back (connect with it), the seat is theirs again."""
 
     @property
     def open(self) -> bool:
@@ -235,7 +236,10 @@ class Seat:
                 out["name"] = self.name
             return out
         if self.stand_in:
-            return {"kind": "computer", "level": self.level, "stand_in": True, "name": self.name}
+            out = {"kind": "computer", "level": self.level, "stand_in": True, "name": self.name}
+            if self.token_hash is not None:
+                out["token"] = self.token_hash
+            return out
         return {"kind": "computer", "level": self.level}
 
     @classmethod
@@ -475,7 +479,8 @@ class Table:
         return [i for i, s in enumerate(self.seats) if s.kind == "human"]
 
     def check_token(self, seat: int, token: str) -> bool:
-        """True if ``token`` is the secret of ``seat``, a person's seat."""
+        """True if ``token`` is the secret of ``seat``: a person's seat, or one a computer plays
+        for its person until they come back."""
         if not 0 <= seat < len(self.seats):
             return False
         stored = self.seats[seat].token_hash
@@ -497,19 +502,16 @@ class Table:
                 and hmac.compare_digest(seat.invite_hash, digest)
             ):
                 token = secrets.token_urlsafe(24)
-                taken = Seat("human", token_hash=hash_token(token), name=name)
-                seats = [taken if i == number else s for i, s in enumerate(self.seats)]
-                self.store.update_seats(self.id, [s.to_dict() for s in seats])
-                self.seats = seats
+                self._replace_seat(number, Seat("human", token_hash=hash_token(token), name=name))
                 return number, token
         raise ProtocolError("that invitation is not valid, or its seat is already taken", "auth")
 
     def give_to_computer(self, seat: int, level: str, *, connected: Sequence[int] = ()) -> None:
         """A computer player at ``level`` takes a friend's seat: one nobody has taken (the friend
         is not coming; the invitation is spent) or one whose person is not ``connected`` now
-        (they left; their token stops working). Committed. The computer keeps the person's name.
-        Raises ProtocolError for seat 0, a computer's seat or a connected person's, ValueError
-        for an unknown level."""
+        (they left: the computer plays for them until they come back, see :meth:`take_back`).
+        Committed. The computer keeps the person's name. Raises ProtocolError for seat 0, a
+        computer's seat or a connected person's, ValueError for an unknown level."""
         if not 0 < seat < len(self.seats) or self.seats[seat].kind != "human":
             raise ProtocolError(f"seat {seat} is not a friend's seat", "illegal")
         if seat in connected:
@@ -518,8 +520,31 @@ class Table:
             raise ValueError(
                 f"unknown level {level!r} (valid: {', '.join(levels_for(self.variant))})"
             )
-        computer = Seat("computer", level=level, name=self.seats[seat].name, stand_in=True)
-        seats = [computer if i == seat else s for i, s in enumerate(self.seats)]
+        person = self.seats[seat]
+        computer = Seat(
+            "computer",
+            level=level,
+            name=person.name,
+            stand_in=True,
+            token_hash=person.token_hash,
+        )
+        self._replace_seat(seat, computer)
+
+    def take_back(self, seat: int) -> bool:
+        """The person whose seat a computer plays for them is back: the seat is theirs again.
+
+        Call once their token is checked (:meth:`check_token`). Committed. False (nothing
+        changed) if ``seat`` is not such a seat.
+        """
+        stand_in = self.seats[seat]
+        if not stand_in.stand_in or stand_in.token_hash is None:
+            return False
+        person = Seat("human", token_hash=stand_in.token_hash, name=stand_in.name)
+        self._replace_seat(seat, person)
+        return True
+
+    def _replace_seat(self, seat: int, new: Seat) -> None:
+        seats = [new if i == seat else s for i, s in enumerate(self.seats)]
         self.store.update_seats(self.id, [s.to_dict() for s in seats])
         self.seats = seats
 

@@ -663,6 +663,27 @@ def test_friends_play_at_one_table(server: Any, new_page: Any, shot: Any) -> Non
     host.get_by_role("button", name="Let the computer play instead of Lan").click()
     expect(host.locator("#opponents-zone .opp-name")).to_have_text("Computer for Lan · Medium")
     wait_turn(host)  # if it was Lan's turn, the computer has played it
+    # Lan comes back (Continue): the seat is hers again, with the cards the computer kept.
+    back = friend.locator("#continue-list li", has_text="With An.")
+    back.get_by_role("button", name="Continue").click()
+    expect(host.locator("#alert")).to_contain_text("Lan is back and plays their own seat again")
+    expect(host.locator("#opponents-zone .opp-name")).to_have_text("Lan")
+    expect(hand(friend).get_by_role("button").first).to_be_visible()
+    if not result_open(host):
+        # The computer no longer plays for her: after An's turn the game waits for Lan.
+        before = seq(friend)
+        while (
+            not result_open(host) and host.locator(".scores li.acting .who").inner_text() == "You"
+        ):
+            gin_turn(host)
+        if not result_open(host):
+            expect(host.locator("#prompt")).to_have_text("Waiting for Lan…")
+            wait_past(friend, before, "An's move")
+            wait_turn(friend)
+            before = seq(host)
+            gin_turn(friend)
+            wait_past(host, before, "Lan's move")
+            assert host.locator("#log li").last.inner_text().startswith("Lan ")
 
     # The link has been used: it seats nobody else.
     third = new_page()

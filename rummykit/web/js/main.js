@@ -439,14 +439,17 @@ function onMessage(m) {
   }
 }
 
-/** A friend took their seat: name them, say so, and drop their link from the session. */
+/** A friend took their seat, or came back to it: name them, say so, and drop their link from
+ * the session. */
 function onSeats(m) {
   if (!S.welcome) return;
   const before = S.welcome.seats;
   S.welcome = { ...S.welcome, seats: m.seats };
   m.seats.forEach((s, seat) => {
-    if (s.kind === "human" && s.joined && before[seat] && !before[seat].joined) {
-      const text = t("invite.joined", { name: s.name || t("seat.player_n", { n: seat + 1 }) });
+    const was = before[seat];
+    if (s.kind === "human" && s.joined && was && !was.joined) {
+      const key = was.stand_in ? "invite.back" : "invite.joined";
+      const text = t(key, { name: s.name || t("seat.player_n", { n: seat + 1 }) });
       announce(text);
       showAlert(text);
     }
