@@ -54,9 +54,27 @@ export function has(key) {
   return key in messages;
 }
 
-/** Translate elements marked data-i18n (text), data-i18n-label (aria-label), data-i18n-title. */
+/** Translate elements marked data-i18n (text), data-i18n-label (aria-label), data-i18n-title.
+ * In an element that also has data-i18n-code, that text (a command) is set as <code>, which
+ * never breaks across lines. */
 export function translateStatic(root) {
-  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n]")) {
+    const text = t(el.dataset.i18n);
+    const command = el.dataset.i18nCode;
+    if (!command || !text.includes(command)) {
+      el.textContent = text;
+      continue;
+    }
+    el.textContent = "";
+    text.split(command).forEach((part, i) => {
+      if (i) {
+        const code = document.createElement("code");
+        code.textContent = command;
+        el.append(code);
+      }
+      el.append(part);
+    });
+  }
   for (const el of root.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
   for (const el of root.querySelectorAll("[data-i18n-title]")) el.title = t(el.dataset.i18nTitle);
 }
