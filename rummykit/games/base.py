@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from rummykit.cards import AnyCard, Card, parse_card, parse_cards
 
@@ -23,9 +23,11 @@ __all__ = [
     "IllegalActionError",
     "Match",
     "MatchResult",
+    "OptionSpec",
     "Phase",
     "View",
     "check_option",
+    "check_options",
     "derive_seed",
     "natural",
     "new_rng",
@@ -83,6 +85,61 @@ def check_option(
         if note:
             allowed += f" ({note})"
         raise ValueError(f"option {name} must be {allowed}, not {value!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """The values one named rules option takes: the single source of its checks, of the web app's
+    house-rules form and of ``GET /api/games``.
+
+    ``kind`` is ``"bool"``, ``"int"`` (a whole number from ``low`` to ``high``, or None when
+    ``none`` names what None means, e.g. ``"unlimited"``) or ``"choice"`` (one of ``choices``).
+
+    >>> spec = OptionSpec("restock", "choice", choices=("turn_over", "shuffle"))
+    >>> spec.check("shuffle")
+    >>> spec.check("deal")
+    Traceback (most recent call last):
+    ValueError: option restock must be 'turn_over' or 'shuffle', not 'deal'
+    >>> OptionSpec("rummy_bonus", "bool").check(1)
+    Traceback (most recent call last):
+    ValueError: option rummy_bonus must be true or false, not 1
+    """
+
+    name: str
+    kind: Literal["bool", "int", "choice"]
+    low: int = 0
+    high: int = 0
+    none: str | None = None
+    choices: tuple[str, ...] = ()
+    note: str = ""
+
+    def check(self, value: object) -> None:
+        """Raise ValueError, naming the option and what it takes, unless ``value`` fits."""
+        if self.kind == "int":
+            check_option(self.name, value, self.low, self.high, none=self.none, note=self.note)
+        elif self.kind == "bool":
+            if not isinstance(value, bool):
+                raise ValueError(f"option {self.name} must be true or false, not {value!r}")
+        elif value not in self.choices:  # a StrEnum member equals its value
+            allowed = " or ".join(repr(c) for c in self.choices)
+            raise ValueError(f"option {self.name} must be {allowed}, not {value!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """As JSON data: ``name``, ``kind`` and, as they apply, ``low``/``high``/``none`` or
+        ``choices``."""
+        out: dict[str, Any] = {"name": self.name, "kind": self.kind}
+        if self.kind == "int":
+            out.update(low=self.low, high=self.high, none=self.none)
+        elif self.kind == "choice":
+            out["choices"] = list(self.choices)
+        return out
+
+
+def check_options(options: Any, specs: Sequence[OptionSpec]) -> None:
+    """Check every field of an options object against its spec (ValueError for the first bad
+    one)."""
+    for spec in specs:
+        spec.check(getattr(options, spec.name))
 
 
 def new_rng(seed: int | None) -> random.Random:

@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
-from typing import Any
+from typing import Any, ClassVar
 
 from rummykit.actions import Action, Buy, Discard, Down, Draw, LayOff, Pass, Swap, Take
 from rummykit.cards import AnyCard, Card, double_pack, format_cards
@@ -26,8 +26,9 @@ from rummykit.games.base import (
     Deal,
     IllegalActionError,
     MatchView,
+    OptionSpec,
     Phase,
-    check_option,
+    check_options,
     derive_seed,
     match_view,
     new_rng,
@@ -80,20 +81,24 @@ class CrazyOptions:
     max_restocks: int | None = 5
     """How often in a round the discards become a new stock; then the round ends. None: always."""
 
-    def __post_init__(self) -> None:
+    SPECS: ClassVar[tuple[OptionSpec, ...]] = (
         # RULES.md section 3: two packs "plus `jokers` jokers (default 4)"; a pack carries at
         # most 2 jokers, so 4 is also the most.
-        check_option("jokers", self.jokers, 0, 4, note="two packs carry at most 2 jokers each")
+        OptionSpec("jokers", "int", 0, 4, note="two packs carry at most 2 jokers each"),
         # A run is at most 13 cards and never holds more wilds than naturals, so it cannot hold
         # more than 6; a book has at most 8 naturals (two packs), so at most 8 wilds.
-        check_option("max_wilds_run", self.max_wilds_run, 0, 6, note="a run holds at most 6")
-        check_option("max_wilds_book", self.max_wilds_book, 0, 8, note="a book holds at most 8")
-        check_option("penalty_cards", self.penalty_cards, 0, 5)
-        for name in ("max_buys_per_round", "max_restocks"):
-            check_option(name, getattr(self, name), 0, 100, none="unlimited")
-        for name in ("swap_requires_down", "discard_to_go_out"):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"option {name} must be true or false")
+        OptionSpec("max_wilds_run", "int", 0, 6, note="a run holds at most 6"),
+        OptionSpec("max_wilds_book", "int", 0, 8, note="a book holds at most 8"),
+        OptionSpec("penalty_cards", "int", 0, 5),
+        OptionSpec("max_buys_per_round", "int", 0, 100, none="unlimited"),
+        OptionSpec("swap_requires_down", "bool"),
+        OptionSpec("discard_to_go_out", "bool"),
+        OptionSpec("max_restocks", "int", 0, 100, none="unlimited"),
+    )
+    """Every option and the values it takes, in field order."""
+
+    def __post_init__(self) -> None:
+        check_options(self, self.SPECS)
 
     @property
     def rules(self) -> WildRules:

@@ -16,7 +16,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 from rummykit.actions import Action, BigGin, Discard, Done, Draw, Knock, LayOff, Pass, Take
 from rummykit.cards import STANDARD_PACK, Card, format_cards, parse_natural_cards
@@ -24,8 +24,9 @@ from rummykit.games.base import (
     Deal,
     IllegalActionError,
     MatchView,
+    OptionSpec,
     Phase,
-    check_option,
+    check_options,
     derive_seed,
     match_view,
     natural,
@@ -91,25 +92,25 @@ class GinOptions:
     shutout_double: bool = True
     next_dealer: NextDealer = NextDealer.WINNER
 
+    SPECS: ClassVar[tuple[OptionSpec, ...]] = (
+        # Upper bounds generous for any house rule (usual: knock 10, target 100, bonuses
+        # 25-100) yet small enough that no table is too big to play or to replay from its record.
+        OptionSpec("knock_limit", "int", 0, 100),
+        OptionSpec("big_gin", "bool"),
+        OptionSpec("gin_bonus", "int", 0, 1_000),
+        OptionSpec("big_gin_bonus", "int", 0, 1_000),
+        OptionSpec("undercut_bonus", "int", 0, 1_000),
+        OptionSpec("target_score", "int", 1, 10_000),
+        OptionSpec("game_bonus", "int", 0, 1_000),
+        OptionSpec("box_bonus", "int", 0, 1_000),
+        OptionSpec("shutout_double", "bool"),
+        OptionSpec("next_dealer", "choice", choices=tuple(d.value for d in NextDealer)),
+    )
+    """Every option and the values it takes, in field order."""
+
     def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.type in ("int", int) and (isinstance(value, bool) or not isinstance(value, int)):
-                raise ValueError(f"option {f.name} must be a whole number, not {value!r}")
-            if f.type in ("bool", bool) and not isinstance(value, bool):
-                raise ValueError(f"option {f.name} must be true or false, not {value!r}")
-        # Upper bounds generous for any house rule (usual: knock 10, target 100, bonuses 25-100)
-        # yet small enough that no table is too big to play or to replay from its record.
-        check_option("knock_limit", self.knock_limit, 0, 100)
-        check_option("target_score", self.target_score, 1, 10_000)
-        for name in ("gin_bonus", "big_gin_bonus", "undercut_bonus", "game_bonus", "box_bonus"):
-            check_option(name, getattr(self, name), 0, 1_000)
-        try:
-            object.__setattr__(self, "next_dealer", NextDealer(self.next_dealer))
-        except ValueError:
-            raise ValueError(
-                f"option next_dealer must be 'winner' or 'alternate', not {self.next_dealer!r}"
-            ) from None
+        check_options(self, self.SPECS)
+        object.__setattr__(self, "next_dealer", NextDealer(self.next_dealer))
 
     def to_dict(self) -> dict[str, Any]:
         """The options as plain JSON data."""

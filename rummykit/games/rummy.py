@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from itertools import combinations
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 from rummykit.actions import Action, Discard, Draw, LayOff, NewMeld, Take
 from rummykit.cards import STANDARD_PACK, Card, format_cards, parse_natural_cards
@@ -24,8 +24,9 @@ from rummykit.games.base import (
     Deal,
     IllegalActionError,
     MatchView,
+    OptionSpec,
     Phase,
-    check_option,
+    check_options,
     derive_seed,
     match_view,
     natural,
@@ -93,22 +94,22 @@ class RummyOptions:
     hands: int | None = None
     """Play this many hands instead of playing to ``target_score``."""
 
-    def __post_init__(self) -> None:
+    SPECS: ClassVar[tuple[OptionSpec, ...]] = (
         # Upper bounds generous for any house rule yet small enough that no table is too big to
         # play or to replay from its record.
-        check_option("melds_per_turn", self.melds_per_turn, 1, 100, none="unlimited")
-        check_option("restock_limit", self.restock_limit, 0, 100)
-        check_option("target_score", self.target_score, 1, 10_000)
-        check_option("hands", self.hands, 1, 1_000, none="unset")
-        for name in ("discard_to_go_out", "rummy_bonus"):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"option {name} must be true or false")
-        try:
-            object.__setattr__(self, "restock", Restock(self.restock))
-        except ValueError:
-            raise ValueError(
-                f"option restock must be 'turn_over' or 'shuffle', not {self.restock!r}"
-            ) from None
+        OptionSpec("melds_per_turn", "int", 1, 100, none="unlimited"),
+        OptionSpec("discard_to_go_out", "bool"),
+        OptionSpec("restock", "choice", choices=tuple(r.value for r in Restock)),
+        OptionSpec("restock_limit", "int", 0, 100),
+        OptionSpec("rummy_bonus", "bool"),
+        OptionSpec("target_score", "int", 1, 10_000),
+        OptionSpec("hands", "int", 1, 1_000, none="unset"),
+    )
+    """Every option and the values it takes, in field order."""
+
+    def __post_init__(self) -> None:
+        check_options(self, self.SPECS)
+        object.__setattr__(self, "restock", Restock(self.restock))
 
     def to_dict(self) -> dict[str, Any]:
         """The options as JSON data (``"unlimited"`` for no meld limit)."""
