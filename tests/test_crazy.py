@@ -240,6 +240,32 @@ def test_lay_off_before_ones_contract_is_refused() -> None:
     assert not any(isinstance(a, LayOff) for a in s.legal_actions())
 
 
+@pytest.mark.parametrize(
+    ("moves", "stock_top", "options", "kept"),
+    [
+        # The best lay-down would leave only 5C, just taken from the pile: keep a 9 back too.
+        (("pass", "take"), "", {}, "9C 5C"),
+        # Laying down all 8 cards would empty the hand, which this table refuses: keep the 4C.
+        (("pass", "draw"), "4C", {"discard_to_go_out": True}, "4C"),
+    ],
+)
+def test_a_lay_down_the_going_out_rules_refuse_gives_way_to_another(
+    moves: tuple[str, ...], stock_top: str, options: dict[str, Any], kept: str
+) -> None:
+    """legal_actions offers the contract whenever it can be laid down: if the best lay-down is
+    refused, the best one that keeps another card back (fewest points kept)."""
+    s = table(["KC KD QS QH 3C 3D 7H", "4H 4S 4D 9C 9D 9S 9H"], "5C", stock_top, **options)
+    play(s, *moves)
+    downs = [a for a in s.legal_actions() if isinstance(a, Down)]
+    assert len(downs) == 1 and s.can(downs[0])
+    laid = Counter(c for meld in downs[0].melds for c in meld)
+    left = Counter(s.hands[1]) - laid
+    assert hand_points(left.elements()) == hand_points(parse_cards(kept))
+    assert sorted(left.elements(), key=str) != [s.taken]
+    play(s, str(downs[0]))
+    assert s.down[1] and len(s.hands[1]) == len(parse_cards(kept))
+
+
 def test_down_must_be_exactly_the_contract() -> None:
     hands = ["7S 9H 9D 4S KC KD QH", "7H 7D X 2S 8C 8C 8D"]
     s = table(hands, "4C", "8S 5D", round=1)

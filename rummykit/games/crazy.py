@@ -441,7 +441,12 @@ class CrazyState:
         return actions
 
     def _best_down(self, hand: list[AnyCard]) -> Down | None:
-        """The lay-down that leaves the fewest points (memoised for the hand as it is now)."""
+        """The lay-down that leaves the fewest points (memoised for the hand as it is now).
+
+        When the best one is refused by the going-out rules (it would empty the hand under
+        ``discard_to_go_out``, or leave only the card just taken from the pile), the best lay-down
+        that keeps back some other card is offered instead, if there is one.
+        """
         key = (*hand, self.taken)
         if self._down_memo is not None and self._down_memo[0] == key:
             return self._down_memo[1]
@@ -451,8 +456,36 @@ class CrazyState:
             laid = sum(len(m.cards) for m in best.melds)
             if self._strands(laid, best.left) is None:
                 down = Down(tuple(tuple(m.cards) for m in best.melds))
+            else:
+                down = self._down_keeping_back(hand)
         self._down_memo = (key, down)
         return down
+
+    def _down_keeping_back(self, hand: list[AnyCard]) -> Down | None:
+        """The best lay-down that keeps back at least one chosen card and is not refused.
+
+        Every legal lay-down keeps some card other than the one just taken (or two copies of
+        it), so solving the hand without each card in turn (or without both copies) finds one.
+        """
+        found: tuple[int, Down] | None = None
+        for card in dict.fromkeys(hand):
+            kept_back = [card] * (2 if card == self.taken and hand.count(card) > 1 else 1)
+            for count in range(1, len(kept_back) + 1):
+                rest = list(hand)
+                for _ in range(count):
+                    rest.remove(card)
+                solution = solve_contract(rest, self.contract, self.rules)
+                if solution is None:
+                    continue
+                left = [*solution.left, *[card] * count]
+                laid = len(hand) - len(left)
+                if self._strands(laid, left) is not None:
+                    continue
+                points = hand_points(left)
+                if found is None or points < found[0]:
+                    found = (points, Down(tuple(tuple(m.cards) for m in solution.melds)))
+                break
+        return found[1] if found is not None else None
 
     def _layoff_ends(self, card: AnyCard, meld: WildMeld) -> list[End | None]:
         """The ways ``card`` can be laid off onto ``meld``, as the end to name (None: no end).
