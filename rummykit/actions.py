@@ -197,8 +197,10 @@ def _one_card(verb: str, args: list[str]) -> AnyCard:
 
 
 def _meld_number(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise ActionSyntaxError(f"meld number must be 1 or more, not {text!r}")
+    # ASCII digits only ("²" is a digit to str.isdigit), and few: no table has 10**6 melds.
+    if not (text.isascii() and text.isdigit() and len(text) <= 6) or int(text) < 1:
+        shown = text if len(text) <= 12 else text[:12] + "…"
+        raise ActionSyntaxError(f"meld number must be a whole number from 1, not {shown!r}")
     return int(text)
 
 

@@ -51,7 +51,12 @@ def _deal_data(state: HandState) -> dict[str, Any]:
 
 
 def _names(players: list[str] | None, count: int) -> list[str]:
-    return list(players) if players else [f"player {i + 1}" for i in range(count)]
+    """The players' names for a record of ``count`` seats (ValueError for another number)."""
+    if not players:
+        return [f"player {i + 1}" for i in range(count)]
+    if len(players) != count:
+        raise ValueError(f"a record of {count} seats needs {count} names, not {len(players)}")
+    return list(players)
 
 
 def _game_name(state: HandState) -> str:
@@ -216,7 +221,7 @@ def load_record(data: Mapping[str, Any] | str) -> Replayed:
     if isinstance(data, str):
         try:
             data = json.loads(data)
-        except json.JSONDecodeError as exc:
+        except (ValueError, RecursionError) as exc:  # also a number too long, nesting too deep
             raise RecordError(f"not valid JSON: {exc}") from None
     if not isinstance(data, Mapping):
         raise RecordError("a record is a JSON object")

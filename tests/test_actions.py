@@ -100,6 +100,8 @@ def test_parse_examples(text: str, action: Action) -> None:
         ("layoff 7H", "meld number"),
         ("layoff 7H 0", "meld number"),
         ("layoff 7H two", "meld number"),
+        ("layoff 7H ²", "meld number"),  # a digit to str.isdigit, not to int()
+        ("layoff 7H " + "9" * 5000, "meld number"),  # too long for int()
         ("knock 9S: 3H 4H", "at least 3"),
         ("knock 9S: 3H 4H 5H |", "empty meld"),
         ("discard 7H: 8H", "unexpected"),

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rummykit.actions import parse_action
-from rummykit.games import Phase
+from rummykit.games import Phase, find_game
 from rummykit.games.gin import Gin, GinMatch, GinState, Outcome
 from rummykit.record import (
     RecordError,
@@ -297,3 +297,39 @@ def test_crazy_round_record_names_its_round() -> None:
 def test_malformed_crazy_records_are_refused(data: Any, fragment: str) -> None:
     with pytest.raises(RecordError, match=fragment):
         load_record(data)
+
+
+def test_records_that_could_not_load_are_never_written(tmp_path: Path) -> None:
+    """A wrong number of names, or a seed a record cannot hold, is refused at once."""
+    state = find_game("rummy").new_hand(players=3, seed=1)
+    with pytest.raises(ValueError, match="3 seats needs 3 names, not 1"):
+        hand_record(state, ["Ann"])
+    with pytest.raises(ValueError, match="3 seats needs 3 names, not 4"):
+        write_record(tmp_path / "r.json", state, ["a", "b", "c", "d"])
+    assert not (tmp_path / "r.json").exists()
+    for game in ("gin", "rummy", "crazy"):
+        for seed in ("abc", 1.5, True):
+            with pytest.raises(ValueError, match="seed must be a whole number or None"):
+                find_game(game).new_hand(players=2, seed=seed)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="seed must be a whole number or None"):
+            find_game(game).new_match(players=2, seed="7")  # type: ignore[arg-type]
+
+
+class _Index:
+    """An integer type that is not int (as NumPy's are)."""
+
+    def __index__(self) -> int:
+        return 7
+
+
+def test_any_integer_type_is_a_seed_and_its_record_loads() -> None:
+    state = find_game("gin").new_hand(seed=_Index())  # type: ignore[arg-type]
+    assert type(state.seed) is int and state.seed == 7
+    again = load_record(hand_record(state))
+    assert again.view(0).to_dict() == state.view(0).to_dict()
+
+
+@pytest.mark.parametrize("text", ['{"game": "gin", "seed": ' + "9" * 5000 + "}", "[" * 100_000])
+def test_json_too_big_for_python_is_a_record_error(text: str) -> None:
+    with pytest.raises(RecordError, match="not valid JSON"):
+        load_record(text)

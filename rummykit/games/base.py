@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 import random
 import zlib
 from collections import Counter
@@ -28,6 +29,7 @@ __all__ = [
     "View",
     "check_option",
     "check_options",
+    "check_seed",
     "derive_seed",
     "natural",
     "new_rng",
@@ -140,6 +142,26 @@ def check_options(options: Any, specs: Sequence[OptionSpec]) -> None:
     one)."""
     for spec in specs:
         spec.check(getattr(options, spec.name))
+
+
+def check_seed(seed: object) -> int | None:
+    """``seed`` as an int (any integer type, e.g. NumPy's), or None; anything else (a bool, a
+    float, text) raises ValueError, so that every seed a game accepts can be saved in a record.
+
+    >>> check_seed(7), check_seed(None)
+    (7, None)
+    >>> check_seed("7")
+    Traceback (most recent call last):
+    ValueError: seed must be a whole number or None, not '7'
+    """
+    if seed is None:
+        return None
+    if not isinstance(seed, bool):
+        try:
+            return operator.index(seed)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+    raise ValueError(f"seed must be a whole number or None, not {seed!r}")
 
 
 def new_rng(seed: int | None) -> random.Random:

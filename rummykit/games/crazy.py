@@ -29,6 +29,7 @@ from rummykit.games.base import (
     OptionSpec,
     Phase,
     check_options,
+    check_seed,
     derive_seed,
     match_view,
     new_rng,
@@ -340,7 +341,7 @@ class CrazyState:
         self.dealer = dealer
         self.round = round
         self.contract = CONTRACTS[round - 1]
-        self.seed = seed
+        self.seed = seed = check_seed(seed)
         size = HAND_SIZES[round - 1]
         if deal is None:
             deal = Deal.shuffled(
@@ -932,6 +933,7 @@ class CrazyMatch:
     result: CrazyMatchResult | None = None
 
     def __post_init__(self) -> None:
+        self.seed = check_seed(self.seed)
         if self.seed is None:
             self.seed = random.SystemRandom().randrange(1 << 62)
         if not self.hands:

@@ -27,6 +27,7 @@ from rummykit.games.base import (
     OptionSpec,
     Phase,
     check_options,
+    check_seed,
     derive_seed,
     match_view,
     natural,
@@ -314,7 +315,7 @@ class GinState:
         self.game = game
         self.options = game.options
         self.dealer = _check_seat(dealer)
-        self.seed = seed
+        self.seed = seed = check_seed(seed)
         if deal is None:
             deal = Deal.shuffled(
                 STANDARD_PACK,
@@ -857,6 +858,7 @@ class GinMatch:
 
     def __post_init__(self) -> None:
         _check_seat(self.dealer)
+        self.seed = check_seed(self.seed)
         if self.seed is None:
             self.seed = random.SystemRandom().randrange(1 << 62)
         if not self.hands:

@@ -27,6 +27,7 @@ from rummykit.games.base import (
     OptionSpec,
     Phase,
     check_options,
+    check_seed,
     derive_seed,
     match_view,
     natural,
@@ -334,7 +335,7 @@ class RummyState:
         self.options = game.options
         self.players = players
         self.dealer = dealer
-        self.seed = seed
+        self.seed = seed = check_seed(seed)
         if deal is None:
             deal = Deal.shuffled(
                 STANDARD_PACK, new_rng(seed), dealer=dealer, players=players, hand_size=size
@@ -655,6 +656,7 @@ class RummyMatch:
 
     def __post_init__(self) -> None:
         hand_size(self.players)
+        self.seed = check_seed(self.seed)
         if self.seed is None:
             self.seed = random.SystemRandom().randrange(1 << 62)
         if not self.hands:
