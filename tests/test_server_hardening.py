@@ -244,6 +244,12 @@ def test_the_hand_log_for_a_late_joiner_matches_the_live_log(
     got = sum(len(e.get("gained", ())) for e in live)
     assert mine["draw"] >= 2
     assert got == mine["draw"] + mine["take"] + 2 * mine["buy"]
+    # A pass names the card passed on, and whether it was the up-card offer or a buy declined.
+    passes = [e for e in live if e["action"] == "pass"]
+    assert all(e["card"] and e["phase"] in ("offer", "buy") for e in passes)
+    assert {e["phase"] for e in passes} == {"gin": {"offer"}, "rummy": set(), "crazy": {"buy"}}[
+        variant
+    ]
     assert table.hand_log(0) == live
     again = table.view_message(0, with_hand_log=True)
     assert again["hand_log"] == live

@@ -74,7 +74,7 @@ __all__ = ["EasyCrazyPlayer", "HardCrazyPlayer", "MediumCrazyPlayer"]
 
 define(
     {
-        "crazy.contract_met": ("the contract is met", "đã đủ bài để hạ theo yêu cầu của ván"),
+        "crazy.contract_met": ("the contract is met", "đã đủ bài để hạ theo yêu cầu của vòng"),
         "crazy.down_out": (
             "you lay down every card and go out",
             "bạn hạ hết bài và hết bài luôn",
@@ -108,12 +108,12 @@ define(
         ),
         "crazy.buys_used": (
             "you have bought {count} times this round",
-            "bạn đã mua {count} lần trong ván này",
+            "bạn đã mua {count} lần trong vòng này",
         ),
         "crazy.layable": ("{card} can be laid off at once", "{card} gửi được ngay"),
         "crazy.no_help": (
             "{card} does not help your contract",
-            "{card} không giúp gì cho yêu cầu của ván",
+            "{card} không giúp gì cho yêu cầu của vòng",
         ),
         "crazy.no_fit": ("{card} fits no meld on the table", "{card} không gửi được vào bộ nào"),
         "crazy.need_one": (
@@ -126,12 +126,12 @@ define(
         ),
         "crazy.spare": (
             "{card} is not needed for the contract",
-            "{card} không cần cho yêu cầu của ván",
+            "{card} không cần cho yêu cầu của vòng",
         ),
         "crazy.high": ("{card} counts {count} points", "{card} bị tính {count} điểm"),
         "crazy.unsafe_next": (
-            "the next player could use the others",
-            "người chơi kế tiếp có thể dùng những lá kia",
+            "your other cards could help the next player",
+            "các lá khác của bạn có thể giúp người chơi kế tiếp",
         ),
         "crazy.shed": (
             "shed high cards: an opponent may go out soon",
@@ -630,7 +630,9 @@ def _draw_decision(view: CrazyView, ctx: _Ctx, *, notice: bool = True) -> Sugges
             return Suggestion(Take(), because("crazy.dealer_take", card=card))
         key = "crazy.completes" if after == 0 else "crazy.closer"
         return Suggestion(Take(), because(key, card=card))
-    return Suggestion(other, because("crazy.no_help", card=card).also("crazy.stock"))
+    reason = because("crazy.no_help", card=card)
+    # "draw from the stock instead" only where the move itself is not the draw (a pass).
+    return Suggestion(other, reason if isinstance(other, Draw) else reason.also("crazy.stock"))
 
 
 def _risk_simple(view: CrazyView) -> float:

@@ -98,7 +98,7 @@ define(
         ),
         "gin.knock_risk": (
             "{count} deadwood, undercut risk about {risk}%",
-            "{count} điểm bài rác, nguy cơ bị phản gõ khoảng {risk}%",
+            "{count} điểm bài rác, nguy cơ bị bắt ngược khoảng {risk}%",
         ),
         "gin.wait": (
             "wait rather than knock with {count}: gin or more points are likely",

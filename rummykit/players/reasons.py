@@ -245,7 +245,7 @@ define(
         "makes_meld": ("it makes {cards}", "ghép thành {cards}"),
         "completes_nothing": ("{card} completes nothing", "{card} không ghép được bộ nào"),
         "stock_only": ("the stock is the only choice", "chỉ còn cách rút nọc"),
-        "goes_out": ("you go out", "bạn hết bài"),
+        "goes_out": ("you can go out this turn", "bạn hết bài ngay lượt này"),
         "fits_meld": ("{card} fits a meld on the table", "{card} gửi được vào bộ trên bàn"),
         "nothing_fits": ("nothing more fits", "không còn lá nào gửi được"),
     }

@@ -31,6 +31,7 @@ from rummykit.actions import (
     Discard,
     Down,
     LayOff,
+    Pass,
     Take,
     parse_action,
 )
@@ -605,7 +606,8 @@ class Table:
     def hand_log(self, seat: int) -> list[dict[str, Any]]:
         """The hand's moves so far as ``seat`` saw them, in the form of a view message's ``log``.
 
-        Each ``take`` and ``buy`` names the card taken: it is public, and always the latest
+        Each ``take`` and ``buy`` names the card taken, and each ``pass`` the card passed on and
+        its ``phase`` (``offer``, or ``buy`` for a card not bought): it is public, and always the latest
         discard (or the up-card when nothing was discarded yet), since a card is taken from the
         pile only right after it was thrown. A move that brought cards into the seat's own hand
         (its draws, a buy's penalty cards, the draw after a declined buy) lists them under
@@ -622,8 +624,10 @@ class Table:
         entries: list[dict[str, Any]] = []
         for (actor, action), (_, text) in zip(hand.history, seen, strict=True):
             entry: dict[str, Any] = {"seat": actor, "action": text}
-            if isinstance(action, Take | Buy) and top is not None:
+            if isinstance(action, Take | Buy | Pass) and top is not None:
                 entry["card"] = str(top)
+            if isinstance(action, Pass):
+                entry["phase"] = replay.phase.value
             if isinstance(action, Discard):
                 top = action.card
             replay.apply(action, actor)
@@ -747,6 +751,7 @@ class Table:
         before = {s: Counter(hand.view(s).to_dict()["hand"]) for s in self.human_seats()}
         top = hand.view(seat).to_dict()["discard_pile"]
         offered = top[-1] if top else None
+        phase = hand.phase
         try:
             self.match.apply(action, seat)
         except IllegalActionError as exc:
@@ -770,8 +775,10 @@ class Table:
             data = hand.view(viewer).to_dict()
             seen = data["history"][-1][1]
             entry: dict[str, Any] = {"seat": seat, "action": seen}
-            if isinstance(action, Take | Buy) and offered is not None:
+            if isinstance(action, Take | Buy | Pass) and offered is not None:
                 entry["card"] = offered
+            if isinstance(action, Pass):  # passing on the up-card, or not buying it
+                entry["phase"] = phase.value
             after = Counter(data["hand"])
             gained = list((after - before[viewer]).elements())
             messages[viewer] = self.view_message(viewer, [entry], gained)

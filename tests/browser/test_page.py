@@ -358,6 +358,38 @@ def test_basic_rummy_hand_with_a_meld_and_a_lay_off(server: Any, new_page: Any, 
     expect(page.get_by_role("dialog").get_by_role("table")).to_be_visible()
 
 
+def test_the_log_says_when_the_discard_pile_becomes_the_stock(server: Any, new_page: Any) -> None:
+    """Four at the table draw the stock down fast: the log says the pile was turned over, and
+    that it was the last time (the default preset restocks once)."""
+    page = new_page()
+    start(page, server.url, "Basic Rummy", opponents="3 opponents", level="Easy")
+    log = page.locator("#log li")
+    for _ in range(300):
+        wait_turn(page)
+        if any("The stock ran out" in line for line in log.all_inner_texts()):
+            break
+        if result_open(page):  # somebody went out first: the next hand
+            play_on(page)
+            continue
+        stock = page.get_by_role("button", name=re.compile("^Stock"))
+        if stock.is_enabled():
+            act(page, stock)
+            continue
+        for name in sorted((c["name"] for c in cards(page)), key=value, reverse=True):
+            select_only(page, name)
+            discard = page.get_by_role("button", name="Discard", exact=True)
+            if discard.is_enabled():
+                act(page, discard)
+                break
+    else:
+        pytest.fail("the stock never ran out")
+    expect(page.locator("#log")).to_contain_text(
+        "The stock ran out: the discard pile, all but its top card, is turned over as the new"
+        " stock. That was the last time: if the stock runs out again, the hand ends and nobody"
+        " scores."
+    )
+
+
 # ---------------------------------------------------------------------------- Crazy Rummy
 
 
@@ -383,7 +415,12 @@ def test_crazy_rummy_round_with_a_lay_down_and_a_buy(server: Any, new_page: Any,
             assert in_view(page, "#buy-panel") and in_view(page, "#hand")
             if not bought:
                 shot(page, "phone-crazy-may-i")
-            act(page, panel.get_by_role("button", name="Buy" if not bought else "Pass"))
+            answer = "Buy" if not bought else "Pass"
+            said = "You bought " if answer == "Buy" else "You did not buy "
+            before = [x for x in page.locator("#log li").all_inner_texts() if x.startswith(said)]
+            act(page, panel.get_by_role("button", name=answer))
+            if not before:  # the log names the card bought, or the one passed on
+                expect(page.locator("#log li").filter(has_text=said)).not_to_have_count(0)
             bought = True
             continue
         if page.get_by_role("button", name="Pass").is_visible():

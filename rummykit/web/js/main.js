@@ -461,6 +461,16 @@ function onSeats(m) {
   scheduleRender();
 }
 
+/** A log item when the stock grew within a hand: the discard pile became the new stock. */
+function restockItem(prev, m, newHand) {
+  if (!prev || newHand || !S.welcome || m.view.hand.stock_size <= prev.view.hand.stock_size) return null;
+  const options = S.welcome.options || {};
+  const shuffled = S.welcome.game === "crazy" || options.restock === "shuffle";
+  // Basic Rummy counts its restocks; after the last one a stock that runs out ends the hand.
+  const last = S.welcome.game === "rummy" && m.view.hand.restocks >= options.restock_limit;
+  return { kind: "restock", shuffled, last };
+}
+
 function keyOf(entries) {
   return new Set(entries.map((e) => e.key));
 }
@@ -505,11 +515,14 @@ function onView(m) {
   ui.pendingEnds = null;
   $("hint-text").textContent = "";
   const newMoves = [];
+  const restock = restockItem(prev, m, newHand);
   for (const entry of m.log) {
     const mine = entry.seat === S.session.seat;
     const items = [{ kind: "move", entry, gained: mine ? m.gained : [] }];
     // A card that reaches this hand on another seat's move (the draw after a buy offer).
     if (!mine && m.gained.length) items.push({ kind: "got", cards: m.gained });
+    // The stock was refilled before a draw from it (Crazy), or at the start of the next turn.
+    if (restock) items.splice(/^(draw|buy)/.test(entry.action) ? 0 : items.length, 0, restock);
     for (const item of items) {
       ui.log.push(item);
       announce(describe(ctx(), item));

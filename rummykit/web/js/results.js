@@ -1,7 +1,7 @@
 // The end-of-hand and end-of-match screens: every number comes from the server's results.
 import { cardName, face, shortCard } from "./cards.js";
 import { t } from "./i18n.js";
-import { seatName } from "./table.js";
+import { objectName, seatName } from "./table.js";
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -58,7 +58,7 @@ function seats(ctx) {
 // ------------------------------------------------------------------------------------- hands
 
 function ginTitle(ctx, r) {
-  const name = r.winner === null ? "" : seatName(ctx, r.winner);
+  const name = r.winner === null ? "" : objectName(ctx, r.winner);
   const k = `result.gin.${r.outcome}`;
   return t(k, { name, count: r.points, knocker: r.knocker === null ? "" : seatName(ctx, r.knocker) });
 }
@@ -93,8 +93,8 @@ function ginBody(ctx, r, body) {
   }
   const pts = el("p", "result-points");
   pts.textContent = r.bonus
-    ? t("result.points_bonus", { name: seatName(ctx, r.winner), count: r.points, bonus: r.bonus })
-    : t("result.points", { name: seatName(ctx, r.winner), count: r.points });
+    ? t("result.points_bonus", { name: objectName(ctx, r.winner), count: r.points, bonus: r.bonus })
+    : t("result.points", { name: objectName(ctx, r.winner), count: r.points });
   // How the points add up: the loser's deadwood less the winner's, then the bonus.
   const loser = 1 - r.winner;
   const diff = r.deadwood[loser] - r.deadwood[r.winner];

@@ -10,6 +10,11 @@ import { flip, fly, measure } from "./motion.js";
 const $ = (id) => document.getElementById(id);
 const handNodes = new Map();
 
+/** The seat's name inside a sentence ("7 points to you"): "you" for this page's own seat. */
+export function objectName(ctx, seat) {
+  return seat === ctx.seat ? t("seat.you_object") : seatName(ctx, seat);
+}
+
 /** The seat's display name: "You", a friend's name or "Player 3", "Computer", "Computer 2". */
 export function seatName(ctx, seat) {
   if (seat === ctx.seat) return t("seat.you");
@@ -452,7 +457,7 @@ export function promptText(ctx) {
   const { msg, welcome } = ctx;
   const hand = msg.view.hand;
   if (msg.view.over) return t("prompt.match_over");
-  if (hand.phase === "hand_over") return t("prompt.hand_over");
+  if (hand.phase === "hand_over") return t(welcome.game === "crazy" ? "prompt.round_over" : "prompt.hand_over");
   if (hand.to_act !== ctx.seat) {
     const name = seatName(ctx, hand.to_act);
     if (waitingFor(ctx, hand.to_act)) {
@@ -461,6 +466,9 @@ export function promptText(ctx) {
       return t(mine ? "prompt.waiting_join" : "prompt.waiting_join_other", { name });
     }
     if (away(ctx, hand.to_act)) return t("prompt.waiting_away", { name });
+    if (hand.phase === "buy" && hand.discard_pile.length) {
+      return t("prompt.waiting_buy", { name, card: shortCard(hand.discard_pile[hand.discard_pile.length - 1]) });
+    }
     if (ctx.welcome.seats[hand.to_act].kind === "human") return t("prompt.waiting_person", { name });
     return t("prompt.waiting", { name });
   }
@@ -488,6 +496,10 @@ export function promptText(ctx) {
 export function describe(ctx, item) {
   if (item.kind === "hand") return t(ctx.welcome.game === "crazy" ? "log.new_round" : "log.new_hand", { n: item.n });
   if (item.kind === "got") return t("log.you_got", { cards: item.cards.map(shortCard).join(" ") });
+  if (item.kind === "restock") {
+    const text = t(item.shuffled ? "log.restock_shuffle" : "log.restock_turn_over");
+    return item.last ? `${text} ${t("log.restock_last")}` : text;
+  }
   const { entry, gained } = item;
   const me = entry.seat === ctx.seat;
   const name = seatName(ctx, entry.seat);
@@ -501,7 +513,8 @@ export function describe(ctx, item) {
     case "take":
       return card ? t("log.take", { name, card }) : t("log.take_pile", { name });
     case "pass":
-      return t("log.pass", { name });
+      if (!card) return t("log.pass", { name });
+      return t(entry.phase === "buy" ? "log.pass_buy" : "log.pass_offer", { name, card });
     case "buy": {
       if (!card) return t("log.buy_pile", { name });
       const penalty = [...gained];
