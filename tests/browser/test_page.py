@@ -222,12 +222,13 @@ def test_gin_hand_by_clicks_to_a_knock_and_the_score_screen(
         pytest.fail("no knock in 300 turns")
     page.wait_for_function("() => document.querySelector('#dlg-result').open")
     dialog = page.get_by_role("dialog")
+    # (the knock may have won the whole match: then the dialog says so first)
     expect(dialog.get_by_role("heading", level=2)).to_have_text(
-        re.compile(r"^(You knocked|Undercut!|Gin!)")
+        re.compile(r"^(You knocked|Undercut!|Gin!|The match is over)")
     )
     expect(dialog.get_by_role("heading", name="You (knocked)")).to_be_visible()
     expect(dialog.get_by_role("heading", name="Computer (defended)")).to_be_visible()
-    expect(dialog.get_by_role("table")).to_contain_text("Total")
+    expect(dialog.get_by_role("table").first).to_contain_text("Total")
     shot(page, "phone-gin-result")
 
 
@@ -240,7 +241,7 @@ def test_gin_hand_by_keyboard_alone(server: Any, new_page: Any, shot: Any) -> No
         page.keyboard.press("Tab")
     page.keyboard.press("Enter")
     expect(hand(page).get_by_role("button").first).to_be_visible()
-    knocked = False
+    knocked = arrowed = False
     for _ in range(300):
         wait_turn(page)
         if result_open(page):
@@ -263,6 +264,11 @@ def test_gin_hand_by_keyboard_alone(server: Any, new_page: Any, shot: Any) -> No
             continue
         if page.get_by_role("button", name=re.compile("^Stock")).is_enabled():
             press(page, "d")
+            if not arrowed and page.evaluate("document.activeElement === document.body"):
+                # The focus is nowhere after D: an arrow key moves it into the hand.
+                page.keyboard.press("ArrowRight")
+                assert page.evaluate("document.activeElement.closest('#hand') !== null")
+                arrowed = True
             continue
         for _ in range(40):
             if page.evaluate("document.activeElement.closest('#hand') !== null"):
@@ -287,6 +293,7 @@ def test_gin_hand_by_keyboard_alone(server: Any, new_page: Any, shot: Any) -> No
             shot(page, "desktop-gin-table")
     else:
         pytest.fail("no knock in 300 turns")
+    assert arrowed
     page.wait_for_function("() => document.querySelector('#dlg-result').open")
     expect(page.get_by_role("dialog").get_by_role("heading", name="You (knocked)")).to_be_visible()
     shot(page, "desktop-gin-result")
@@ -356,6 +363,42 @@ def test_basic_rummy_hand_with_a_meld_and_a_lay_off(server: Any, new_page: Any, 
         pytest.fail("no hand with a meld and a lay-off")
     assert melded and laid_off
     expect(page.get_by_role("dialog").get_by_role("table")).to_be_visible()
+
+
+def test_a_greyed_out_button_says_why_when_tapped(server: Any, new_page: Any) -> None:
+    """Discard and Meld stay greyed out until the move is legal, yet a tap on them (or on a table
+    meld the card does not fit) explains what is missing instead of doing nothing."""
+    page = new_page()
+    start(page, server.url, "Basic Rummy", level="Easy")
+    wait_turn(page)
+    pile = page.get_by_role("button", name=re.compile("^Discard pile, top card "))
+    found = re.search(r"top card (.+)$", pile.get_attribute("aria-label") or "")
+    assert found
+    taken = found.group(1)
+    act(page, page.get_by_role("button", name=re.compile("^Take")))
+    discard = page.get_by_role("button", name="Discard", exact=True)
+    meld = page.get_by_role("button", name="Meld", exact=True)
+    alert = page.locator("#alert")
+    # Nothing selected: greyed out (for Playwright too), but a tap tells what to do.
+    expect(discard).to_be_disabled()
+    expect(discard).to_have_attribute("aria-disabled", "true")
+    discard.click(force=True)
+    expect(alert).to_contain_text("Select one card first")
+    # The card just taken from the pile cannot go straight back.
+    select_only(page, taken)
+    expect(discard).to_be_disabled()
+    discard.click(force=True)
+    expect(alert).to_contain_text(f"You cannot discard the {taken} now")
+    meld.click(force=True)
+    expect(alert).to_contain_text("do not make a meld")
+    before = seq(page)  # nothing was sent on those taps: the next move is the next view
+    # Any other card goes.
+    other = next(c["name"] for c in cards(page) if c["name"] != taken)
+    select_only(page, other)
+    expect(discard).to_be_enabled()
+    expect(discard).not_to_have_attribute("aria-disabled", "true")
+    act(page, discard)
+    assert seq(page) > before
 
 
 def test_the_log_says_when_the_discard_pile_becomes_the_stock(server: Any, new_page: Any) -> None:

@@ -777,6 +777,17 @@ function globalKeys(event) {
   if (key === "Enter" && event.target === document.body) {
     event.preventDefault();
     discardSelected();
+    return;
+  }
+  // An arrow key with the focus nowhere (after D, T or a click on the table) moves into the hand.
+  const arrows = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"];
+  if (arrows.includes(key) && event.target === document.body) {
+    const entries = handEntries(hand, S.ui);
+    if (!entries.length) return;
+    event.preventDefault();
+    const key0 = entries.some((e) => e.key === S.ui.focusKey) ? S.ui.focusKey : entries[0].key;
+    S.ui.focusKey = key0;
+    focusHandCard(key0);
   }
 }
 

@@ -76,6 +76,15 @@ function show(id, visible) {
 
 function enable(id, enabled) {
   $(id).disabled = !enabled;
+  $(id).removeAttribute("aria-disabled");
+}
+
+/** Enable a button, or grey it out; with ``explain``, a greyed-out button still takes a tap and
+ * its handler says why it cannot act now ("Select one card first", "7♥ cannot go back"). */
+function usable(button, enabled, explain) {
+  button.disabled = !enabled && !explain;
+  if (!enabled && explain) button.setAttribute("aria-disabled", "true");
+  else button.removeAttribute("aria-disabled");
 }
 
 // ------------------------------------------------------------------------------- score bar
@@ -215,7 +224,7 @@ function wildTargets(m) {
 
 /** A table meld as a button: its number (as the log and lay-offs name it), its cards, and the
  * card each wild stands for. ``m`` is {meld, wild?, stands_for?, rank?}. */
-function meldButton(number, m, enabled) {
+function meldButton(number, m, enabled, explain = false) {
   const cards = m.meld.split(" ");
   const targets = wildTargets(m);
   const b = el("button", "table-meld");
@@ -234,7 +243,7 @@ function meldButton(number, m, enabled) {
     }
     b.append(f);
   });
-  b.disabled = !enabled;
+  usable(b, enabled, explain);
   return b;
 }
 
@@ -245,13 +254,15 @@ function renderMelds(ctx) {
   zone.textContent = "";
   const selected = selectedCards(ctx);
   const canTarget = selected.length === 1;
+  // A tap on a meld the selected card does not fit says so (only when it is this seat's move).
+  const explain = canTarget && hand.to_act === ctx.seat && (hand.phase === "discard" || hand.phase === "layoff");
   if (welcome.game === "gin") {
     if (hand.knocker === null || hand.knocker === undefined) return;
     const group = el("section", "meld-group");
     group.append(el("h3", "", t("melds.knocker", { name: seatName(ctx, hand.knocker) })));
     const list = el("div", "meld-list");
     const accepting = canTarget ? meldsAccepting(msg, selected[0]) : new Set();
-    hand.knock_melds.forEach((m, i) => list.append(meldButton(i + 1, { meld: m }, accepting.has(i + 1))));
+    hand.knock_melds.forEach((m, i) => list.append(meldButton(i + 1, { meld: m }, accepting.has(i + 1), explain)));
     group.append(list);
     if (hand.knock_deadwood.length) {
       const dw = el("p", "knock-deadwood", t("melds.knock_deadwood", { cards: hand.knock_deadwood.map(shortCard).join(" ") }));
@@ -276,7 +287,7 @@ function renderMelds(ctx) {
     group.append(el("h3", "", t("melds.by", { name: seatName(ctx, owner) })));
     const list = el("div", "meld-list");
     table.forEach((m, i) => {
-      if (m.owner === owner) list.append(meldButton(i + 1, m, accepting.has(i + 1)));
+      if (m.owner === owner) list.append(meldButton(i + 1, m, accepting.has(i + 1), explain));
     });
     group.append(list);
     zone.append(group);
@@ -393,19 +404,21 @@ function renderActions(ctx) {
   enable("btn-pass", has(msg, "pass"));
   const discardOk = sel.length === 1 && has(msg, `discard ${sel[0]}`);
   show("btn-discard", hand.phase === "discard");
-  enable("btn-discard", discardOk);
+  // Greyed out but explained on a tap when it is this seat's move (which card, or why not).
+  const moving = mine && hand.phase === "discard";
+  usable($("btn-discard"), discardOk, moving);
   show("btn-knock", game === "gin" && hand.phase !== "layoff" && hand.phase !== "hand_over");
   const anyKnock = verbs(msg, "knock").length > 0;
   enable("btn-knock", anyKnock);
   $("btn-knock").textContent = knockLabel(ctx);
   $("btn-knock").classList.toggle("lit", anyKnock);
   show("btn-meld", game === "rummy");
-  enable("btn-meld", sel.length >= 3 && meldFor(msg, sel) !== null);
+  usable($("btn-meld"), sel.length >= 3 && meldFor(msg, sel) !== null, moving);
   show("btn-down", game === "crazy" && !(hand.down && hand.down[ctx.seat]));
   const downs = verbs(msg, "down");
   show("btn-pick", game === "crazy" && downs.length > 0);
   const downOk = ui.down && ui.down.key === [...sel].sort().join(" ") && ui.down.action;
-  enable("btn-down", Boolean(downOk) && hand.phase === "discard" && mine);
+  usable($("btn-down"), Boolean(downOk) && moving, moving);
   const layoff = game === "gin" && hand.phase === "layoff" && mine;
   show("btn-best-layoffs", layoff);
   show("btn-done", layoff);
