@@ -634,10 +634,10 @@ def test_a_game_resumes_after_the_server_is_killed(
         arg=before_seq,
     )
     assert [c["name"] for c in cards(page)] == before
-    # and a reload offers to continue the game
+    # a reload goes straight back to the game (this tab was showing it)
     page.reload()
-    page.get_by_role("button", name="Continue").click()
     expect(hand(page).get_by_role("button").first).to_be_visible()
+    expect(page.locator("#start")).to_be_hidden()
     page.wait_for_function(
         "s => Number(document.querySelector('#table').dataset.seq) === s", arg=before_seq
     )
@@ -645,6 +645,14 @@ def test_a_game_resumes_after_the_server_is_killed(
     # the log starts again from the hand's moves, own draws naming their card as they did live
     # (before the hand log carried "gained", an own draw came back as "You drew from the stock")
     assert page.locator("#log li").all_inner_texts() == live
+    # after Menu, a reload stays on the start screen, which offers to continue
+    page.get_by_role("button", name="Menu").click()
+    page.reload()
+    page.get_by_role("button", name="Continue").click()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    page.wait_for_function(
+        "s => Number(document.querySelector('#table').dataset.seq) === s", arg=before_seq
+    )
 
 
 def gin_turn(page: Any) -> str:

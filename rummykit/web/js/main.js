@@ -11,6 +11,7 @@ import { contractText, describe, focusHandCard, handEntries, promptText, render,
 
 const $ = (id) => document.getElementById(id);
 const SESSIONS = "rummykit.sessions"; // every seat this browser holds, newest first
+const CURRENT = "rummykit.current"; // sessionStorage: the table this tab shows (for a reload)
 const OLD_SESSION = "rummykit.session"; // the one seat kept before there could be several
 const MAX_SESSIONS = 20;
 const KEEP_FINISHED_MS = 3 * 24 * 3600 * 1000; // a finished table's seat, to follow a rematch
@@ -115,7 +116,13 @@ async function boot() {
   const response = await fetch("/api/games");
   S.games = (await response.json()).games;
   renderStart(S.games, S.settings);
-  if (!(await openInvitation())) showScreen("start");
+  if (!(await openInvitation())) {
+    showScreen("start");
+    // A reload (or a tab restored) goes back to the game this tab was showing.
+    const current = sessionStorage.getItem(CURRENT);
+    const session = current && sessions().find((x) => x.table === current);
+    if (session) connect(session);
+  }
   await refreshContinue();
   renderKeys();
 }
@@ -295,6 +302,7 @@ function cancelJoin() {
 
 function connect(session) {
   if (S.conn) S.conn.close();
+  sessionStorage.setItem(CURRENT, session.table);
   S.session = session;
   S.online = null;
   S.welcome = null;
@@ -397,6 +405,7 @@ async function giveToComputer(seat) {
 }
 
 function leaveTable() {
+  sessionStorage.removeItem(CURRENT);
   if (S.conn) S.conn.close();
   S.conn = null;
   if ($("dlg-result").open) $("dlg-result").close();

@@ -497,7 +497,10 @@ export function promptText(ctx) {
       return t("prompt.layoff");
     case "discard":
       if (welcome.game === "gin") return verbs(msg, "knock").length ? t("prompt.discard_gin_knock") : t("prompt.discard_gin");
-      if (welcome.game === "crazy") return msg.aids && msg.aids.can_lay_down ? t("prompt.discard_crazy_down") : t("prompt.discard_crazy");
+      if (welcome.game === "crazy") {
+        if (msg.aids && msg.aids.can_lay_down) return t("prompt.discard_crazy_down");
+        return t(hand.down && hand.down[ctx.seat] ? "prompt.discard_crazy_is_down" : "prompt.discard_crazy_not_down");
+      }
       return t("prompt.discard_rummy");
     default:
       return "";
