@@ -82,6 +82,15 @@ def result_open(page: Any) -> bool:
     return bool(page.locator("#dlg-result").evaluate("d => d.open"))
 
 
+def check_layoffs_shown(page: Any) -> int:
+    """Gin's score screen shows each card the defender laid off on the knocker's meld it went
+    onto, marked, as many as "Laid off: 8♥ on meld 2, ..." lists; returns how many."""
+    listed = " ".join(page.locator("#dlg-result .result-layoffs").all_inner_texts())
+    laid = re.findall(r"(\S+) on meld \d+", listed)
+    expect(page.locator("#dlg-result .face.laid-off")).to_have_count(len(laid))
+    return len(laid)
+
+
 def next_hand(page: Any, ask: Any) -> None:
     """Ask for the next hand, then wait until its view has closed the result dialog."""
     ask()
@@ -181,6 +190,7 @@ def test_gin_hand_by_clicks_to_a_knock_and_the_score_screen(
     for _ in range(300):
         wait_turn(page)
         if result_open(page):
+            check_layoffs_shown(page)
             if knocked:
                 break
             rematch = page.get_by_role("button", name="Rematch")
@@ -228,7 +238,11 @@ def test_gin_hand_by_clicks_to_a_knock_and_the_score_screen(
     )
     expect(dialog.get_by_role("heading", name="You (knocked)")).to_be_visible()
     expect(dialog.get_by_role("heading", name="Computer (defended)")).to_be_visible()
-    expect(dialog.get_by_role("table").first).to_contain_text("Total")
+    scores = dialog.get_by_role("table").first
+    expect(scores).to_contain_text("Total")
+    if dialog.get_by_role("button", name="Next hand").is_visible():  # not the match's end
+        hand_number = int(page.locator("#scorebar").inner_text().split("Hand ")[1].split()[0])
+        expect(scores).to_contain_text(f"Hand {hand_number}")  # a row per hand so far
     shot(page, "phone-gin-result")
 
 
@@ -883,6 +897,7 @@ def test_two_friends_play_a_match_and_a_rematch(server: Any, new_page: Any) -> N
         )
         if result_open(host):
             friend.wait_for_function("() => document.querySelector('#dlg-result').open")
+            check_layoffs_shown(host)
             if host.get_by_role("button", name="Rematch").is_visible():
                 break
             # A hand with no score (the wall): the host deals the next one; the friend's score

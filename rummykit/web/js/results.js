@@ -10,16 +10,30 @@ function el(tag, cls, text) {
   return e;
 }
 
-function cardsRow(cards, cls = "mini-row") {
+function cardsRow(cards, cls = "mini-row", laid = new Set(), laidText = "") {
   const row = el("span", cls);
-  const names = el("span", "sr-only", cards.map(cardName).join(", "));
-  row.append(names);
+  const names = cards.map((c) => (laid.has(c) ? `${cardName(c)} (${laidText})` : cardName(c)));
+  row.append(el("span", "sr-only", names.join(", ")));
   for (const c of cards) {
     const f = face(c);
     f.classList.add("mini");
+    if (laid.has(c)) {
+      f.classList.add("laid-off");
+      f.title = laidText;
+    }
     row.append(f);
   }
   return row;
+}
+
+const RANKS = "A23456789TJQK";
+
+/** A knocker's meld with the defender's lay-offs on it, a run in rank order. */
+function meldWithLayoffs(meld, added) {
+  const cards = [...meld.split(" "), ...added];
+  const suits = new Set(cards.map((c) => c.slice(-1)));
+  if (suits.size === 1) cards.sort((a, b) => RANKS.indexOf(a[0]) - RANKS.indexOf(b[0]));
+  return cards;
 }
 
 function table(head, rows, caption) {
@@ -73,7 +87,12 @@ function ginBody(ctx, r, body) {
     const role = seat === r.knocker ? t("result.knocker") : t("result.defender");
     box.append(el("h3", "", `${seatName(ctx, seat)} (${role})`));
     const melds = el("div", "result-melds");
-    for (const m of r.melds[seat]) melds.append(cardsRow(m.split(" ")));
+    r.melds[seat].forEach((m, i) => {
+      // The defender's lay-offs are shown on the knocker's melds they went onto, marked.
+      const added = seat === r.knocker ? r.layoffs.filter(([, n]) => n === i + 1).map(([c]) => c) : [];
+      const laidText = t("result.laid_off_by", { name: seatName(ctx, 1 - r.knocker) });
+      melds.append(cardsRow(meldWithLayoffs(m, added), "mini-row", new Set(added), laidText));
+    });
     if (!r.melds[seat].length) melds.append(el("p", "", t("result.no_melds")));
     box.append(melds);
     const dw = el("p", "result-deadwood");
@@ -204,7 +223,9 @@ export function renderResult(ctx) {
     }
   }
   if (game !== "crazy" && !view.over) {
-    const rows = [[t("result.total"), ...view.scores]];
+    // Every hand so far, then the running totals.
+    const rows = (view.hand_scores || []).map((s, i) => [t("result.hand_n", { n: i + 1 }), ...s]);
+    rows.push([t("result.total"), ...view.scores]);
     body.append(table(["", ...seats(ctx).map((s) => seatName(ctx, s))], rows, t("result.scores")));
   }
   if (view.over) {
