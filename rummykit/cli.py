@@ -32,18 +32,22 @@ from rummykit import __version__
 from rummykit.actions import (
     Action,
     BigGin,
+    Buy,
     Discard,
     Done,
+    Down,
     Draw,
     Knock,
     LayOff,
     NewMeld,
     Pass,
+    Swap,
     Take,
 )
 from rummykit.cards import AnyCard, Card
 from rummykit.games import GAMES, Game, Gin, find_game
 from rummykit.games.base import HandState, Match, Phase, View, derive_seed
+from rummykit.games.crazy import CrazyMatch, CrazyState
 from rummykit.games.gin import GinHandResult, GinMatch, GinState, Outcome
 from rummykit.games.rummy import (
     RummyHandResult,
@@ -58,6 +62,7 @@ from rummykit.players.reasons import Suggestion, because, define
 from rummykit.record import RecordError, is_match, load_record
 from rummykit.sim import Progress, SimReport, check_players, simulate
 from rummykit.tournament import TournamentReport, round_robin
+from rummykit.wild_melds import hand_points
 
 __all__ = ["DEMO_SEED", "RUMMY_DEMO_SEEDS", "app", "main"]
 
@@ -67,8 +72,9 @@ GAME_NAMES = ", ".join(sorted(GAMES))
 app = typer.Typer(
     name="rummykit",
     help=(
-        "Gin Rummy (gin) and Basic Rummy for 2-6 players (rummy, rummy-classic): "
-        "replay records, simulate computer players, watch a demo hand."
+        "Gin Rummy (gin), Basic Rummy for 2-6 players (rummy, rummy-classic) and Crazy Rummy "
+        "(crazy): play in the browser (serve), replay records, simulate computer players, "
+        "watch a demo hand."
     ),
     no_args_is_help=True,
     add_completion=False,
@@ -246,11 +252,16 @@ def _hands_table(
     hands: Sequence[HandState],
     players: Sequence[str],
     extra: Mapping[str, Sequence[str]] | None = None,
+    *,
+    winner_points: bool = True,
 ) -> Table:
-    """One row a hand: dealer, actions, outcome, winner, points, ``extra`` columns, totals."""
+    """One row a hand: dealer, actions, outcome, winner, the winner's points (unless
+    ``winner_points`` is false: in Crazy Rummy the winner scores nothing), ``extra`` columns,
+    running totals."""
     extra = extra or {}
     table = Table(title="Hands")
-    for column in ("#", "dealer", "actions", "outcome", "winner", "points", *extra):
+    points_column = ("points",) if winner_points else ()
+    for column in ("#", "dealer", "actions", "outcome", "winner", *points_column, *extra):
         table.add_column(
             column, justify="right" if column in ("#", "actions", "points") else "left"
         )
@@ -260,12 +271,14 @@ def _hands_table(
         result = hand.result
         more = [values[index] for values in extra.values()]
         if result is None:
-            cells = [f"in play ({hand.phase.value})", "-", "-", *("-" for _ in more)]
+            cells = [f"in play ({hand.phase.value})", "-", "-", *more]
         elif result.winner is None:
-            cells = [result.outcome.value, "-", "0", *("-" for _ in more)]
+            cells = [result.outcome.value, "-", "0", *more]
         else:
             points = result.scores[result.winner]
             cells = [result.outcome.value, _name(players, result.winner), str(points), *more]
+        if not winner_points:
+            del cells[2]
         table.add_row(
             str(row["hand"]),
             _name(players, hand.dealer),
@@ -291,6 +304,8 @@ def _print_replay(replayed: HandState | Match, players: list[str]) -> None:
         _print_gin_replay(out, replayed, players)
     elif isinstance(replayed, RummyState | RummyMatch):
         _print_rummy_replay(out, replayed, players)
+    elif isinstance(replayed, CrazyState | CrazyMatch):
+        _print_crazy_replay(out, replayed, players)
     else:  # pragma: no cover - every game has its own printing; this is the fallback
         out.print(_hands_table(hands, players))
 
@@ -452,6 +467,68 @@ def _print_rummy_match(out: Console, match: RummyMatch, players: list[str]) -> N
     summary.add_row("hands won", *(str(w) for w in won))
     summary.add_row("[bold]total[/]", *(f"[bold]{t}[/]" for t in result.totals))
     out.print(summary)
+
+
+# ------------------------------------------------------------------------ replay: Crazy Rummy
+
+
+def _print_crazy_replay(
+    out: Console, replayed: CrazyState | CrazyMatch, players: list[str]
+) -> None:
+    """Rounds (their contract, the penalty points each seat took), the last round's table and
+    hands, and the game's result: the lowest total wins."""
+    hands = replayed.hands if isinstance(replayed, CrazyMatch) else [replayed]
+    last = hands[-1]
+    options = last.options.to_dict()
+    shown = (f"{k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in options.items())
+    out.print("[dim]options: " + escape(", ".join(shown)) + "[/]")
+    extra = {
+        "round": [str(h.round) for h in hands],
+        "contract": [str(h.contract) for h in hands],
+    }
+    out.print(_hands_table(hands, players, extra, winner_points=False))
+    down = ", ".join(_name(players, s) for s, d in enumerate(last.down) if d) or "nobody"
+    to_act = "" if last.to_act is None else f", {_name(players, last.to_act)} to act"
+    out.print(
+        f"Final state: round {last.round} ({last.contract}), [bold]{last.phase.value}[/]"
+        f"{to_act}; stock {len(last.stock)}, discard pile top "
+        f"{_cards(last.discard_pile[-1:])}; down: {down}"
+    )
+    if last.table:
+        out.print("Table:")
+        for number, table_meld in enumerate(last.table, 1):
+            owner = _name(players, table_meld.owner)
+            out.print(f"  {number}. [{_cards(table_meld.meld.cards)}] laid by {owner}")
+    else:
+        out.print("Table: no melds")
+    out.print("Cards left in hand (points are bad):")
+    for seat, player in enumerate(players):
+        held = last.hands[seat]
+        out.print(f"  {escape(player)}: {_cards(held)} = {hand_points(held)}")
+    result = last.result
+    if result is not None:
+        if result.winner is None:
+            out.print("[bold]stock out[/]: nobody went out; everyone scores their cards.")
+        else:
+            out.print(
+                f"[bold]out[/]: [bold]{_name(players, result.winner)}[/] goes out; the others"
+                " score the cards left in their hands."
+            )
+    if isinstance(replayed, CrazyMatch):
+        match_result = replayed.result
+        if match_result is None:
+            totals = " - ".join(str(t) for t in replayed.scores())
+            out.print(f"Game in progress: {totals} after {len(hands)} of 7 rounds")
+            return
+        verb = "won" if len(match_result.winners) == 1 else "shared"
+        winners = _names(players, match_result.winners)
+        out.print(f"Game {verb} by [bold]{winners}[/] with the lowest total")
+        summary = Table(title="Totals (lowest wins)")
+        summary.add_column("")
+        for player in players:
+            summary.add_column(escape(player), justify="right")
+        summary.add_row("[bold]total[/]", *(f"[bold]{t}[/]" for t in match_result.totals))
+        out.print(summary)
 
 
 @app.command()
@@ -949,12 +1026,90 @@ def _rummy_demo(variant: str, game: Game, players: int, seed: int) -> None:
     _print_rummy_result(out, state.result, names)
 
 
+def _describe_crazy(
+    action: Action, state: CrazyState, offered: AnyCard | None, phase: Phase
+) -> str:
+    """The Crazy Rummy action just applied, in words (``offered``: the discard on offer then)."""
+    card = _card(offered) if offered is not None else "the discard"
+    if isinstance(action, Draw):
+        return "draws from the stock"
+    if isinstance(action, Take):
+        return f"takes {card}"
+    if isinstance(action, Pass):
+        return f"does not buy {card}" if phase is Phase.BUY else f"passes on {card}"
+    if isinstance(action, Buy):
+        penalty = state.options.penalty_cards
+        return f"buys {card} (and takes {penalty} penalty card{'s' if penalty != 1 else ''})"
+    if isinstance(action, Down):
+        return "lays down the contract: " + " | ".join(_cards(m) for m in action.melds)
+    if isinstance(action, LayOff):
+        meld = state.table[action.meld - 1].meld
+        return f"lays off {_card(action.card)} on meld {action.meld} (now {_cards(meld.cards)})"
+    if isinstance(action, Swap):
+        return f"swaps {_card(action.card)} into meld {action.meld} and takes its wild"
+    if isinstance(action, Discard):
+        return f"discards {_card(action.card)}"
+    return str(action)  # pragma: no cover
+
+
+def _crazy_demo(game: Game, players: int, seed: int) -> None:
+    """Round 1 of Crazy Rummy between ``medium`` players, one line per action (buys included,
+    declined buys left out)."""
+    out = _out()
+    names = list(DEMO_NAMES[:players])
+    state = game.new_hand(players=players, seed=seed, dealer=0)
+    assert isinstance(state, CrazyState)
+    bots = [find_player("crazy", "medium", seed=seed + seat) for seat in range(players)]
+    out.print(
+        f"[bold]Crazy Rummy[/], round {state.round} (contract: {state.contract}), seed {seed}: "
+        f"{_names(names, range(players))}, the medium computer player at every seat. "
+        f"{names[0]} deals; points left in hand are bad."
+    )
+    for seat, name in enumerate(names):
+        out.print(f"  {name}: {_cards(sorted(state.hands[seat], key=lambda c: c.sort_key))}")
+    out.print(f"  up-card {_card(state.discard_pile[-1])}, {len(state.stock)} cards in the stock\n")
+    number = 0
+    for _ in range(MAX_DEMO_ACTIONS):
+        actor = state.to_act
+        if actor is None:
+            break
+        offered = state.discard_pile[-1] if state.discard_pile else None
+        phase = state.phase
+        action = bots[actor].choose(state.view(actor))
+        state.apply(action, actor)
+        if isinstance(action, Pass) and phase is Phase.BUY:
+            continue  # declined buys would fill the screen
+        number += 1
+        out.print(f"{number:3}. {names[actor]} {_describe_crazy(action, state, offered, phase)}")
+    out.print()
+    if state.result is None:  # pragma: no cover - a safety net, rounds end
+        out.print(f"The demo stops after {MAX_DEMO_ACTIONS} actions.")
+        return
+    if state.table:
+        out.print("Table:")
+        for index, table_meld in enumerate(state.table, 1):
+            owner = _name(names, table_meld.owner)
+            out.print(f"  {index}. [{_cards(table_meld.meld.cards)}] laid by {owner}")
+    out.print("Cards left in hand (points are bad):")
+    for seat, name in enumerate(names):
+        out.print(f"  {name}: {_cards(state.hands[seat])} = {hand_points(state.hands[seat])}")
+    winner = state.result.winner
+    if winner is None:
+        out.print("[bold]stock out[/]: nobody went out; everyone scores their cards.")
+    else:
+        out.print(f"[bold]{names[winner]}[/] goes out and scores 0; the others score their cards.")
+
+
 @app.command()
 def demo(
     game: Annotated[str, typer.Option("--game", "-g", help=f"The game: {GAME_NAMES}.")] = "gin",
     players: Annotated[
         int | None,
-        typer.Option("--players", "-p", help="Table size (gin: 2; rummy: 2-6; default 2)."),
+        typer.Option(
+            "--players",
+            "-p",
+            help="Table size (gin: 2; rummy: 2-6, default 2; crazy: 2-6, default 4).",
+        ),
     ] = None,
     seed: Annotated[
         int | None,
@@ -964,9 +1119,11 @@ def demo(
     """Play one seeded demo hand and show it turn by turn.
 
     Gin: random v random. Basic Rummy: greedy players that meld and lay off whenever they can.
+    Crazy Rummy: round 1 between medium computer players (4 of them unless --players says).
     """
     played = _find_game(game)
-    size = players if players is not None else played.min_players
+    usual = 4 if played.name == "crazy" else played.min_players  # Crazy Rummy: 4 is usual
+    size = players if players is not None else usual
     try:
         check_players(played, size)
     except ValueError as exc:
@@ -976,6 +1133,8 @@ def demo(
     elif played.name == "rummy":
         default = RUMMY_DEMO_SEEDS.get(size, 0)
         _rummy_demo(game.strip().lower(), played, size, default if seed is None else seed)
+    elif played.name == "crazy":
+        _crazy_demo(played, size, 1 if seed is None else seed)
     else:  # pragma: no cover - every game of GAMES has a demo
         raise _fail(f"no demo for {played.name} yet", 2)
 

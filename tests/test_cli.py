@@ -363,7 +363,7 @@ def test_rummy_classic_demo_at_a_bigger_table() -> None:
 def test_help_mentions_every_game() -> None:
     result = runner.invoke(app, ["--help"])
     assert result.exit_code == 0
-    assert all(name in result.stdout for name in ("gin", "rummy", "rummy-classic"))
+    assert all(name in result.stdout for name in ("gin", "rummy", "rummy-classic", "crazy"))
     sim_help = runner.invoke(app, ["sim", "--help"])
     assert "rummy-classic" in sim_help.stdout and "2-6 players" in sim_help.stdout
 
@@ -373,3 +373,49 @@ def test_rummy_demo_tells_of_a_restock_and_a_stalemate() -> None:
     assert result.exit_code == 0, result.output
     assert "the discard pile is shuffled to make a new stock of " in result.stdout
     assert "stalemate: the stock ran out for good, nobody scores." in result.stdout
+
+
+RECORDS = Path(__file__).parent / "records"
+
+
+def test_replay_of_a_crazy_round_and_game() -> None:
+    """Crazy Rummy replays show each round's contract and the penalty points, the last round's
+    table and hands, and the lowest total as the winner (no "points to the winner" column)."""
+    from rummykit.games.crazy import CrazyMatch, CrazyState
+    from rummykit.record import read_record
+    from rummykit.wild_melds import hand_points
+
+    round5 = read_record(RECORDS / "crazy_round5.json")
+    assert isinstance(round5, CrazyState) and round5.result is not None
+    result = runner.invoke(app, ["replay", str(RECORDS / "crazy_round5.json")])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    header = next(line for line in out.splitlines() if "┃ # ┃" in line)
+    assert "round" in header and "points" not in header  # the winner scores nothing here
+    assert "round 5 (2 books + 1 run), hand_over" in out
+    for number, table_meld in enumerate(round5.table, 1):
+        assert f"{number}. [{' '.join(c.symbol for c in table_meld.meld.cards)}]" in out
+    assert f"= {hand_points(round5.hands[0])}" in out
+    assert "goes out; the others score the cards left in their hands" in out
+    game = read_record(RECORDS / "crazy_match.json")
+    assert isinstance(game, CrazyMatch) and game.result is not None
+    result = runner.invoke(app, ["replay", str(RECORDS / "crazy_match.json")])
+    assert result.exit_code == 0, result.output
+    names = json.loads((RECORDS / "crazy_match.json").read_text())["players"]
+    winner = names[game.result.winners[0]]
+    assert f"Game won by {winner} with the lowest total" in result.stdout
+    total_row = next(line for line in result.stdout.splitlines() if "│ total" in line)
+    assert total_row.replace("│", " ").split()[1:] == [str(t) for t in game.result.totals]
+
+
+def test_crazy_demo_plays_round_one_at_four() -> None:
+    result = runner.invoke(app, ["demo", "--game", "crazy"])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Crazy Rummy, round 1 (contract: 2 books), seed 1: Ann, Bob, Cid and Dee" in out
+    assert " lays down the contract: " in out and " discards " in out
+    assert "Cards left in hand (points are bad):" in out and "Dee: " in out
+    assert "goes out and scores 0" in out or "stock out" in out
+    two = runner.invoke(app, ["demo", "-g", "crazy", "-p", "2", "-s", "5"])
+    assert two.exit_code == 0, two.output
+    assert "Ann and Bob" in two.stdout and " buys " not in two.stdout  # two players never buy
