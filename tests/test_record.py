@@ -333,3 +333,20 @@ def test_any_integer_type_is_a_seed_and_its_record_loads() -> None:
 def test_json_too_big_for_python_is_a_record_error(text: str) -> None:
     with pytest.raises(RecordError, match="not valid JSON"):
         load_record(text)
+
+
+@pytest.mark.parametrize("game", ["gin", "rummy", "crazy"])
+def test_text_for_an_action_or_a_bool_for_a_seat_is_a_type_error(game: str) -> None:
+    """Mistakes of the caller, not of the player: a TypeError saying what to give instead, and
+    the state unchanged."""
+    state = find_game(game).new_hand(players=2, seed=3)
+    before = state.view(0).to_dict()
+    legal = state.legal_actions()[0]
+    with pytest.raises(TypeError, match="parse_action"):
+        state.apply(str(legal))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="seat must be a whole number"):
+        state.apply(legal, True)
+    with pytest.raises(TypeError, match="seat must be a whole number"):
+        state.can(legal, "1")  # type: ignore[arg-type]
+    assert state.view(0).to_dict() == before
+    state.apply(legal, state.to_act)  # the same action, given properly, is taken

@@ -27,6 +27,7 @@ __all__ = [
     "OptionSpec",
     "Phase",
     "View",
+    "check_call",
     "check_option",
     "check_options",
     "check_seed",
@@ -162,6 +163,22 @@ def check_seed(seed: object) -> int | None:
         except TypeError:
             pass
     raise ValueError(f"seed must be a whole number or None, not {seed!r}")
+
+
+def check_call(action: object, seat: object) -> None:
+    """TypeError for a call that is wrong whatever the position: an action given as text (parse
+    it first: ``parse_action("pass")``), or a seat that is not a whole number (``True``).
+
+    >>> check_call("pass", None)
+    Traceback (most recent call last):
+    TypeError: give an action, not the text 'pass': parse_action('pass') makes one
+    """
+    if isinstance(action, str):
+        raise TypeError(
+            f"give an action, not the text {action!r}: parse_action({action!r}) makes one"
+        )
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
+        raise TypeError(f"seat must be a whole number or None, not {seat!r}")
 
 
 def new_rng(seed: int | None) -> random.Random:

@@ -26,6 +26,7 @@ from rummykit.games.base import (
     MatchView,
     OptionSpec,
     Phase,
+    check_call,
     check_options,
     check_seed,
     derive_seed,
@@ -407,7 +408,11 @@ class GinState:
         return []
 
     def verify(self, action: Action, seat: int | None = None) -> None:
-        """Raise :class:`IllegalActionError` unless ``action`` (by ``seat``, if given) is legal."""
+        """Raise :class:`IllegalActionError` unless ``action`` (by ``seat``, if given) is legal.
+
+        TypeError for an action given as text or a seat that is not a whole number.
+        """
+        check_call(action, seat)
         if self.phase is Phase.HAND_OVER:
             raise IllegalActionError("the hand is over")
         if seat is not None and seat != self.to_act:
