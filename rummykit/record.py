@@ -20,7 +20,7 @@ from typing import Any, TypeGuard, cast
 
 from rummykit.actions import ActionSyntaxError, parse_action
 from rummykit.games import find_game
-from rummykit.games.base import Deal, Game, HandState, IllegalActionError, Match
+from rummykit.games.base import Deal, Game, HandState, IllegalActionError, Match, check_players
 
 __all__ = [
     "RecordError",
@@ -138,11 +138,10 @@ def _players(data: Mapping[str, Any], game: Game) -> int:
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise RecordError("players must be a list of names, one per seat")
-    if not game.min_players <= len(players) <= game.max_players:
-        raise RecordError(
-            f"{game.name} is for {game.min_players} to {game.max_players} players, "
-            f"not {len(players)}"
-        )
+    try:
+        check_players(game, len(players))
+    except ValueError as exc:
+        raise RecordError(str(exc)) from None
     return len(players)
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, Self, TypeVar, overload
 
 from rummykit.games import find_game
-from rummykit.games.base import Game, HandState, Match, OptionsLike, derive_seed
+from rummykit.games.base import Game, HandState, Match, OptionsLike, check_players, derive_seed
 from rummykit.games.gin import Gin, GinMatch, GinState
 from rummykit.games.rummy import Rummy, RummyMatch, RummyState
 from rummykit.players import Player, find_player
@@ -53,26 +53,6 @@ MAX_HANDS = 10_000
 
 class StuckError(RuntimeError):
     """A hand or match that does not end: players that never draw from the stock, say."""
-
-
-def check_players(game: Game, count: int) -> None:
-    """Raise ValueError unless ``game`` is played by ``count`` players.
-
-    >>> check_players(find_game("gin"), 3)
-    Traceback (most recent call last):
-    ...
-    ValueError: gin needs 2 players, not 3
-    >>> check_players(find_game("rummy"), 7)
-    Traceback (most recent call last):
-    ...
-    ValueError: rummy is for 2 to 6 players, not 7
-    """
-    if not game.min_players <= count <= game.max_players:
-        if game.min_players == game.max_players:
-            raise ValueError(f"{game.name} needs {game.min_players} players, not {count}")
-        raise ValueError(
-            f"{game.name} is for {game.min_players} to {game.max_players} players, not {count}"
-        )
 
 
 def _play_out(state: HandState, players: Sequence[Player], apply: Any) -> None:

@@ -230,7 +230,10 @@ def test_rummy_match_record_replays_and_round_trips() -> None:
             "dealer must be a seat from 0 to 1",
         ),
         (corrupt("rummy_match.json", lambda d: d.update(players=["A", "B", "C"])), "hand 1"),
-        (corrupt("gin_hand.json", lambda d: d.update(players=["A", "B", "C"])), "2 to 2 players"),
+        (
+            corrupt("gin_hand.json", lambda d: d.update(players=["A", "B", "C"])),
+            "gin needs 2 players, not 3",
+        ),
     ],
 )
 def test_malformed_rummy_records_are_refused(data: Any, fragment: str) -> None:

@@ -570,3 +570,9 @@ def test_deal_must_match_the_table() -> None:
     with pytest.raises(ValueError, match="give a seed or a deal"):
         Rummy().new_hand(seed=1, deal=Deal((), C("7H"), ()))
     assert Take() in example().legal_actions()
+
+
+def test_unlimited_and_unset_are_accepted_as_written_in_the_messages() -> None:
+    options = RummyOptions.from_dict({"melds_per_turn": "unlimited", "hands": "unset"})
+    assert options.melds_per_turn is None and options.hands is None
+    assert RummyOptions.from_dict(options.to_dict()) == options

@@ -30,6 +30,7 @@ __all__ = [
     "check_call",
     "check_option",
     "check_options",
+    "check_players",
     "check_seed",
     "derive_seed",
     "natural",
@@ -179,6 +180,27 @@ def check_call(action: object, seat: object) -> None:
         )
     if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
         raise TypeError(f"seat must be a whole number or None, not {seat!r}")
+
+
+def check_players(game: Game, count: int) -> None:
+    """Raise ValueError unless ``game`` is played by ``count`` players.
+
+    >>> from rummykit.games import find_game
+    >>> check_players(find_game("gin"), 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: gin needs 2 players, not 3
+    >>> check_players(find_game("rummy"), 7)
+    Traceback (most recent call last):
+    ...
+    ValueError: rummy is for 2 to 6 players, not 7
+    """
+    if not game.min_players <= count <= game.max_players:
+        if game.min_players == game.max_players:
+            raise ValueError(f"{game.name} needs {game.min_players} players, not {count}")
+        raise ValueError(
+            f"{game.name} is for {game.min_players} to {game.max_players} players, not {count}"
+        )
 
 
 def new_rng(seed: int | None) -> random.Random:

@@ -582,7 +582,9 @@ class CrazyState:
         if self.phase is Phase.BUY:
             return f"{self.offered} is offered for buying: buy it or pass"
         if self.phase is Phase.DRAW:
-            return "draw first: take the offered card or draw from the stock"
+            if self.offered is None:
+                return "draw first: draw from the stock (no card is on offer)"
+            return f"draw first: take {self.offered} or draw from the stock"
         return "you have already drawn: lay down, lay off, swap or discard"
 
     def _melds_of(self, groups: Sequence[Sequence[AnyCard]]) -> list[WildMeld]:
@@ -637,10 +639,14 @@ class CrazyState:
         ends = self._layoff_ends(action.card, meld)
         if action.end not in ends:
             if not ends:
-                kind = "book" if isinstance(meld, Book) else "run"
+                if isinstance(meld, Book):
+                    why = "not its rank, or too many wilds"
+                    raise IllegalActionError(
+                        f"{action.card} does not fit book {action.meld} ({meld}): {why}"
+                    )
+                why = "not its suit or next in line, past the ace, or too many wilds"
                 raise IllegalActionError(
-                    f"{action.card} does not fit {kind} {action.meld} ({meld}): too many wilds, "
-                    "past the ace, or not its rank or suit"
+                    f"{action.card} does not fit run {action.meld} ({meld}): {why}"
                 )
             if isinstance(meld, Book):
                 raise IllegalActionError("a book has no ends: lay off onto it without naming one")

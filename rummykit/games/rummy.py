@@ -137,6 +137,8 @@ class RummyOptions:
         values = dict(data)
         if values.get("melds_per_turn") == "unlimited":
             values["melds_per_turn"] = None
+        if values.get("hands") == "unset":  # as the option's message names it
+            values["hands"] = None
         return replace(base if base is not None else cls(), **values)
 
 

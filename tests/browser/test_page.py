@@ -609,7 +609,7 @@ def test_language_switch(server: Any, new_page: Any, shot: Any) -> None:
     )
     page.get_by_role("button", name="Luật chơi").click()
     expect(
-        page.get_by_role("dialog").get_by_role("heading", name="Gin Rummy tóm tắt")
+        page.get_by_role("dialog").get_by_role("heading", name="Tóm tắt luật Gin Rummy")
     ).to_be_visible()
     page.keyboard.press("Escape")
     shot(page, "desktop-gin-vi")
