@@ -104,3 +104,25 @@ def test_parse_cards_splits_on_spaces_and_commas() -> None:
 def test_notation_round_trips(cards: list[Card | Joker]) -> None:
     assert list(parse_cards(format_cards(cards))) == cards
     assert all(parse_card(c.symbol) is c for c in cards if isinstance(c, Card))
+
+
+def test_the_package_offers_the_main_names_loaded_on_first_use() -> None:
+    """``import rummykit`` gives the main API (each name the same object as in its module),
+    loads no game until one is asked for, and names a missing attribute clearly."""
+    import subprocess
+    import sys
+
+    import rummykit
+    from rummykit.games import find_game
+    from rummykit.record import load_record
+
+    assert sorted(rummykit.__all__) == sorted(["__version__", *rummykit._WHERE])
+    for name in rummykit.__all__:
+        assert getattr(rummykit, name) is not None
+    assert rummykit.find_game is find_game and rummykit.load_record is load_record
+    assert "find_player" in dir(rummykit)
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        _ = rummykit.nope
+    code = "import sys, rummykit; print('rummykit.games' in sys.modules)"
+    fresh = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert fresh.stdout.strip() == "False"
