@@ -827,6 +827,15 @@ def test_the_invitations_fold_away_on_a_phone(server: Any, new_page: Any, shot: 
     summary.click()
     expect(page.locator("#invite-list input").first).to_be_visible()
     shot(page, "phone-crazy-invitations-open")
+    # One link fits: a phone shows it at once, with the piles and the hand still in view.
+    page.get_by_role("button", name="Menu").click()
+    page.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
+    page.get_by_label("Your opponent").select_option(label="A friend (send them a link)")
+    page.get_by_role("button", name="Play").click()
+    expect(page.locator("#invite-list input")).to_have_count(1)
+    expect(page.locator("#invite-list input")).to_be_visible()
+    for selector in ("#stock", "#discard", "#hand", "#actions"):
+        assert in_view(page, selector), selector
 
 
 def test_the_computer_plays_for_a_friend_who_is_not_coming(server: Any, new_page: Any) -> None:

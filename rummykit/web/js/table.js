@@ -580,9 +580,11 @@ function renderInvites(ctx) {
   panel.hidden = !open.length;
   if (!open.length) return;
   if (ctx.ui.inviteShown !== ctx.welcome.table) {
-    // Open at first on a desktop; on a phone a one-line summary, so the table stays in view.
+    // Open at first on a desktop, and on a phone with room for one link; several links on a
+    // phone start as a one-line summary, so the table stays in view.
     ctx.ui.inviteShown = ctx.welcome.table;
-    $("invite-details").open = !window.matchMedia("(max-width: 640px)").matches;
+    const phone = window.matchMedia("(max-width: 640px)").matches;
+    $("invite-details").open = !phone || (open.length === 1 && window.innerHeight >= 700);
   }
   $("invite-count").textContent = t("invite.count", { count: open.length });
   $("invite-local").hidden = !/^(localhost|127\.|\[::1\])/.test(location.hostname);
