@@ -263,6 +263,35 @@ def test_game_catalogue_lists_levels_and_options() -> None:
     assert games["gin"].options["target_score"] == 100
 
 
+def test_the_catalogue_specs_are_the_options_checks() -> None:
+    """The start screen's house rules come from each game's option specs: one per option, in
+    order, and a value in range is accepted by the game while one just outside is refused."""
+    for info in game_catalogue():
+        variant = info.presets[0] if info.presets else info.key
+        defaults = find_game(variant).options.to_dict()
+        assert [spec["name"] for spec in info.specs] == list(defaults)
+        for preset in info.presets:
+            assert info.preset_options[preset] == find_game(preset).options.to_dict()
+        for spec in info.specs:
+            name = spec["name"]
+            if spec["kind"] == "int":
+                for ok in (spec["low"], spec["high"]):
+                    assert find_game(variant, {name: ok}).options.to_dict()[name] == ok
+                for bad in (spec["low"] - 1, spec["high"] + 1):
+                    with pytest.raises(ValueError, match=f"option {name} must be"):
+                        find_game(variant, {name: bad})
+            elif spec["kind"] == "choice":
+                for choice in spec["choices"]:
+                    assert find_game(variant, {name: choice}).options.to_dict()[name] == choice
+                with pytest.raises(ValueError, match=f"option {name} must be"):
+                    find_game(variant, {name: "nonsense"})
+            else:
+                flipped = not defaults[name]
+                assert find_game(variant, {name: flipped}).options.to_dict()[name] is flipped
+                with pytest.raises(ValueError, match=f"option {name} must be true or false"):
+                    find_game(variant, {name: "yes"})
+
+
 # ---------------------------------------------------------------------------------- WebSocket
 
 

@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
 from rummykit.cards import AnyCard, Card, parse_card, parse_cards
 
@@ -565,7 +565,9 @@ class Game(Protocol):
 
 
 class OptionsLike(Protocol):
-    """Every options object turns into JSON data."""
+    """Every options object turns into JSON data, and lists its options' specs."""
+
+    SPECS: ClassVar[tuple[OptionSpec, ...]]
 
     def to_dict(self) -> dict[str, Any]:
         """The options as JSON data."""

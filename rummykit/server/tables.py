@@ -21,7 +21,7 @@ import sqlite3
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, cast
 
 from rummykit.actions import (
@@ -92,6 +92,11 @@ class GameInfo:
     levels: tuple[str, ...]
     options: dict[str, Any]
     main_options: tuple[str, ...]
+    specs: tuple[dict[str, Any], ...] = ()
+    """Every option of the game: name, kind and values (:class:`OptionSpec`), for the house
+    rules on the start screen."""
+    preset_options: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Each preset's options (``options`` are the first preset's)."""
 
     def to_dict(self) -> dict[str, Any]:
         """As JSON data."""
@@ -104,6 +109,8 @@ class GameInfo:
             "levels": list(self.levels),
             "options": self.options,
             "main_options": list(self.main_options),
+            "specs": list(self.specs),
+            "preset_options": self.preset_options,
         }
 
 
@@ -141,6 +148,8 @@ def game_catalogue() -> list[GameInfo]:
                 levels=levels_for(variant),
                 options=game.options.to_dict(),
                 main_options=MAIN_OPTIONS.get(key, ()),
+                specs=tuple(spec.to_dict() for spec in type(game.options).SPECS),
+                preset_options={p: find_game(p).options.to_dict() for p in presets},
             )
         )
     return out

@@ -415,6 +415,51 @@ def test_a_greyed_out_button_says_why_when_tapped(server: Any, new_page: Any) ->
     assert seq(page) > before
 
 
+def test_house_rules_are_chosen_on_the_start_screen_and_shown_at_the_table(
+    server: Any, new_page: Any, shot: Any
+) -> None:
+    """Every option of the game can be changed under House rules; the table plays by them and
+    says which differ from the standard rules; the choice is remembered and can be reset."""
+    page = new_page()
+    page.goto(server.url)
+    page.get_by_role("radio", name=re.compile("^Basic Rummy")).check()
+    house = page.locator("#house")
+    house.locator("summary").click()
+    expect(house.get_by_label("New melds a turn")).to_have_value("1")  # Straight Rummy: one
+    house.get_by_label("When the stock runs out").select_option(label="Shuffle the pile")
+    limit = house.get_by_label("Times the pile becomes the stock")
+    limit.fill("500")
+    page.get_by_role("button", name="Play").click()  # out of range: the form says so, no game
+    assert limit.evaluate("e => !e.validity.valid")
+    expect(page.locator("#start")).to_be_visible()
+    limit.fill("3")
+    house.get_by_label("Rummy bonus").check()
+    expect(house.locator("summary")).to_contain_text("(3 changed)")
+    shot(page, "desktop-house-rules")
+    page.get_by_role("button", name="Play").click()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    expect(page.locator("#scorebar .house-line")).to_have_text(
+        "House rules: When the stock runs out: Shuffle the pile; Times the pile becomes the"
+        " stock: 3; Rummy bonus: on"
+    )
+    # Back at the start screen the choice is kept; Standard rules puts every rule back.
+    page.get_by_role("button", name="Menu").click()
+    expect(house.locator("summary")).to_contain_text("(3 changed)")
+    page.locator("#preset").select_option(label="Classic Rummy (any number of melds)")
+    expect(house.get_by_label("New melds a turn")).to_have_value("")  # any number: no limit
+    expect(house.get_by_label("When the stock runs out")).to_have_value("shuffle")
+    expect(house.locator("summary")).not_to_contain_text("changed")
+    house.get_by_label("Times the pile becomes the stock").fill("2")
+    expect(house.locator("summary")).to_contain_text("(1 changed)")
+    page.get_by_role("button", name="Standard rules").click()
+    expect(house.locator("summary")).not_to_contain_text("changed")
+    expect(house.get_by_label("Times the pile becomes the stock")).to_have_value("1")
+    # A game with no house rule changed shows no such line.
+    page.get_by_role("button", name="Play").click()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    expect(page.locator("#scorebar .house-line")).to_have_count(0)
+
+
 def test_the_log_says_when_the_discard_pile_becomes_the_stock(server: Any, new_page: Any) -> None:
     """Four at the table draw the stock down fast: the log says the pile was turned over, and
     that it was the last time (the default preset restocks once)."""

@@ -6,7 +6,7 @@ import { currentLanguage, onLanguage, preferredLanguage, setLanguage, t, transla
 import { has, meldFor, targetsFor, verbs } from "./intents.js";
 import { renderResult } from "./results.js";
 import { Connection } from "./socket.js";
-import { readStart, renderFields, renderFriends, renderStart, showContinue, showFriendFields } from "./start.js";
+import { countHouse, readStart, renderFields, renderFriends, renderHouse, renderStart, showContinue, showFriendFields } from "./start.js";
 import { contractText, describe, focusHandCard, handEntries, promptText, render, selectedCards } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
@@ -63,6 +63,7 @@ function ctx() {
     seat: S.session.seat,
     invites: S.session.invites || [],
     online: S.online,
+    games: S.games,
   };
 }
 
@@ -950,6 +951,17 @@ function wire() {
   $("game-choices").addEventListener("change", () => {
     const settings = readStart(S.games);
     renderFields(S.games.find((g) => g.key === settings.game), { ...S.settings, game: null });
+  });
+  const startGameInfo = () => S.games.find((g) => g.key === readStart(S.games).game);
+  $("preset").addEventListener("change", () => {
+    const game = startGameInfo();
+    renderHouse(game, $("preset").value, null); // the other preset's rules
+  });
+  $("house-fields").addEventListener("change", () => countHouse(startGameInfo()));
+  $("house-fields").addEventListener("input", () => countHouse(startGameInfo()));
+  $("btn-house-reset").addEventListener("click", () => {
+    const game = startGameInfo();
+    renderHouse(game, $("house-fields").dataset.preset, null);
   });
   $("start-form").addEventListener("submit", (event) => {
     event.preventDefault();

@@ -1,5 +1,5 @@
 // The start screen: choose the game, opponents, their level and the main options, or continue.
-import { t } from "./i18n.js";
+import { has, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -69,6 +69,99 @@ export function renderFields(game, settings) {
     $("knock").value = String(saved ?? game.options.knock_limit);
   }
   $("start-summary").textContent = t(`game.${game.key}.summary`);
+  const chosen = game.presets.length ? preset.value || game.presets[0] : game.key;
+  const same = settings.game === game.key && (settings.preset || game.key) === chosen;
+  renderHouse(game, chosen, same ? settings.options : null);
+}
+
+// ------------------------------------------------------------------------------ house rules
+
+/** The options of ``preset`` (or of the game, without presets) as JSON data. */
+function defaultsOf(game, preset) {
+  return (game.preset_options && game.preset_options[preset]) || game.options;
+}
+
+/** How an empty number field reads back: what None is written as in the options' JSON. */
+function noneValue(spec) {
+  return spec.none === "unlimited" ? "unlimited" : null;
+}
+
+/** Every option the main fields do not show, as a form field, set to ``saved`` or to the
+ * preset's value. */
+export function renderHouse(game, preset, saved) {
+  const box = $("house-fields");
+  box.textContent = "";
+  box.dataset.game = game.key;
+  box.dataset.preset = preset;
+  const defaults = defaultsOf(game, preset);
+  for (const spec of game.specs || []) {
+    if (game.main_options.includes(spec.name)) continue;
+    const value = saved && spec.name in saved ? saved[spec.name] : defaults[spec.name];
+    const id = `opt-${spec.name}`;
+    const row = document.createElement("div");
+    row.className = spec.kind === "bool" ? "field check" : "field";
+    const label = document.createElement("label");
+    label.htmlFor = id;
+    label.textContent = t(`opt.${spec.name}`);
+    let input;
+    if (spec.kind === "bool") {
+      input = document.createElement("input");
+      input.type = "checkbox";
+      input.checked = value === true;
+    } else if (spec.kind === "choice") {
+      input = document.createElement("select");
+      for (const c of spec.choices) input.append(option(c, t(`opt.${spec.name}.${c}`), c === value));
+    } else {
+      input = document.createElement("input");
+      input.type = "number";
+      input.min = String(spec.low);
+      input.max = String(spec.high);
+      input.step = "1";
+      input.inputMode = "numeric";
+      input.required = spec.none === null;
+      if (spec.none !== null) input.placeholder = spec.none === "unlimited" ? "∞" : "—"; // the help says what empty means
+      input.value = value === null || value === undefined || typeof value === "string" ? "" : String(value);
+    }
+    input.id = id;
+    input.dataset.option = spec.name;
+    row.append(label, input);
+    if (has(`opt.${spec.name}.help`)) {
+      const help = document.createElement("small");
+      help.className = "help";
+      help.id = `${id}-help`;
+      help.textContent = t(`opt.${spec.name}.help`);
+      input.setAttribute("aria-describedby", help.id);
+      row.append(help);
+    }
+    box.append(row);
+  }
+  countHouse(game);
+}
+
+/** The house rules chosen: each option whose value differs from the preset's. */
+export function readHouse(game) {
+  const box = $("house-fields");
+  if (!game.specs || box.dataset.game !== game.key) return {};
+  const defaults = defaultsOf(game, box.dataset.preset);
+  const out = {};
+  for (const spec of game.specs) {
+    const input = box.querySelector(`[data-option="${spec.name}"]`);
+    if (!input) continue;
+    let value;
+    if (spec.kind === "bool") value = input.checked;
+    else if (spec.kind === "choice") value = input.value;
+    else if (input.value.trim() === "" && spec.none !== null) value = noneValue(spec);
+    else value = parseInt(input.value, 10);
+    if (typeof value === "number" && !Number.isFinite(value)) continue;
+    if (value !== defaults[spec.name]) out[spec.name] = value;
+  }
+  return out;
+}
+
+/** "(2 changed)" beside the house rules' title, or nothing. */
+export function countHouse(game) {
+  const n = Object.keys(readHouse(game)).length;
+  $("house-count").textContent = n ? t("house.changed", { count: n }) : "";
 }
 
 /** The "of them, friends" choice (0 to the number of opponents), and what depends on it. */
@@ -112,6 +205,7 @@ export function readStart(games) {
     if (Number.isFinite(v) && v >= 0) options.knock_limit = v;
   }
   const preset = game.presets.length ? $("preset").value || game.presets[0] : key;
+  Object.assign(options, readHouse(game));
   return {
     game: key,
     variant: game.presets.length ? preset : key,

@@ -89,6 +89,26 @@ function usable(button, enabled, explain) {
 
 // ------------------------------------------------------------------------------- score bar
 
+/** This table's rules that differ from its preset's, in words ("Big gin: on"). */
+export function houseRules(ctx) {
+  const { welcome } = ctx;
+  const game = (ctx.games || []).find((g) => g.key === welcome.game);
+  if (!game || !game.specs) return [];
+  const defaults = (game.preset_options && game.preset_options[welcome.variant]) || game.options;
+  const out = [];
+  for (const spec of game.specs) {
+    if (game.main_options.includes(spec.name) || spec.name === "hands") continue; // shown already
+    const value = welcome.options[spec.name];
+    if (value === undefined || value === defaults[spec.name]) continue;
+    let text;
+    if (spec.kind === "bool") text = t(value ? "opt.on" : "opt.off");
+    else if (spec.kind === "choice") text = t(`opt.${spec.name}.${value}`);
+    else text = typeof value === "number" ? String(value) : t(`opt.none.${spec.none}`);
+    out.push(`${t(`opt.${spec.name}`)}: ${text}`);
+  }
+  return out;
+}
+
 function renderScorebar(ctx) {
   const { msg, welcome } = ctx;
   const view = msg.view;
@@ -107,6 +127,8 @@ function renderScorebar(ctx) {
   }
   info.textContent = parts.join(" · ");
   bar.append(info);
+  const house = houseRules(ctx);
+  if (house.length) bar.append(el("p", "house-line", t("house.at_table", { list: house.join("; ") })));
   const list = el("ul", "scores");
   list.setAttribute("aria-label", t("score.label"));
   view.scores.forEach((score, seat) => {
