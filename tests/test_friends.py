@@ -432,15 +432,16 @@ def test_a_friend_who_comes_back_takes_their_seat_back_from_the_computer(
 ) -> None:
     """Lan leaves; the creator lets the computer play for her and it plays her turns; when
     Lan's page connects again the seat is hers: everybody is told, and she plays on."""
-    info = client.post(
-        "/api/tables",
-        json={"game": "gin", "opponents": 1, "friends": 1, "name": "An", "options": {}},
-    ).json()
-    table = info["table"]
-    joined = _join(client, table, {"code": info["invites"][0]["code"], "name": "Lan"}).json()
     manager: TableManager = client.app.state.manager  # type: ignore[attr-defined]
+    # A fixed deal (seed 5), so that nobody knocks before the hand has gone round twice.
+    created, token = manager.create(
+        variant="gin", opponents=1, level="easy", friends=1, name="An", seed=5
+    )
+    table, code = created.id, created.invites[1]
+    manager.forget(table)
+    joined = _join(client, table, {"code": code, "name": "Lan"}).json()
     with client.websocket_connect(f"/ws/{table}/0") as host:
-        host.send_json({"t": "hello", "token": info["token"]})
+        host.send_json({"t": "hello", "token": token})
         assert host.receive_json()["t"] == "welcome"
         assert host.receive_json()["t"] == "view"
         assert host.receive_json() == {"t": "presence", "online": [0]}
@@ -454,7 +455,7 @@ def test_a_friend_who_comes_back_takes_their_seat_back_from_the_computer(
         assert state.hand.to_act == 1
         seq_before = state.seq
         answer = client.post(
-            f"/api/tables/{table}/seats/1/computer", json={"token": info["token"], "level": "easy"}
+            f"/api/tables/{table}/seats/1/computer", json={"token": token, "level": "easy"}
         )
         assert answer.status_code == 200
         assert host.receive_json()["seats"][1]["stand_in"] is True
@@ -478,13 +479,16 @@ def test_a_friend_who_comes_back_takes_their_seat_back_from_the_computer(
             assert host.receive_json() == {"t": "seats", "seats": welcome["seats"]}
             assert host.receive_json() == {"t": "presence", "online": [0, 1]}
             assert lan.receive_json() == {"t": "presence", "online": [0, 1]}
-            # An moves; the computer no longer moves for her: the game waits for her move.
-            legal = [str(a) for a in state.hand.view(0).legal_actions]
-            host.send_json({"t": "action", "action": greedy(legal), "seq": state.seq})
-            assert host.receive_json()["log"][0]["seat"] == 0
-            mine = lan.receive_json()
-            assert mine["log"][0]["seat"] == 0 and mine["view"]["hand"]["legal_actions"]
-            assert manager.get(table) is state and state.computer_to_act() is None
+            # An plays their turn; the computer no longer moves for her: the game waits for her.
+            while state.hand.to_act == 0:
+                legal = [str(a) for a in state.hand.view(0).legal_actions]
+                host.send_json({"t": "action", "action": greedy(legal), "seq": state.seq})
+                assert host.receive_json()["log"][0]["seat"] == 0
+                mine = lan.receive_json()
+                assert mine["log"][0]["seat"] == 0
+            assert not state.hand.is_over  # (with this deal nobody has knocked yet)
+            assert state.hand.to_act == 1 and state.computer_to_act() is None
+            assert manager.get(table) is state and mine["view"]["hand"]["legal_actions"]
             action = greedy(mine["view"]["hand"]["legal_actions"])
             lan.send_json({"t": "action", "action": action, "seq": mine["seq"]})
             mine = lan.receive_json()
