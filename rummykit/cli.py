@@ -975,6 +975,15 @@ def _describe_rummy(action: Action, seat: int, state: RummyState) -> str:
     return str(action)  # pragma: no cover
 
 
+def _print_deal(
+    out: Console, names: Sequence[str], hands: Sequence[Sequence[AnyCard]], state: Any
+) -> None:
+    """A demo's deal: each player's cards (as sorted by the caller), the up-card, the stock."""
+    for name, cards in zip(names, hands, strict=True):
+        out.print(f"  {name}: {_cards(cards)}")
+    out.print(f"  up-card {_card(state.discard_pile[-1])}, {len(state.stock)} cards in the stock\n")
+
+
 def _rummy_demo(variant: str, game: Game, players: int, seed: int) -> None:
     out = _out()
     names = list(DEMO_NAMES[:players])
@@ -987,9 +996,7 @@ def _rummy_demo(variant: str, game: Game, players: int, seed: int) -> None:
         f"{everyone} playing greedily (meld and lay off whenever possible, throw the highest "
         f"card). {names[0]} deals."
     )
-    for seat, name in enumerate(names):
-        out.print(f"  {name}: {_cards(_sorted(state.hands[seat]))}")
-    out.print(f"  up-card {_card(state.discard_pile[-1])}, {len(state.stock)} cards in the stock\n")
+    _print_deal(out, names, [_sorted(h) for h in state.hands], state)
     turn = 0
     phrases: list[str] = []
     for _ in range(MAX_DEMO_ACTIONS):
@@ -1065,9 +1072,7 @@ def _crazy_demo(game: Game, players: int, seed: int) -> None:
         f"{_names(names, range(players))}, the medium computer player at every seat. "
         f"{names[0]} deals; points left in hand are bad."
     )
-    for seat, name in enumerate(names):
-        out.print(f"  {name}: {_cards(sorted(state.hands[seat], key=lambda c: c.sort_key))}")
-    out.print(f"  up-card {_card(state.discard_pile[-1])}, {len(state.stock)} cards in the stock\n")
+    _print_deal(out, names, [sorted(h, key=lambda c: c.sort_key) for h in state.hands], state)
     number = 0
     for _ in range(MAX_DEMO_ACTIONS):
         actor = state.to_act

@@ -146,6 +146,16 @@ def select_only(page: Any, name: str) -> Any:
     return select(page, name)
 
 
+def discard_highest(page: Any, names: list[str]) -> None:
+    """Throw the highest of ``names`` that may be thrown now (not the card just taken)."""
+    for name in sorted(dict.fromkeys(names), key=value, reverse=True):
+        select_only(page, name)
+        discard = page.get_by_role("button", name="Discard", exact=True)
+        if discard.is_enabled():
+            act(page, discard)
+            return
+
+
 def deadwood_if_discarded(title: str) -> int | None:
     m = re.search(r"deadwood (\d+) if discarded", title)
     return int(m.group(1)) if m else None
@@ -367,12 +377,7 @@ def test_basic_rummy_hand_with_a_meld_and_a_lay_off(server: Any, new_page: Any, 
         candidates = [c["name"] for c in info if c["name"] not in in_melds] or [
             c["name"] for c in info
         ]
-        for name in sorted(candidates, key=value, reverse=True):
-            select_only(page, name)
-            discard = page.get_by_role("button", name="Discard", exact=True)
-            if discard.is_enabled():
-                act(page, discard)
-                break
+        discard_highest(page, candidates)
     else:
         pytest.fail("no hand with a meld and a lay-off")
     assert melded and laid_off
@@ -477,12 +482,7 @@ def test_the_log_says_when_the_discard_pile_becomes_the_stock(server: Any, new_p
         if stock.is_enabled():
             act(page, stock)
             continue
-        for name in sorted((c["name"] for c in cards(page)), key=value, reverse=True):
-            select_only(page, name)
-            discard = page.get_by_role("button", name="Discard", exact=True)
-            if discard.is_enabled():
-                act(page, discard)
-                break
+        discard_highest(page, [c["name"] for c in cards(page)])
     else:
         pytest.fail("the stock never ran out")
     expect(page.locator("#log")).to_contain_text(
@@ -542,13 +542,7 @@ def test_crazy_rummy_round_with_a_lay_down_and_a_buy(server: Any, new_page: Any,
             expect(page.get_by_role("heading", name="Laid by You")).to_be_visible()
             shot(page, "phone-crazy-laid-down")
             continue
-        names = dict.fromkeys(c["name"] for c in cards(page))  # two packs: try each name once
-        for name in sorted(names, key=value, reverse=True):
-            select_only(page, name)
-            discard = page.get_by_role("button", name="Discard", exact=True)
-            if discard.is_enabled():
-                act(page, discard)
-                break
+        discard_highest(page, [c["name"] for c in cards(page)])  # (each name tried once)
     assert bought and laid
 
 
