@@ -402,8 +402,9 @@ def _print_rummy_replay(
         _print_rummy_match(out, replayed, players)
 
 
-def _print_rummy_table(out: Console, hand: RummyState, players: Sequence[str]) -> None:
-    """The melds on the table, numbered as lay-offs name them, with the seat that laid each."""
+def _print_rummy_table(out: Console, hand: RummyState | CrazyState, players: Sequence[str]) -> None:
+    """The melds on the table (Basic or Crazy Rummy), numbered as lay-offs name them, with the
+    seat that laid each."""
     if not hand.table:
         out.print("Table: no melds")
         return
@@ -494,13 +495,7 @@ def _print_crazy_replay(
         f"{to_act}; stock {len(last.stock)}, discard pile top "
         f"{_cards(last.discard_pile[-1:])}; down: {down}"
     )
-    if last.table:
-        out.print("Table:")
-        for number, table_meld in enumerate(last.table, 1):
-            owner = _name(players, table_meld.owner)
-            out.print(f"  {number}. [{_cards(table_meld.meld.cards)}] laid by {owner}")
-    else:
-        out.print("Table: no melds")
+    _print_rummy_table(out, last, players)
     out.print("Cards left in hand (points are bad):")
     for seat, player in enumerate(players):
         held = last.hands[seat]
@@ -1090,11 +1085,7 @@ def _crazy_demo(game: Game, players: int, seed: int) -> None:
     if state.result is None:  # pragma: no cover - a safety net, rounds end
         out.print(f"The demo stops after {MAX_DEMO_ACTIONS} actions.")
         return
-    if state.table:
-        out.print("Table:")
-        for index, table_meld in enumerate(state.table, 1):
-            owner = _name(names, table_meld.owner)
-            out.print(f"  {index}. [{_cards(table_meld.meld.cards)}] laid by {owner}")
+    _print_rummy_table(out, state, names)
     out.print("Cards left in hand (points are bad):")
     for seat, name in enumerate(names):
         out.print(f"  {name}: {_cards(state.hands[seat])} = {hand_points(state.hands[seat])}")
