@@ -48,6 +48,7 @@ from rummykit.cards import AnyCard, Card
 from rummykit.games import GAMES, Game, Gin, find_game
 from rummykit.games.base import HandState, Match, Phase, View, derive_seed
 from rummykit.games.crazy import CrazyMatch, CrazyState
+from rummykit.games.crazy import TableMeld as CrazyTableMeld
 from rummykit.games.gin import GinHandResult, GinMatch, GinState, Outcome
 from rummykit.games.rummy import (
     RummyHandResult,
@@ -57,6 +58,7 @@ from rummykit.games.rummy import (
     RummyView,
     melds_in,
 )
+from rummykit.games.rummy import TableMeld as RummyTableMeld
 from rummykit.players import PLAYERS, RandomPlayer, UnknownPlayerError, find_player
 from rummykit.players.reasons import Suggestion, because, define
 from rummykit.record import RecordError, is_match, load_record
@@ -405,11 +407,12 @@ def _print_rummy_replay(
 def _print_rummy_table(out: Console, hand: RummyState | CrazyState, players: Sequence[str]) -> None:
     """The melds on the table (Basic or Crazy Rummy), numbered as lay-offs name them, with the
     seat that laid each."""
-    if not hand.table:
+    table: Sequence[RummyTableMeld | CrazyTableMeld] = hand.table
+    if not table:
         out.print("Table: no melds")
         return
     out.print("Table:")
-    for number, table_meld in enumerate(hand.table, 1):
+    for number, table_meld in enumerate(table, 1):
         owner = _name(players, table_meld.owner)
         out.print(f"  {number}. [{_cards(table_meld.meld.cards)}] laid by {owner}")
 
