@@ -525,7 +525,7 @@ function onView(m) {
   ui.pendingEnds = null;
   $("hint-text").textContent = "";
   const newMoves = [];
-  const restock = restockItem(prev, m, newHand);
+  let restock = restockItem(prev, m, newHand);
   for (const entry of m.log) {
     const mine = entry.seat === S.session.seat;
     const items = [{ kind: "move", entry, gained: mine ? m.gained : [] }];
@@ -533,6 +533,7 @@ function onView(m) {
     if (!mine && m.gained.length) items.push({ kind: "got", cards: m.gained });
     // The stock was refilled before a draw from it (Crazy), or at the start of the next turn.
     if (restock) items.splice(/^(draw|buy)/.test(entry.action) ? 0 : items.length, 0, restock);
+    restock = null; // once, however many moves the message carries
     for (const item of items) {
       ui.log.push(item);
       announce(describe(ctx(), item));
