@@ -395,13 +395,17 @@ def _print_rummy_replay(
 ) -> None:
     hands = replayed.hands if isinstance(replayed, RummyMatch) else [replayed]
     last = hands[-1]
-    options = last.options.to_dict()
-    shown = (f"{k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in options.items())
-    out.print("[dim]options: " + escape(", ".join(shown)) + "[/]")
+    _print_options(out, last.options.to_dict())
     out.print(_hands_table(hands, players))
     _print_rummy_final_state(out, last, players)
     if isinstance(replayed, RummyMatch):
         _print_rummy_match(out, replayed, players)
+
+
+def _print_options(out: Console, options: Mapping[str, Any]) -> None:
+    """A replay's rules options on one dim line (text as is, other values as JSON)."""
+    shown = (f"{k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in options.items())
+    out.print("[dim]options: " + escape(", ".join(shown)) + "[/]")
 
 
 def _print_rummy_table(out: Console, hand: RummyState | CrazyState, players: Sequence[str]) -> None:
@@ -483,9 +487,7 @@ def _print_crazy_replay(
     hands, and the game's result: the lowest total wins."""
     hands = replayed.hands if isinstance(replayed, CrazyMatch) else [replayed]
     last = hands[-1]
-    options = last.options.to_dict()
-    shown = (f"{k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in options.items())
-    out.print("[dim]options: " + escape(", ".join(shown)) + "[/]")
+    _print_options(out, last.options.to_dict())
     extra = {
         "round": [str(h.round) for h in hands],
         "contract": [str(h.contract) for h in hands],

@@ -77,7 +77,7 @@ export function renderFields(game, settings) {
 // ------------------------------------------------------------------------------ house rules
 
 /** The options of ``preset`` (or of the game, without presets) as JSON data. */
-function defaultsOf(game, preset) {
+export function defaultsOf(game, preset) {
   return (game.preset_options && game.preset_options[preset]) || game.options;
 }
 

@@ -6,6 +6,7 @@ import { actionCards, cardName, face, rankLabel, rankOrder, shortCard, suitOrder
 import { currentLanguage, t } from "./i18n.js";
 import { has, meldFor, meldsAccepting, verbs } from "./intents.js";
 import { flip, fly, measure } from "./motion.js";
+import { defaultsOf } from "./start.js";
 
 const $ = (id) => document.getElementById(id);
 const handNodes = new Map();
@@ -94,7 +95,7 @@ export function houseRules(ctx) {
   const { welcome } = ctx;
   const game = (ctx.games || []).find((g) => g.key === welcome.game);
   if (!game || !game.specs) return [];
-  const defaults = (game.preset_options && game.preset_options[welcome.variant]) || game.options;
+  const defaults = defaultsOf(game, welcome.variant);
   const out = [];
   for (const spec of game.specs) {
     if (game.main_options.includes(spec.name) || spec.name === "hands") continue; // shown already
