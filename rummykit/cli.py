@@ -583,8 +583,13 @@ def _sim_table(report: SimReport) -> Table:
     matches = f" in {report.matches} match{plural}" if report.matches else ""
     seats = report.players
     size = f" ({len(seats)} players)" if len(seats) > 2 else ""
+    rounds = ""
+    if report.game == "crazy" and not report.matches:
+        rounds = f" in round {report.round}" if report.round else " (rounds 1-7 in turn)"
     table = Table(
-        title=f"{report.variant}{size}: {report.hands} hands{matches}, seed {report.seed}",
+        title=(
+            f"{report.variant}{size}: {report.hands} hands{matches}{rounds}, seed {report.seed}"
+        ),
         caption=(
             f"{report.hands_per_second:,.0f} hands/s, {report.mean_actions:.1f} actions a hand, "
             f"{report.elapsed:.2f} s on {report.jobs} job{'s' if report.jobs != 1 else ''}"
@@ -697,6 +702,18 @@ def sim(
             ),
         ),
     ] = None,
+    round_: Annotated[
+        int | None,
+        typer.Option(
+            "--round",
+            min=1,
+            max=7,
+            help=(
+                "Crazy Rummy's single hands: deal every hand in this round (1-7). "
+                "Without it they go through rounds 1-7 in turn."
+            ),
+        ),
+    ] = None,
 ) -> None:
     """Simulate computer players against each other and report wins, points and outcomes.
 
@@ -721,6 +738,8 @@ def sim(
             raise _fail(f"unknown player {name!r} for {played.name} (valid: {valid})", 2) from None
     one_table = played.min_players <= len(names) <= played.max_players
     tournament = round_robin_ or seats is not None or (matches is not None and not one_table)
+    if round_ is not None and (played.name != "crazy" or matches is not None or tournament):
+        raise _fail("--round is for single hands of Crazy Rummy (--hands)", 2)
     if tournament:
         if hands is not None:
             raise _fail("a round robin plays whole matches: give --matches, not --hands", 2)
@@ -746,6 +765,7 @@ def sim(
             jobs=jobs,
             options=options,
             progress=progress,
+            round=round_,
         )
     if as_json:
         print(json.dumps(report.to_dict(), indent=1))

@@ -2,7 +2,8 @@
 
 Every hand (or match) number ``i`` is dealt from ``derive_seed(seed, i)`` by seat ``i % players``
 and gets fresh players seeded from that number too, so a report depends only on its arguments,
-never on ``jobs``. The table size is the number of player names.
+never on ``jobs``. The table size is the number of player names. Single hands of Crazy Rummy go
+through the seven rounds in turn (hand ``i`` is round ``i % 7 + 1``), unless one round is asked for.
 
 >>> report = simulate("gin", ["random", "random"], hands=4, seed=1)
 >>> report.hands, sum(report.outcomes.values())
@@ -22,6 +23,7 @@ from typing import Any, Protocol, Self, TypeVar, overload
 
 from rummykit.games import find_game
 from rummykit.games.base import Game, HandState, Match, OptionsLike, check_players, derive_seed
+from rummykit.games.crazy import ROUNDS, Crazy
 from rummykit.games.gin import Gin, GinMatch, GinState
 from rummykit.games.rummy import Rummy, RummyMatch, RummyState
 from rummykit.players import Player, find_player
@@ -67,24 +69,38 @@ def _play_out(state: HandState, players: Sequence[Player], apply: Any) -> None:
 
 @overload
 def play_hand(
-    game: Gin, players: Sequence[Player], seed: int | None, dealer: int = 0
+    game: Gin, players: Sequence[Player], seed: int | None, dealer: int = 0, round: None = None
 ) -> GinState: ...
 @overload
 def play_hand(
-    game: Rummy, players: Sequence[Player], seed: int | None, dealer: int = 0
+    game: Rummy, players: Sequence[Player], seed: int | None, dealer: int = 0, round: None = None
 ) -> RummyState: ...
 @overload
 def play_hand(
-    game: Game, players: Sequence[Player], seed: int | None, dealer: int = 0
+    game: Game,
+    players: Sequence[Player],
+    seed: int | None,
+    dealer: int = 0,
+    round: int | None = None,
 ) -> HandState: ...
 def play_hand(
-    game: Game, players: Sequence[Player], seed: int | None, dealer: int = 0
+    game: Game,
+    players: Sequence[Player],
+    seed: int | None,
+    dealer: int = 0,
+    round: int | None = None,
 ) -> HandState:
     """Play one hand for ``len(players)`` seats to its end; ``players[seat]`` sees only its view.
 
+    ``round`` (Crazy Rummy only, 1-7; default 1) is the round dealt: its hand size and contract.
     Raises :class:`StuckError` if the hand has not ended after :data:`MAX_ACTIONS` actions.
     """
-    state = game.new_hand(players=len(players), seed=seed, dealer=dealer)
+    if round is None:
+        state = game.new_hand(players=len(players), seed=seed, dealer=dealer)
+    elif isinstance(game, Crazy):
+        state = game.new_hand(players=len(players), seed=seed, dealer=dealer, round=round)
+    else:
+        raise ValueError(f"{game.name} has no rounds: only Crazy Rummy deals a given round")
     _play_out(state, players, state.apply)
     return state
 
@@ -172,6 +188,9 @@ class SimReport:
     jobs: int
     elapsed: float
     """Wall-clock seconds."""
+    round: int | None = None
+    """Crazy Rummy's single hands: the one round every hand was dealt in, or None when they went
+    through rounds 1-7 in turn (and for matches and the other games)."""
 
     @property
     def hands_per_second(self) -> float:
@@ -198,6 +217,7 @@ class SimReport:
             "jobs": self.jobs,
             "elapsed": self.elapsed,
             "hands_per_second": self.hands_per_second,
+            "round": self.round,
         }
 
 
@@ -270,6 +290,8 @@ class _Task:
     matches: bool
     start: int
     stop: int
+    round: int | None = None
+    """Crazy Rummy's single hands: every hand in this round, or (None) rounds 1-7 in turn."""
 
 
 def _players_for(task: _Task, unit_seed: int) -> list[Player]:
@@ -289,7 +311,12 @@ def _run(task: _Task) -> _Tally:
         if task.matches:
             tally.add_match(play_match(game, players, unit_seed, dealer=index % seats))
         else:
-            tally.add_hand(play_hand(game, players, unit_seed, dealer=index % seats))
+            deal_round = None
+            if isinstance(game, Crazy):
+                deal_round = task.round if task.round is not None else index % ROUNDS + 1
+            tally.add_hand(
+                play_hand(game, players, unit_seed, dealer=index % seats, round=deal_round)
+            )
         tally.units += 1
     return tally
 
@@ -311,6 +338,7 @@ def simulate(
     jobs: int = 1,
     options: Mapping[str, Any] | OptionsLike | None = None,
     progress: Progress | None = None,
+    round: int | None = None,
 ) -> SimReport:
     """Play ``hands`` single hands (the deal passing round the table) or ``matches`` matches.
 
@@ -321,6 +349,9 @@ def simulate(
     spread over ``jobs`` processes; the report (timing aside) is the same for any ``jobs``. An
     unknown game, player or option, or a table size the game does not allow, raises ValueError
     before anything is played.
+
+    Single hands of Crazy Rummy go through rounds 1-7 in turn; ``round`` (1-7) plays every hand
+    in that round instead. ``round`` with any other game, or with ``matches``, raises ValueError.
     """
     if (hands is None) == (matches is None):
         raise ValueError("give exactly one of hands or matches")
@@ -337,11 +368,18 @@ def simulate(
     find_game(game_name)  # an unknown name is reported before a bad option
     game = find_game(game_name, options)
     check_players(game, len(player_names))
+    if round is not None:
+        if not isinstance(game, Crazy):
+            raise ValueError(f"{game.name} has no rounds: only Crazy Rummy deals a given round")
+        if matches is not None:
+            raise ValueError("a round is for single hands: a match plays all seven rounds")
+        if isinstance(round, bool) or not isinstance(round, int) or not 1 <= round <= ROUNDS:
+            raise ValueError(f"round must be 1 to {ROUNDS}, got {round!r}")
     names = tuple(find_player(game.name, name, 0).name for name in player_names)
     variant = game_name.strip().lower()
     played = game.options.to_dict()
     tasks = [
-        _Task(variant, played, names, seed, matches is not None, start, stop)
+        _Task(variant, played, names, seed, matches is not None, start, stop, round)
         for start, stop in _chunks(total, jobs, matches is not None)
     ]
     started = time.perf_counter()
@@ -372,6 +410,7 @@ def simulate(
         actions=tally.actions,
         jobs=jobs,
         elapsed=elapsed,
+        round=round,
     )
 
 

@@ -419,3 +419,25 @@ def test_crazy_demo_plays_round_one_at_four() -> None:
     two = runner.invoke(app, ["demo", "-g", "crazy", "-p", "2", "-s", "5"])
     assert two.exit_code == 0, two.output
     assert "Ann and Bob" in two.stdout and " buys " not in two.stdout  # two players never buy
+
+
+def test_sim_crazy_hands_by_round() -> None:
+    cycled = runner.invoke(app, ["sim", "crazy", "-p", "random,random", "-n", "3", "--json"])
+    assert cycled.exit_code == 0, cycled.output
+    assert json.loads(cycled.stdout)["round"] is None
+    table = runner.invoke(app, ["sim", "crazy", "-p", "random,random", "-n", "2"])
+    assert "(rounds 1-7 in turn)" in table.stdout
+    one = runner.invoke(app, ["sim", "crazy", "-p", "random,random", "-n", "2", "--round", "6"])
+    assert one.exit_code == 0, one.output
+    assert "2 hands in round 6" in one.stdout
+    as_json = runner.invoke(
+        app, ["sim", "crazy", "-p", "random,random", "-n", "2", "--round", "6", "--json"]
+    )
+    assert json.loads(as_json.stdout)["round"] == 6
+    for argv in (
+        ["sim", "gin", "--round", "2"],
+        ["sim", "crazy", "-p", "random,random", "-m", "1", "--round", "2"],
+    ):
+        refused = runner.invoke(app, argv)
+        assert refused.exit_code == 2
+        assert "--round is for single hands of Crazy Rummy" in refused.output

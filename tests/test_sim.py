@@ -215,3 +215,56 @@ def test_bad_arguments_are_refused() -> None:
         simulate("rummy", ["random", "random"], hands=1, options={"knock_limit": 5})
     with pytest.raises(ValueError, match="option restock"):
         simulate("rummy", ["random", "random"], hands=1, options={"restock": "sideways"})
+
+
+def _crazy_points(seed: int, seats: int, rounds: list[int]) -> list[int]:
+    """Each seat's points over single Crazy Rummy hands played one by one in the given rounds."""
+    game = find_game("crazy")
+    points = [0] * seats
+    for index, round_number in enumerate(rounds):
+        unit_seed = derive_seed(seed, index)
+        state = play_hand(
+            game, _players(unit_seed, seats), unit_seed, dealer=index % seats, round=round_number
+        )
+        assert state.round == round_number and state.result is not None
+        for s, score in enumerate(state.result.scores):
+            points[s] += score
+    return points
+
+
+def test_crazy_hands_go_through_the_seven_rounds() -> None:
+    seed, seats = 4, 3
+    report = simulate("crazy", ["random"] * seats, hands=9, seed=seed)
+    assert report.round is None and report.to_dict()["round"] is None
+    cycled = _crazy_points(seed, seats, [1, 2, 3, 4, 5, 6, 7, 1, 2])
+    assert [p.points for p in report.players] == cycled
+    # Not what round 1 nine times gives: the rounds really differ.
+    assert cycled != _crazy_points(seed, seats, [1] * 9)
+    assert _stable(simulate("crazy", ["random"] * seats, hands=9, seed=seed, jobs=2)) == _stable(
+        report
+    )
+
+
+def test_crazy_hands_in_one_round() -> None:
+    report = simulate("crazy", ["random", "random"], hands=4, seed=2, round=7)
+    assert report.round == 7 and report.to_dict()["round"] == 7
+    assert [p.points for p in report.players] == _crazy_points(2, 2, [7] * 4)
+
+
+@pytest.mark.parametrize(
+    ("game", "kwargs", "message"),
+    [
+        ("gin", {"hands": 1, "round": 2}, "gin has no rounds"),
+        ("crazy", {"matches": 1, "round": 2}, "a round is for single hands"),
+        ("crazy", {"hands": 1, "round": 8}, "round must be 1 to 7, got 8"),
+        ("crazy", {"hands": 1, "round": 0}, "round must be 1 to 7, got 0"),
+        ("crazy", {"hands": 1, "round": True}, "round must be 1 to 7, got True"),
+    ],
+)
+def test_a_round_only_for_single_crazy_hands(
+    game: str, kwargs: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        simulate(game, ["random", "random"], **kwargs)
+    with pytest.raises(ValueError, match="gin has no rounds"):
+        play_hand(Gin(), _players(1), 1, round=3)
