@@ -81,6 +81,8 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # Markdown joins the lines of a docstring paragraph (the default keeps every line break).
+    rich_markup_mode="markdown",
 )
 
 DEMO_SEED = 204
