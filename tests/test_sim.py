@@ -10,6 +10,7 @@ from rummykit import sim
 from rummykit.actions import Action, Discard, Take
 from rummykit.games import Gin, GinOptions, Rummy, find_game
 from rummykit.games.base import View, derive_seed
+from rummykit.games.crazy import CrazyState
 from rummykit.players import RandomPlayer, UnknownPlayerError
 from rummykit.players.reasons import Suggestion, because
 from rummykit.sim import SimReport, StuckError, play_hand, play_match, simulate
@@ -226,7 +227,8 @@ def _crazy_points(seed: int, seats: int, rounds: list[int]) -> list[int]:
         state = play_hand(
             game, _players(unit_seed, seats), unit_seed, dealer=index % seats, round=round_number
         )
-        assert state.round == round_number and state.result is not None
+        assert isinstance(state, CrazyState) and state.round == round_number
+        assert state.result is not None
         for s, score in enumerate(state.result.scores):
             points[s] += score
     return points
