@@ -133,8 +133,16 @@ def new_page(browser: Any) -> Iterator[Any]:
     contexts: list[Any] = []
     errors: list[str] = []
 
-    def make(*, locale: str = "en-US", phone: bool = False, reduced_motion: str = "reduce") -> Any:
-        size = PHONE if phone else DESKTOP
+    def make(
+        *,
+        locale: str = "en-US",
+        phone: bool = False,
+        reduced_motion: str = "reduce",
+        viewport: tuple[int, int] | None = None,
+    ) -> Any:
+        size: dict[str, Any] = PHONE if phone else DESKTOP
+        if viewport is not None:
+            size = {"viewport": {"width": viewport[0], "height": viewport[1]}}
         context = browser.new_context(locale=locale, reduced_motion=reduced_motion, **size)
         context.set_default_timeout(15_000)
         contexts.append(context)

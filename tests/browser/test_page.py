@@ -108,13 +108,21 @@ def play_on(page: Any) -> None:
 
 
 IN_VIEW = """sel => {
-  const r = document.querySelector(sel).getBoundingClientRect();
-  return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight + 0.5;
+  const el = document.querySelector(sel);
+  const r = el.getBoundingClientRect();
+  if (!(r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight + 0.5)) return false;
+  // and not hidden by a scrolled box it sits in (the board scrolls above the hand)
+  for (let box = el.parentElement; box; box = box.parentElement) {
+    if (getComputedStyle(box).overflowY === "visible") continue;
+    const b = box.getBoundingClientRect();
+    if (r.top < b.top - 0.5 || r.bottom > b.bottom + 0.5) return false;
+  }
+  return true;
 }"""
 
 
 def in_view(page: Any, selector: str) -> bool:
-    """Whether the element is wholly inside the window, without scrolling."""
+    """Whether the element is wholly in sight: inside the window and not scrolled out of a box."""
     return bool(page.evaluate(IN_VIEW, selector))
 
 
@@ -420,6 +428,26 @@ def test_a_greyed_out_button_says_why_when_tapped(server: Any, new_page: Any) ->
     assert seq(page) > before
 
 
+def test_a_double_click_makes_one_move_and_no_error(server: Any, new_page: Any) -> None:
+    page = new_page()
+    start(page, server.url, "Basic Rummy")
+    wait_turn(page)
+    size = len(cards(page))
+    before = seq(page)
+    page.get_by_role("button", name="Draw").dblclick()
+    wait_past(page, before, "a double-click on Draw")
+    expect(hand(page).get_by_role("button")).to_have_count(size + 1)
+    names = [c["name"] for c in cards(page)]
+    select_only(page, max(names, key=value))
+    before = seq(page)
+    page.get_by_role("button", name="Discard", exact=True).dblclick()
+    wait_past(page, before, "a double-click on Discard")
+    expect(hand(page).get_by_role("button")).to_have_count(size)
+    # the second click of each is not sent, so nothing calls it "a stale or repeated message"
+    page.wait_for_timeout(500)
+    expect(page.locator("#alert")).to_have_text("")
+
+
 def test_house_rules_are_chosen_on_the_start_screen_and_shown_at_the_table(
     server: Any, new_page: Any, shot: Any
 ) -> None:
@@ -544,6 +572,54 @@ def test_crazy_rummy_round_with_a_lay_down_and_a_buy(server: Any, new_page: Any,
             continue
         discard_highest(page, [c["name"] for c in cards(page)])  # (each name tried once)
     assert bought and laid
+
+
+LAPTOP = (1366, 768)  # the most common laptop screen: wide, but short
+
+
+def test_a_laptop_screen_shows_the_table_melds_and_the_card_on_offer(
+    server: Any, new_page: Any, shot: Any
+) -> None:
+    page = new_page(viewport=LAPTOP)
+    start(page, server.url, "Crazy Rummy", opponents="3 opponents")
+    offered = laid = False
+    for _ in range(400):
+        if offered and laid:
+            break
+        wait_turn(page)
+        if result_open(page):
+            play_on(page)
+            continue
+        panel = page.get_by_role("group", name="May I?")
+        if panel.is_visible():
+            # the question, the card it is about and the hand, all without scrolling
+            shot(page, "laptop-crazy-may-i-check")
+            for selector in ("#buy-panel", "#discard", "#hand", "#actions"):
+                assert in_view(page, selector), selector
+            if not offered:
+                shot(page, "laptop-crazy-may-i")
+            offered = True
+            act(page, panel.get_by_role("button", name="Pass"))
+            continue
+        if page.get_by_role("button", name="Pass").is_visible():
+            act(page, page.get_by_role("button", name="Pass"))
+            continue
+        stock = page.get_by_role("button", name=re.compile("^Stock"))
+        if stock.is_enabled():
+            act(page, stock)
+            continue
+        pick = page.get_by_role("button", name="Pick the cards")
+        if pick.is_visible() and not laid:
+            pick.click()
+            act(page, page.get_by_role("button", name="Lay down"))
+            laid = True
+            # the melds just laid are in view, with the hand, when the page asks for lay-offs
+            assert in_view(page, "#melds-zone .table-meld"), "melds out of view"
+            assert in_view(page, "#hand") and in_view(page, "#log")
+            shot(page, "laptop-crazy-laid-down")
+            continue
+        discard_highest(page, [c["name"] for c in cards(page)])
+    assert offered and laid
 
 
 # ------------------------------------------------------------------------ phone, keyboard

@@ -27,6 +27,7 @@ const S = {
   conn: null,
   welcome: null,
   msg: null,
+  sentSeq: null, // the view a move was sent for, until an answer comes (see act)
   ui: newUi(),
 };
 
@@ -308,6 +309,7 @@ function connect(session) {
   S.online = null;
   S.welcome = null;
   S.msg = null;
+  S.sentSeq = null;
   S.ui = newUi();
   $("log").textContent = "";
   $("hand").textContent = "";
@@ -436,9 +438,15 @@ function onMessage(m) {
     return moveTo(m.table);
   }
   if (m.t === "error") {
+    S.sentSeq = null; // the move was refused: the same view may send another
+    if (m.code === "stale") {
+      // A move made on a view the table has left (a repeated click, or someone moved first):
+      // nothing changed, and the current view answers it better than words.
+      S.conn.send({ t: "view" });
+      return;
+    }
     const base = t(`error.${m.code}`);
     showAlert(currentLanguage() === "en" || base === `error.${m.code}` ? `${base}: ${m.message}` : base);
-    if (m.code === "stale") S.conn.send({ t: "view" });
     return;
   }
   if (m.t === "hint") return onHint(m);
@@ -487,6 +495,7 @@ function keyOf(entries) {
 
 function onView(m) {
   if (S.msg && m.seq < S.msg.seq) return;
+  S.sentSeq = null;
   const prev = S.msg;
   const ui = S.ui;
   const newHand = !prev || prev.view.hand_number !== m.view.hand_number;
@@ -562,6 +571,9 @@ function send(message) {
 
 function act(action) {
   if (!S.msg || !action) return;
+  // One move per view: a second click before the answer (a double-click) is not sent again.
+  if (S.sentSeq === S.msg.seq) return;
+  S.sentSeq = S.msg.seq;
   S.ui.pendingEnds = null;
   send({ t: "action", action, seq: S.msg.seq });
 }
