@@ -319,3 +319,21 @@ def test_view_type_is_checked() -> None:
     view: Any = Gin().new_hand(seed=1).view(1)
     with pytest.raises(TypeError, match="CrazyView"):
         HardCrazyPlayer(1).choose(view)
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_the_dealer_is_told_a_pass_lets_the_next_player_have_the_up_card(level: str) -> None:
+    hands = [
+        "3C 4C 5C 6C 8C 9C TC",
+        "3H 4H 6H 8H 9H TH JH",
+        "7S 7D KD KH KS 5H 9C",
+        "3S 4S 5S 6S 8S 9S TS",
+    ]
+    state = table(hands, "QH", "AS QS")
+    view = state.view(0)
+    assert view.phase is Phase.OFFER and view.dealer == 0
+    action, reason = find_player("crazy", level, 1).suggest(view)
+    assert action == Pass()
+    # a dealer's pass draws nothing: the hint must not say "draw from the stock instead"
+    assert str(reason) == "Q♥ does not help your contract; let the next player have it"
+    assert reason.text("vi").endswith("nhường cho người kế tiếp")

@@ -161,6 +161,7 @@ define(
             "{card} giúp bạn gần đủ bài để hạ hơn, và bạn không phải bỏ bài",
         ),
         "crazy.stock": ("draw from the stock instead", "rút nọc thì hơn"),
+        "crazy.pass_on": ("let the next player have it", "nhường cho người kế tiếp"),
     }
 )
 
@@ -631,6 +632,9 @@ def _draw_decision(view: CrazyView, ctx: _Ctx, *, notice: bool = True) -> Sugges
         key = "crazy.completes" if after == 0 else "crazy.closer"
         return Suggestion(Take(), because(key, card=card))
     reason = because("crazy.no_help", card=card)
+    if offer:
+        # The dealer's first offer: a pass draws nothing; the next player plays on.
+        return Suggestion(other, reason.also("crazy.pass_on"))
     # "draw from the stock instead" only where the move itself is not the draw (a pass).
     return Suggestion(other, reason if isinstance(other, Draw) else reason.also("crazy.stock"))
 

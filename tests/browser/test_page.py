@@ -529,6 +529,13 @@ def test_crazy_rummy_round_with_a_lay_down_and_a_buy(server: Any, new_page: Any,
     page = new_page(phone=True)
     start(page, server.url, "Crazy Rummy", opponents="2 opponents")
     expect(page.locator("#scorebar")).to_contain_text("Round 1 of 7 · Contract: 2 books")
+    # seat 0 deals round 1: the page says so, and what the dealer's first choice means
+    expect(page.locator("#hand-title")).to_have_text(re.compile(r"^Your hand \(7 cards\) · you dealt$"))
+    wait_turn(page)
+    expect(page.locator("#prompt")).to_contain_text("You dealt, so the up-card")
+    page.get_by_role("button", name="Hint").click()
+    expect(page.locator("#hint-text")).to_contain_text(re.compile("^Hint: (take|pass)"))
+    expect(page.locator("#hint-text")).not_to_contain_text("draw from the stock")
     bought = laid = False
     for _ in range(400):
         if bought and laid:
@@ -567,7 +574,7 @@ def test_crazy_rummy_round_with_a_lay_down_and_a_buy(server: Any, new_page: Any,
             expect(down).to_be_enabled()
             act(page, down)
             laid = True
-            expect(page.get_by_role("heading", name="Laid by You")).to_be_visible()
+            expect(page.get_by_role("heading", name="Laid by you")).to_be_visible()
             shot(page, "phone-crazy-laid-down")
             continue
         discard_highest(page, [c["name"] for c in cards(page)])  # (each name tried once)

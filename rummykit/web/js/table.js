@@ -307,7 +307,8 @@ function renderMelds(ctx) {
   const accepting = canTarget ? meldsAccepting(msg, selected[0]) : new Set();
   for (const owner of owners) {
     const group = el("section", "meld-group");
-    group.append(el("h3", "", t("melds.by", { name: seatName(ctx, owner) })));
+    const by = owner === ctx.seat ? t("melds.by_you") : t("melds.by", { name: seatName(ctx, owner) });
+    group.append(el("h3", "", by));
     const list = el("div", "meld-list");
     table.forEach((m, i) => {
       if (m.owner === owner) list.append(meldButton(i + 1, m, accepting.has(i + 1), explain));
@@ -385,7 +386,8 @@ function renderHand(ctx) {
   if (hadFocus && !zone.contains(document.activeElement) && ui.focusKey) handNodes.get(ui.focusKey)?.focus();
   zone.classList.toggle("many", entries.length > 11);
   zone.style.setProperty("--n", String(Math.max(2, entries.length)));
-  $("hand-title").textContent = t("hand.title", { count: entries.length });
+  const dealt = ctx.msg.view.hand.dealer === ctx.seat ? ` · ${t("hand.dealer")}` : "";
+  $("hand-title").textContent = t("hand.title", { count: entries.length }) + dealt;
   const dw = $("deadwood");
   const sel = selectedCards(ctx);
   if (dws && sel.length === 1 && dws[sel[0]] !== undefined) {
@@ -511,7 +513,7 @@ export function promptText(ctx) {
   const top = hand.discard_pile.length ? shortCard(hand.discard_pile[hand.discard_pile.length - 1]) : "";
   switch (hand.phase) {
     case "offer":
-      return t("prompt.offer", { card: top });
+      return t(welcome.game === "crazy" ? "prompt.offer_crazy" : "prompt.offer", { card: top });
     case "draw":
       return has(msg, "take") ? t("prompt.draw", { card: top }) : t("prompt.draw_stock");
     case "buy":
