@@ -343,7 +343,7 @@ def test_a_computer_takes_the_seat_of_a_friend_who_is_not_coming(store: Store) -
     with pytest.raises(ProtocolError, match="is connected"):
         table.give_to_computer(2, "easy", connected=[0, 2])  # Lan is here: Lan plays
     for seat in (0, 3, -1):
-        with pytest.raises(ProtocolError, match="not a friend's seat"):
+        with pytest.raises(ProtocolError, match="is not another person's seat"):
             table.give_to_computer(seat, "easy")
     with pytest.raises(ValueError, match="unknown level"):
         table.give_to_computer(1, "grandmaster")
@@ -386,6 +386,28 @@ def test_a_computer_takes_the_seat_of_a_friend_who_is_not_coming(store: Store) -
     assert played + _play_everyone(again) > 10  # Lan plays her own turns again
 
 
+def test_a_friend_lets_the_computer_play_for_a_creator_who_left(store: Store) -> None:
+    """Without this a table whose creator closed the page waits for them for ever."""
+    table, host = Table.create(store, variant="rummy", opponents=2, level="easy", friends=2)
+    _, lan = table.join(table.invites[2], "Lan")
+    with pytest.raises(ProtocolError, match="is connected"):
+        table.give_to_computer(0, "easy", connected=[0, 2], by=2)
+    with pytest.raises(ProtocolError, match="only the table's creator"):
+        table.give_to_computer(1, "easy", connected=[2], by=2)  # nobody has taken it yet
+    with pytest.raises(ProtocolError, match="is not another person's seat"):
+        table.give_to_computer(2, "easy", connected=[], by=2)  # one's own seat
+    for by in (1, 3, 7):  # not taken yet, a computer's, no such seat: nobody to ask
+        with pytest.raises(ProtocolError, match="is not a person's seat"):
+            table.give_to_computer(0, "easy", connected=[], by=by)
+    assert table.seats[0].kind == "human"
+    table.give_to_computer(0, "medium", connected=[2], by=2)
+    assert table.seats[0].stand_in and table.seats[0].level == "medium"
+    # The creator comes back (a hello with their token): the seat and its powers are theirs.
+    assert table.check_token(0, host) and table.take_back(0)
+    assert table.seats[0].kind == "human" and table.check_token(0, host)
+    table.give_to_computer(1, "easy", connected=[0])
+
+
 def test_the_creator_hands_an_empty_seat_to_the_computer_over_http(client: TestClient) -> None:
     info = client.post(
         "/api/tables",
@@ -425,6 +447,34 @@ def test_the_creator_hands_an_empty_seat_to_the_computer_over_http(client: TestC
             "name": None,
         }
     assert client.post(url, json=body).status_code == 409  # a computer's seat now
+    # Lan (not connected to it, over HTTP with her token) may let the computer play An's seat
+    # now that An has left; a bad "by" or a forged token changes nothing.
+    host_seat = f"/api/tables/{table}/seats/0/computer"
+    lan_body = {"by": 2, "token": joined["token"], "level": "easy"}
+    for bad, status in (
+        ({**lan_body, "by": "2"}, 400),
+        ({**lan_body, "by": True}, 400),
+        ({**lan_body, "token": "forged"}, 403),
+        ({**lan_body, "by": 0}, 403),
+    ):
+        assert client.post(host_seat, json=bad).status_code == status, bad
+    assert client.get(f"/api/tables/{table}").json()["seats"][0]["kind"] == "human"
+    answer = client.post(host_seat, json=lan_body)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["seats"][0] == {
+        "kind": "computer",
+        "level": "easy",
+        "stand_in": True,
+        "name": None,
+    }
+    with client.websocket_connect(f"/ws/{table}/0") as host:  # An comes back: the seat is his
+        host.send_json({"t": "hello", "token": info["token"]})
+        assert host.receive_json()["seats"][0] == {
+            "kind": "human",
+            "level": None,
+            "name": None,
+            "joined": True,
+        }
 
 
 def test_a_friend_who_comes_back_takes_their_seat_back_from_the_computer(

@@ -370,25 +370,30 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
 
     @app.post("/api/tables/{table_id}/seats/{seat_text}/computer")
     async def seat_to_computer(table_id: str, seat_text: str, request: Request) -> JSONResponse:
-        """The table's creator lets a computer play a friend's seat, not taken yet or whose person
-        is not connected: ``{"token": seat 0's token, "level": "easy"}`` -> the seats."""
-        fields = frozenset({"token", "level"})
-        body = await _object_body(request, fields, fields)
+        """A computer plays a person's seat: ``{"by": 0, "token": that seat's token, "level":
+        "easy"}`` -> the seats. The table's creator (``by`` 0, the default) may do it for a
+        friend who has not taken their seat or is not connected; any other person at the table
+        for one who took their seat and is not connected now (the creator too)."""
+        body = await _object_body(
+            request, frozenset({"by", "token", "level"}), frozenset({"token", "level"})
+        )
         if isinstance(body, JSONResponse):
             return body
-        if not isinstance(body["token"], str) or not isinstance(body["level"], str):
-            return _refuse(400, 'the body is {"token": text, "level": text}')
+        by = body.get("by", 0)
+        if type(by) is not int or not isinstance(body["token"], str):
+            return _refuse(400, 'the body is {"by": number, "token": text, "level": text}')
+        if not isinstance(body["level"], str):
+            return _refuse(400, 'the body is {"by": number, "token": text, "level": text}')
         seat = int(seat_text) if seat_text.isdigit() and len(seat_text) < 3 else -1
         table = manager.get(table_id)
         if table is None:
             return JSONResponse({"error": "no such table"}, status_code=404)
         try:
-            if not table.check_token(0, body["token"]):
-                return JSONResponse(
-                    {"error": "only the table's creator may do that"}, status_code=403
-                )
+            if not table.check_token(by, body["token"]):
+                error = "only the table's creator may do that" if by == 0 else "wrong token"
+                return JSONResponse({"error": error}, status_code=403)
             async with hub.lock(table.id):
-                table.give_to_computer(seat, body["level"], connected=hub.seats_of(table.id))
+                table.give_to_computer(seat, body["level"], connected=hub.seats_of(table.id), by=by)
                 message = table.seats_message()
                 await hub.broadcast(table.id, message)
             hub.wake(table)  # it may be that seat's turn

@@ -516,14 +516,25 @@ class Table:
                 return number, token
         raise ProtocolError("that invitation is not valid, or its seat is already taken", "auth")
 
-    def give_to_computer(self, seat: int, level: str, *, connected: Sequence[int] = ()) -> None:
-        """A computer player at ``level`` takes a friend's seat: one nobody has taken (the friend
-        is not coming; the invitation is spent) or one whose person is not ``connected`` now
-        (they left: the computer plays for them until they come back, see :meth:`take_back`).
-        Committed. The computer keeps the person's name. Raises ProtocolError for seat 0, a
-        computer's seat or a connected person's, ValueError for an unknown level."""
-        if not 0 < seat < len(self.seats) or self.seats[seat].kind != "human":
-            raise ProtocolError(f"seat {seat} is not a friend's seat", "illegal")
+    def give_to_computer(
+        self, seat: int, level: str, *, connected: Sequence[int] = (), by: int = 0
+    ) -> None:
+        """A computer player at ``level`` takes a person's seat, asked by the person at seat
+        ``by`` (whose token the caller has checked): one nobody has taken (the friend is not
+        coming; the invitation is spent; only the creator, seat 0, may do that) or one whose
+        person is not ``connected`` now (they left: the computer plays for them until they come
+        back, see :meth:`take_back`; anyone else at the table may do that, so that a table whose
+        creator left can go on). Committed. The computer keeps the person's name. Raises
+        ProtocolError for one's own seat, a computer's seat, a connected person's, or a seat
+        not taken yet asked by anyone but the creator; ValueError for an unknown level."""
+        if not 0 <= by < len(self.seats) or self.seats[by].kind != "human" or self.seats[by].open:
+            raise ProtocolError(f"seat {by} is not a person's seat", "auth")
+        if not 0 <= seat < len(self.seats) or seat == by or self.seats[seat].kind != "human":
+            raise ProtocolError(f"seat {seat} is not another person's seat", "illegal")
+        if self.seats[seat].open and by != 0:
+            raise ProtocolError(
+                "only the table's creator may give a seat nobody has taken yet", "illegal"
+            )
         if seat in connected:
             raise ProtocolError(f"the person at seat {seat} is connected: they play it", "illegal")
         if level not in levels_for(self.variant):

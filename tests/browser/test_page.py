@@ -97,11 +97,26 @@ def next_hand(page: Any, ask: Any) -> None:
     page.wait_for_function("() => !document.querySelector('#dlg-result').open")
 
 
+LISTEN_LIVE = """() => {
+  window.__live = [];
+  if (window.__liveObserver) return;
+  window.__liveObserver = new MutationObserver((changes) => changes.forEach((c) =>
+    c.addedNodes.forEach((n) => window.__live.push(n.textContent))));
+  window.__liveObserver.observe(document.querySelector('#live'), { childList: true });
+}"""
+
+
 def play_on(page: Any) -> None:
     """After a hand: the next hand, or a rematch when that hand ended the match."""
     following = page.get_by_role("button", name=re.compile(r"^Next (hand|round)$"))
     if following.is_visible():
+        page.evaluate(LISTEN_LIVE)
         next_hand(page, lambda: act(page, following))
+        # a screen reader hears the new hand, and in Crazy Rummy the new round's contract
+        page.wait_for_function(
+            r"""() => window.__live.some((t) =>
+              /^Hand \d+ is dealt\.$/.test(t) || /^Round \d is dealt\. Contract: \d/.test(t))"""
+        )
     else:
         page.get_by_role("button", name="Rematch").click()
         page.wait_for_function("() => !document.querySelector('#dlg-result').open")
@@ -334,6 +349,9 @@ def test_gin_hand_by_keyboard_alone(server: Any, new_page: Any, shot: Any) -> No
 # ---------------------------------------------------------------------------- Basic Rummy
 
 
+ACTIVE_MELD = "() => document.activeElement.closest('button.table-meld')?.dataset.meld ?? null"
+
+
 def test_basic_rummy_hand_with_a_meld_and_a_lay_off(server: Any, new_page: Any, shot: Any) -> None:
     page = new_page()
     start(page, server.url, "Basic Rummy")
@@ -374,9 +392,21 @@ def test_basic_rummy_hand_with_a_meld_and_a_lay_off(server: Any, new_page: Any, 
             if (m := re.search(r"fits meld (\d+)", c["title"]))
         ]
         if fits:
+            # by keyboard: F goes to the melds on the table (reachable with nothing selected
+            # too), the arrows move along them, Enter lays the card off, the focus comes back
             name, number = fits[0]
-            select_only(page, name)
-            act(page, page.get_by_role("button", name=re.compile(f"^Meld {number}:")))
+            clear_selection(page)
+            page.keyboard.press("f")
+            assert page.evaluate(ACTIVE_MELD) is not None
+            select_only(page, name).focus()
+            page.keyboard.press("f")
+            for _ in range(40):
+                if page.evaluate(ACTIVE_MELD) == number:
+                    break
+                page.keyboard.press("ArrowRight")
+            assert page.evaluate(ACTIVE_MELD) == number
+            press(page, "Enter")
+            page.wait_for_function("() => document.activeElement.matches('#hand button.card')")
             laid_off = True
             if melded:
                 shot(page, "desktop-rummy-table")
@@ -530,7 +560,7 @@ def test_crazy_rummy_round_with_a_lay_down_and_a_buy(server: Any, new_page: Any,
     start(page, server.url, "Crazy Rummy", opponents="2 opponents")
     expect(page.locator("#scorebar")).to_contain_text("Round 1 of 7 · Contract: 2 books")
     # seat 0 deals round 1: the page says so, and what the dealer's first choice means
-    expect(page.locator("#hand-title")).to_have_text(re.compile(r"^Your hand \(7 cards\) · you dealt$"))
+    expect(page.locator(".scores li.me .dealer")).to_have_text("dealer")
     wait_turn(page)
     expect(page.locator("#prompt")).to_contain_text("You dealt, so the up-card")
     page.get_by_role("button", name="Hint").click()
@@ -920,6 +950,13 @@ def test_friends_play_at_one_table(server: Any, new_page: Any, shot: Any) -> Non
     expect(host.locator("#alert")).to_contain_text("You already have a seat at that table")
     expect(host.get_by_role("button", name="Continue")).to_have_count(1)
     expect(third.get_by_role("heading", name="New game")).to_be_visible()
+    # An has left the table (he is on the start screen): Lan is not stuck waiting for him, she
+    # may let the computer play his seat too.
+    if result_open(friend):
+        friend.keyboard.press("Escape")
+    expect(friend.locator("#opponents-zone")).to_contain_text("An · not connected")
+    friend.get_by_role("button", name="Let the computer play instead of An").click()
+    expect(friend.locator("#opponents-zone .opp-name")).to_have_text("Computer for An · Medium")
 
 
 def test_the_invitations_fold_away_on_a_phone(server: Any, new_page: Any, shot: Any) -> None:
@@ -1042,13 +1079,21 @@ def test_two_friends_play_a_match_and_a_rematch(server: Any, new_page: Any) -> N
             expect(friend.locator("#dlg-result")).not_to_have_attribute("open", "")
             continue
         who = host.locator(".scores li.acting .who").inner_text()
+        # the title tells a person in another tab that it is their move
+        expect(pages[who]).to_have_title("● Your turn · rummykit")
+        expect(friend if pages[who] is host else host).to_have_title("rummykit")
         gin_turn_to_knock(pages[who])
     else:
         pytest.fail("the match did not end")
     for page in (host, friend):
         expect(page.get_by_role("dialog")).to_contain_text("An" if page is friend else "Lan")
     friend.get_by_role("button", name="Rematch").click()
-    # Both windows move to the new table by themselves: same people, scores back to 0.
+    # Both windows move to the new table by themselves: same people, scores back to 0. The
+    # host's final score stays up until An closes it (its button now only closes it).
+    closing = host.get_by_role("button", name="To the new match")
+    expect(closing).to_be_visible()
+    expect(host.get_by_role("dialog")).to_contain_text("Lan")
+    closing.click()
     for page in (host, friend):
         page.wait_for_function(
             "t => window.rummykit.state.session.table !== t"

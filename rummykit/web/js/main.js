@@ -28,6 +28,8 @@ const S = {
   welcome: null,
   msg: null,
   sentSeq: null, // the view a move was sent for, until an answer comes (see act)
+  rematchJoined: false, // this page moved to a rematch while the final score stayed up
+  rematchAsked: false, // this page asked for the rematch
   ui: newUi(),
 };
 
@@ -42,6 +44,8 @@ function newUi() {
     down: null,
     pendingEnds: null,
     focusChoice: false,
+    backToHand: false, // a lay-off was sent from a meld: the focus goes back to the hand
+    showPiles: false, // scroll the board to the piles after the next drawing
     resultShown: null,
     inviteShown: null,
     dealtWhileOpen: false,
@@ -81,6 +85,12 @@ function scheduleRender(newMoves = []) {
     const m = moves;
     moves = [];
     render(ctx(), m);
+    if (S.ui.showPiles) {
+      // The piles (and the prompt beside them) are what a person needs at the start of their
+      // turn: when the board above the hand is too short for everything, it scrolls to them.
+      S.ui.showPiles = false;
+      document.querySelector(".centre-zone").scrollIntoView({ block: "nearest" });
+    }
   });
 }
 
@@ -94,9 +104,11 @@ function announce(text) {
 }
 
 let alertTimer = 0;
-function showAlert(text) {
+/** A short message over the hand for 6 s: an error (dark red) or, with ``notice``, news. */
+function showAlert(text, notice = false) {
   const box = $("alert");
   box.textContent = text;
+  box.classList.toggle("notice", notice);
   clearTimeout(alertTimer);
   alertTimer = setTimeout(() => (box.textContent = ""), 6000);
 }
@@ -310,6 +322,7 @@ function connect(session) {
   S.welcome = null;
   S.msg = null;
   S.sentSeq = null;
+  S.rematchAsked = false;
   S.ui = newUi();
   $("log").textContent = "";
   $("hand").textContent = "";
@@ -358,13 +371,15 @@ async function shareLink(link, viaShare) {
       copied = document.execCommand && document.execCommand("copy");
     }
   }
-  showAlert(copied ? t("invite.copied") : t("invite.copy_by_hand"));
+  showAlert(copied ? t("invite.copied") : t("invite.copy_by_hand"), copied);
 }
 
 /** The next match at this table, with the same people (the server makes it once). */
 async function rematch() {
   const session = S.session;
   if (!session) return;
+  if (S.rematchJoined) return $("dlg-result").close(); // already at the new match
+  S.rematchAsked = true; // its news may come over the socket before the answer does
   const response = await fetch(`/api/tables/${encodeURIComponent(session.table)}/rematch`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
@@ -376,9 +391,15 @@ async function rematch() {
 }
 
 /** Follow this seat to the next match at the table (same seat, same token). */
-function moveTo(table) {
+function moveTo(table, { keepScore = false } = {}) {
   if (!S.session || S.session.table === table) return;
-  if ($("dlg-result").open) $("dlg-result").close();
+  if ($("dlg-result").open) {
+    if (keepScore) {
+      // Someone else started the rematch: the final score stays up until this person closes it.
+      S.rematchJoined = true;
+      $("btn-rematch").textContent = t("result.to_rematch");
+    } else $("dlg-result").close();
+  }
   dropSession(S.session.table);
   const session = { ...S.session, table, invites: [] };
   saveSession(session);
@@ -398,7 +419,7 @@ async function giveToComputer(seat) {
   const response = await fetch(url, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ token: session.token, level }),
+    body: JSON.stringify({ by: session.seat, token: session.token, level }),
   });
   if (!response.ok) {
     const data = await response.json();
@@ -412,6 +433,7 @@ function leaveTable() {
   if (S.conn) S.conn.close();
   S.conn = null;
   if ($("dlg-result").open) $("dlg-result").close();
+  document.title = "rummykit";
   renderStart(S.games, S.settings);
   showScreen("start");
   refreshContinue();
@@ -427,15 +449,25 @@ function onMessage(m) {
   if (m.t === "view") return onView(m);
   if (m.t === "seats") return onSeats(m);
   if (m.t === "presence") {
+    const before = S.online;
     S.online = new Set(m.online);
+    if (before && S.welcome && S.session) {
+      // A person at the table left or came back: said aloud (the prompt changes silently).
+      S.welcome.seats.forEach((s, seat) => {
+        if (seat === S.session.seat || s.kind !== "human" || !s.joined) return;
+        if (before.has(seat) === S.online.has(seat)) return;
+        announce(t(S.online.has(seat) ? "presence.back" : "presence.left", { name: s.name || t("seat.player_n", { n: seat + 1 }) }));
+      });
+    }
     return scheduleRender();
   }
   if (m.t === "rematch") {
+    if (S.rematchAsked) return moveTo(m.table); // this person asked for it
     if (S.session && S.session.table !== m.table) {
       announce(t("result.rematch_started"));
-      showAlert(t("result.rematch_started"));
+      showAlert(t("result.rematch_started"), true);
     }
-    return moveTo(m.table);
+    return moveTo(m.table, { keepScore: true });
   }
   if (m.t === "error") {
     S.sentSeq = null; // the move was refused: the same view may send another
@@ -469,7 +501,7 @@ function onSeats(m) {
       const key = was.stand_in ? "invite.back" : "invite.joined";
       const text = t(key, { name: s.name || t("seat.player_n", { n: seat + 1 }) });
       announce(text);
-      showAlert(text);
+      showAlert(text, true);
     }
   });
   if (S.session && S.session.invites && S.session.invites.length) {
@@ -511,7 +543,12 @@ function onView(m) {
     if (ui.sortMode === "custom") ui.sortMode = "suit";
     ui.resultShown = null;
     ui.down = null;
-    if (prev) ui.log.push({ kind: "hand", n: m.view.hand_number });
+    if (prev) {
+      // A new hand (or round, with its contract) is written in the log and read out.
+      const item = { kind: "hand", n: m.view.hand_number, contract: m.view.hand.contract || null };
+      ui.log.push(item);
+      announce(describe({ ...ctx(), msg: m }, item));
+    }
   }
   if (!prev) {
     // A page that joins mid-hand (Continue, reload) starts its log from the hand so far.
@@ -554,6 +591,7 @@ function onView(m) {
   const myTurnNow = hand.to_act === S.session.seat;
   const myTurnBefore = prev && prev.view.hand.to_act === S.session.seat && !newHand;
   if (myTurnNow && !myTurnBefore && S.welcome) announce(promptText(ctx()));
+  if (!prev || (myTurnNow && !myTurnBefore)) ui.showPiles = true;
   showScreen("table");
   scheduleRender(newMoves);
   if (hand.phase === "hand_over" && ui.resultShown !== m.view.hand_number && S.welcome) {
@@ -673,11 +711,39 @@ function tapMeld(n) {
   if (sel.length !== 1) return showAlert(t("error.select_one"));
   const targets = targetsFor(S.msg, sel[0], n);
   if (!targets.length) return showAlert(t("error.no_fit", { card: cardName(sel[0]), n }));
+  S.ui.backToHand = true; // after the lay-off the keyboard goes on in the hand
   if (targets.length === 1) return act(targets[0]);
   // More than one way to play the card on this meld (either end of a run, or a swap).
   S.ui.pendingEnds = targets;
   S.ui.focusChoice = true;
   scheduleRender();
+}
+
+/** F: to the melds on the table, first the one the selected card fits. */
+function focusMelds() {
+  const melds = [...$("melds-zone").querySelectorAll("button.table-meld")];
+  if (!melds.length) return showAlert(t("melds.none"), true);
+  (melds.find((b) => b.getAttribute("aria-disabled") !== "true") || melds[0]).focus();
+}
+
+/** Arrow keys move along the melds on the table; Escape goes back to the hand. */
+function meldKeys(event) {
+  const melds = [...$("melds-zone").querySelectorAll("button.table-meld")];
+  const i = melds.indexOf(event.target);
+  if (i < 0) return;
+  const step = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[event.key];
+  if (step) {
+    event.preventDefault();
+    event.stopPropagation();
+    melds[(i + step + melds.length) % melds.length].focus();
+  } else if (event.key === "Home" || event.key === "End") {
+    event.preventDefault();
+    event.stopPropagation();
+    melds[event.key === "Home" ? 0 : melds.length - 1].focus();
+  } else if (event.key === "Escape") {
+    event.preventDefault();
+    $("hand").querySelector('button.card[tabindex="0"]')?.focus();
+  }
 }
 
 function onHint(m) {
@@ -697,6 +763,7 @@ function toggleSort() {
 }
 
 function openResult() {
+  S.rematchJoined = false;
   renderResult(ctx());
   const dlg = $("dlg-result");
   if (!dlg.open) dlg.showModal();
@@ -790,6 +857,7 @@ function globalKeys(event) {
     a: () => hand.phase === "layoff" && send({ t: "best_layoffs", seq: S.msg.seq }),
     h: () => send({ t: "hint" }),
     r: () => toggleSort(),
+    f: () => focusMelds(),
     n: () => hand.phase === "hand_over" && openResult(),
   };
   if (actions[key]) {
@@ -886,7 +954,7 @@ function dragEnd(event) {
 function renderKeys() {
   const list = $("keys-list");
   list.textContent = "";
-  const keys = ["arrows", "space", "enter", "d", "t", "p", "b", "k", "m", "l", "o", "a", "h", "r", "n", "?"];
+  const keys = ["arrows", "space", "enter", "d", "t", "p", "b", "k", "m", "l", "f", "o", "a", "h", "r", "n", "?"];
   for (const k of keys) {
     const dt = document.createElement("dt");
     dt.textContent = t(`keys.${k}.key`);
@@ -1012,8 +1080,12 @@ function wire() {
   });
   $("melds-zone").addEventListener("click", (event) => {
     const b = event.target.closest("button.table-meld");
-    if (b) tapMeld(Number(b.dataset.meld));
+    const hand = S.msg && S.msg.view.hand;
+    // Melds can always be reached and read; a tap does something on this seat's move only.
+    const myMove = hand && hand.to_act === S.session.seat && (hand.phase === "discard" || hand.phase === "layoff");
+    if (b && myMove) tapMeld(Number(b.dataset.meld));
   });
+  $("melds-zone").addEventListener("keydown", meldKeys);
   $("btn-draw").addEventListener("click", () => act("draw"));
   $("btn-take").addEventListener("click", () => act("take"));
   $("btn-pass").addEventListener("click", () => act("pass"));

@@ -239,6 +239,8 @@ export function renderResult(ctx) {
   next.textContent = t(game === "crazy" ? "result.next_round" : "result.next_hand");
   next.hidden = view.over;
   // A rematch seats the same people again (whoever asks first starts it for everyone).
-  document.getElementById("btn-rematch").hidden = !view.over;
+  const rematch = document.getElementById("btn-rematch");
+  rematch.hidden = !view.over;
+  rematch.textContent = t("result.rematch");
   document.getElementById("btn-newgame").hidden = !view.over;
 }

@@ -134,10 +134,15 @@ function renderScorebar(ctx) {
   list.setAttribute("aria-label", t("score.label"));
   view.scores.forEach((score, seat) => {
     const li = el("li", seat === ctx.seat ? "me" : "");
-    if (view.hand.to_act === seat) li.classList.add("acting");
     const name = el("span", "who", seatName(ctx, seat));
     const pts = el("span", "pts", t("score.points", { count: score }));
     li.append(name, pts);
+    // who dealt (opponents' boxes say it too; on a phone only this seat's pill shows)
+    if (view.hand.dealer === seat && !view.over) li.append(el("span", "dealer", t("opp.dealer")));
+    if (view.hand.to_act === seat) {
+      li.classList.add("acting");
+      li.append(el("span", "sr-only", t("score.acting"))); // the outline, in words
+    }
     if (view.boxes) li.append(el("span", "boxes", t("score.boxes", { count: view.boxes[seat] })));
     list.append(li);
   });
@@ -172,8 +177,10 @@ function renderOpponents(ctx) {
     if (waitingFor(ctx, seat)) head.append(el("span", "level", ` · ${t("opp.not_joined")}`));
     else if (away(ctx, seat)) head.append(el("span", "level", ` · ${t("opp.away")}`));
     box.append(head);
-    if (away(ctx, seat) && ctx.seat === 0 && !ctx.msg.view.over) {
-      // The table's creator may let the computer go on for a person who has left.
+    if (hand.to_act === seat) box.append(el("p", "sr-only", t("score.acting")));
+    if (away(ctx, seat) && !ctx.msg.view.over) {
+      // Anyone at the table may let the computer go on for a person who has left (the creator
+      // too: else a table whose creator closed the page would wait for ever).
       const b = el("button", "small", t("opp.computer"));
       b.type = "button";
       b.dataset.computer = String(seat);
@@ -247,7 +254,7 @@ function wildTargets(m) {
 
 /** A table meld as a button: its number (as the log and lay-offs name it), its cards, and the
  * card each wild stands for. ``m`` is {meld, wild?, stands_for?, rank?}. */
-function meldButton(number, m, enabled, explain = false) {
+function meldButton(number, m, enabled) {
   const cards = m.meld.split(" ");
   const targets = wildTargets(m);
   const b = el("button", "table-meld");
@@ -266,26 +273,41 @@ function meldButton(number, m, enabled, explain = false) {
     }
     b.append(f);
   });
-  usable(b, enabled, explain);
+  // Never disabled: a keyboard or screen-reader user can always reach and read the melds, and a
+  // tap on one the selected card does not fit says why (main.js tapMeld).
+  usable(b, enabled, true);
   return b;
+}
+
+/** After a redraw: the focus goes back to the hand after a lay-off from the keyboard, else back
+ * to the same meld (so a screen reader keeps its place). */
+function keepMeldFocus(ctx, number) {
+  if (document.activeElement && document.activeElement !== document.body) return;
+  const meld = $("melds-zone").querySelector(`button.table-meld[data-meld="${number}"]`);
+  const card = $("hand").querySelector('button.card[tabindex="0"]');
+  if (ctx.ui.backToHand && card) card.focus();
+  else if (meld) meld.focus();
+  else if (card) card.focus();
+  ctx.ui.backToHand = false;
 }
 
 function renderMelds(ctx) {
   const { msg, welcome } = ctx;
   const hand = msg.view.hand;
   const zone = $("melds-zone");
+  // The zone is drawn anew: a meld that had the focus gets it back (see keepMeldFocus).
+  const focused = zone.contains(document.activeElement) ? document.activeElement.dataset.meld : null;
   zone.textContent = "";
+  if (focused) queueMicrotask(() => keepMeldFocus(ctx, focused));
   const selected = selectedCards(ctx);
   const canTarget = selected.length === 1;
-  // A tap on a meld the selected card does not fit says so (only when it is this seat's move).
-  const explain = canTarget && hand.to_act === ctx.seat && (hand.phase === "discard" || hand.phase === "layoff");
   if (welcome.game === "gin") {
     if (hand.knocker === null || hand.knocker === undefined) return;
     const group = el("section", "meld-group");
     group.append(el("h3", "", t("melds.knocker", { name: seatName(ctx, hand.knocker) })));
     const list = el("div", "meld-list");
     const accepting = canTarget ? meldsAccepting(msg, selected[0]) : new Set();
-    hand.knock_melds.forEach((m, i) => list.append(meldButton(i + 1, { meld: m }, accepting.has(i + 1), explain)));
+    hand.knock_melds.forEach((m, i) => list.append(meldButton(i + 1, { meld: m }, accepting.has(i + 1))));
     group.append(list);
     if (hand.knock_deadwood.length) {
       const dw = el("p", "knock-deadwood", t("melds.knock_deadwood", { cards: hand.knock_deadwood.map(shortCard).join(" ") }));
@@ -311,7 +333,7 @@ function renderMelds(ctx) {
     group.append(el("h3", "", by));
     const list = el("div", "meld-list");
     table.forEach((m, i) => {
-      if (m.owner === owner) list.append(meldButton(i + 1, m, accepting.has(i + 1), explain));
+      if (m.owner === owner) list.append(meldButton(i + 1, m, accepting.has(i + 1)));
     });
     group.append(list);
     zone.append(group);
@@ -386,8 +408,7 @@ function renderHand(ctx) {
   if (hadFocus && !zone.contains(document.activeElement) && ui.focusKey) handNodes.get(ui.focusKey)?.focus();
   zone.classList.toggle("many", entries.length > 11);
   zone.style.setProperty("--n", String(Math.max(2, entries.length)));
-  const dealt = ctx.msg.view.hand.dealer === ctx.seat ? ` · ${t("hand.dealer")}` : "";
-  $("hand-title").textContent = t("hand.title", { count: entries.length }) + dealt;
+  $("hand-title").textContent = t("hand.title", { count: entries.length });
   const dw = $("deadwood");
   const sel = selectedCards(ctx);
   if (dws && sel.length === 1 && dws[sel[0]] !== undefined) {
@@ -535,7 +556,10 @@ export function promptText(ctx) {
 /** One log item as a line in the current language: a move (``entry`` as this seat saw it, with
  * the cards it brought this seat), a new hand, or cards that reached this hand. */
 export function describe(ctx, item) {
-  if (item.kind === "hand") return t(ctx.welcome.game === "crazy" ? "log.new_round" : "log.new_hand", { n: item.n });
+  if (item.kind === "hand") {
+    const text = t(ctx.welcome.game === "crazy" ? "log.new_round" : "log.new_hand", { n: item.n });
+    return item.contract ? `${text} ${t("score.contract", { contract: contractText(item.contract) })}` : text;
+  }
   if (item.kind === "got") return t("log.you_got", { cards: item.cards.map(shortCard).join(" ") });
   if (item.kind === "restock") {
     const text = t(item.shuffled ? "log.restock_shuffle" : "log.restock_turn_over");
@@ -657,6 +681,9 @@ export function render(ctx, moves) {
   const stockRect = $("stock").getBoundingClientRect();
   $("table").dataset.seq = String(ctx.msg.seq);
   $("table").dataset.phase = ctx.msg.view.hand.phase;
+  // In another tab, the page's title says when this seat is to move.
+  const hand = ctx.msg.view.hand;
+  document.title = hand.to_act === ctx.seat && !ctx.msg.view.over ? t("title.your_turn") : "rummykit";
   renderInvites(ctx);
   renderScorebar(ctx);
   renderOpponents(ctx);
