@@ -266,6 +266,70 @@ def test_a_lay_down_the_going_out_rules_refuse_gives_way_to_another(
     assert s.down[1] and len(s.hands[1]) == len(parse_cards(kept))
 
 
+def _down_and_take_10h(**options: Any) -> CrazyState:
+    """Round 2, two players: seat 0 is down holding 9H, seat 1's run 5H-8H is on the table, and
+    seat 0 has just taken the 10H seat 1 threw."""
+    s = table(
+        ["3C 3D 3S 4C 5C 6C 7C 9H", "QC QD QS 5H 6H 7H 8H TH"],
+        "2D",
+        "KS JD",
+        round=2,
+        dealer=1,
+        **options,
+    )
+    play(s, "pass", "draw", "down 3C 3D 3S | 4C 5C 6C 7C", "discard KS")
+    play(s, "draw", "down QC QD QS | 5H 6H 7H 8H", "discard TH", "take")
+    assert s.hands[0] == list(parse_cards("9H TH")) and s.taken == C("TH")
+    return s
+
+
+def test_the_card_just_taken_may_go_out_onto_the_table() -> None:
+    """RULES.md section 3 only forbids throwing the taken card back: laying off 9H, which leaves
+    only the taken 10H, is fine when 10H then fits the table, and takes the player out."""
+    s = _down_and_take_10h()
+    assert LayOff(C("9H"), 4) in s.legal_actions()
+    play(s, "layoff 9H 4")
+    assert s.legal_actions() == [LayOff(C("TH"), 4)]  # it may not be thrown back
+    play(s, "layoff TH 4")
+    assert s.result is not None and s.result.winner == 0 and s.result.outcome.value == "out"
+
+
+def test_the_card_just_taken_still_strands_when_it_cannot_go_out() -> None:
+    # A table that makes you go out by a discard: 10H could only be thrown, which is refused.
+    s = _down_and_take_10h(discard_to_go_out=True)
+    assert s.legal_actions() == [Discard(C("9H"))]
+    before = s.view(0).to_dict()
+    with pytest.raises(IllegalActionError, match="holding only TH, which you took"):
+        play(s, "layoff 9H 4")
+    assert s.view(0).to_dict() == before
+
+
+def test_a_copy_of_the_card_just_taken_may_be_laid_off() -> None:
+    """Seat 0 holds 7H and takes the other 7H: either copy may go onto the book of 7s, and the
+    one left is then the player's own, free to be thrown or laid off."""
+    s = table(
+        ["7C 7D 7S 3C 4C 5C 6C 7H", "QC QD QS 5H 6H 8H 9H 7H"], "2D", "KS TH", round=2, dealer=1
+    )
+    play(s, "pass", "draw", "down 7C 7D 7S | 3C 4C 5C 6C", "discard KS")
+    play(s, "draw", "discard 7H", "take")
+    assert s.hands[0] == list(parse_cards("7H 7H"))
+    play(s, "layoff 7H 1")
+    assert s.taken is None and set(s.legal_actions()) == {LayOff(C("7H"), 1), Discard(C("7H"))}
+    play(s, "discard 7H")
+    assert s.result is not None and s.result.winner == 0
+
+
+def test_a_lay_down_may_leave_the_card_just_taken_when_it_fits_the_table() -> None:
+    s = table(
+        ["3C 3D 3S 3H 4C 5C 6C 7C", "QC QD QS 5H 6H 7H 8H 9H"], "2D", "KS JD", round=2, dealer=1
+    )
+    play(s, "pass", "draw", "discard KS", "draw", "down QC QD QS | 5H 6H 7H 8H", "discard 9H")
+    play(s, "take")
+    play(s, "down 3C 3D 3H 3S | 4C 5C 6C 7C")  # leaves only the 9H just taken: it fits 5H-8H
+    play(s, "layoff 9H 2")
+    assert s.result is not None and s.result.winner == 0
+
+
 def test_down_must_be_exactly_the_contract() -> None:
     hands = ["7S 9H 9D 4S KC KD QH", "7H 7D X 2S 8C 8C 8D"]
     s = table(hands, "4C", "8S 5D", round=1)

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
+from functools import partial
 from enum import StrEnum
 from typing import Any, ClassVar
 
@@ -429,8 +430,10 @@ class CrazyState:
             for card in dict.fromkeys(hand):
                 for number, table_meld in enumerate(self.table, 1):
                     for end in self._layoff_ends(card, table_meld.meld):
-                        if self._strands(1, None, card) is None:
-                            actions.append(LayOff(card, number, end))
+                        layoff = LayOff(card, number, end)
+                        after = partial(self._table_with_layoff, layoff)
+                        if self._strands(1, None, card, after) is None:
+                            actions.append(layoff)
         if self.down[seat] or not self.options.swap_requires_down:
             for card in dict.fromkeys(c for c in hand if isinstance(c, Card)):
                 for number, table_meld in enumerate(self.table, 1):
@@ -456,7 +459,8 @@ class CrazyState:
         down = None
         if best is not None:
             laid = sum(len(m.cards) for m in best.melds)
-            if self._strands(laid, best.left) is None:
+            melds = best.melds
+            if self._strands(laid, best.left, None, partial(self._melds_now, melds)) is None:
                 down = Down(tuple(tuple(m.cards) for m in best.melds))
             else:
                 down = self._down_keeping_back(hand)
@@ -481,7 +485,9 @@ class CrazyState:
                     continue
                 left = [*solution.left, *[card] * count]
                 laid = len(hand) - len(left)
-                if self._strands(laid, left) is not None:
+                melds = solution.melds
+                after = partial(self._melds_now, melds)
+                if self._strands(laid, left, None, after) is not None:
                     continue
                 points = hand_points(left)
                 if found is None or points < found[0]:
@@ -503,9 +509,21 @@ class CrazyState:
         return [None] if ends else []
 
     def _strands(
-        self, removed: int, left: Sequence[AnyCard] | None = None, card: AnyCard | None = None
+        self,
+        removed: int,
+        left: Sequence[AnyCard] | None = None,
+        card: AnyCard | None = None,
+        table_after: Callable[[], Sequence[WildMeld]] | None = None,
     ) -> str | None:
-        """Why playing ``removed`` cards onto the table now is refused by the going-out rules."""
+        """Why playing ``removed`` cards onto the table now is refused by the going-out rules.
+
+        Two dead ends are refused: an empty hand under ``discard_to_go_out``, and a hand of only
+        the card just taken from the pile (which may not be thrown back) when that card cannot
+        go onto the table either (``table_after()`` is the table after this play) or the table
+        forbids going out that way. A play that puts a copy of the taken card on the table
+        leaves the player's own copy, which may be thrown. (Decision: RULES.md section 3 only
+        forbids discarding the taken card; this keeps a turn that can still end.)
+        """
         seat = self.to_act
         assert seat is not None
         hand = self.hands[seat]
@@ -519,12 +537,38 @@ class CrazyState:
                 if card is not None:
                     rest.remove(card)
                 left = rest
-            if list(left) == [taken]:
-                return (
-                    f"that would leave you holding only {taken}, which you took from the discard "
-                    "pile this turn and cannot throw back"
+            if list(left) != [taken] or hand.count(taken) > 1:
+                return None  # another card, or the player's own copy of it, can be thrown
+            if not self.options.discard_to_go_out and table_after is not None:
+                if any(self._layoff_ends(taken, meld) for meld in table_after()):
+                    return None  # the taken card goes out onto the table next
+            return (
+                f"that would leave you holding only {taken}, which you took from the discard "
+                "pile this turn: it cannot be thrown back"
+                + (
+                    ""
+                    if self.options.discard_to_go_out
+                    else " and would not fit any meld on the table"
                 )
+            )
         return None
+
+    def _melds_now(self, more: Sequence[WildMeld] = ()) -> list[WildMeld]:
+        """The melds on the table, then ``more``."""
+        return [*(t.meld for t in self.table), *more]
+
+    def _table_with_layoff(self, action: LayOff) -> list[WildMeld]:
+        """The melds on the table after ``action`` (checked to fit)."""
+        melds = [t.meld for t in self.table]
+        meld = melds[action.meld - 1]
+        extended = (
+            meld.extended_by(action.card, self.rules)
+            if isinstance(meld, Book)
+            else meld.extended_by(action.card, action.end, self.rules)
+        )
+        if extended is not None:
+            melds[action.meld - 1] = extended
+        return melds
 
     # ---------------------------------------------------------------------------------- verify
 
@@ -626,7 +670,7 @@ class CrazyState:
             )
         left = list(hand)
         _remove(left, cards)
-        reason = self._strands(len(cards), left)
+        reason = self._strands(len(cards), left, None, partial(self._melds_now, melds))
         if reason is not None:
             raise IllegalActionError(reason)
 
@@ -659,7 +703,7 @@ class CrazyState:
                 f"name the end {action.card} goes to: "
                 + " or ".join(f"'layoff {action.card} {action.meld} {e}'" for e in ends)
             )
-        reason = self._strands(1, None, action.card)
+        reason = self._strands(1, None, action.card, partial(self._table_with_layoff, action))
         if reason is not None:
             raise IllegalActionError(reason)
 
@@ -718,6 +762,8 @@ class CrazyState:
             for meld in self._melds_of(action.melds):
                 _remove(hand, meld.cards)
                 self.table.append(TableMeld(meld, actor))
+                if self.taken in meld.cards:
+                    self.taken = None  # the taken card is on the table (any copy left is own)
             self.down[actor] = True
             self._forget(actor)
             self._check_out(actor)
@@ -732,6 +778,8 @@ class CrazyState:
             assert extended is not None
             self.hands[actor].remove(action.card)
             self.table[index] = TableMeld(extended, self.table[index].owner)
+            if action.card == self.taken:
+                self.taken = None  # the taken card is on the table (any copy left is own)
             self._forget(actor)
             self._check_out(actor)
         elif isinstance(action, Swap):
@@ -744,6 +792,8 @@ class CrazyState:
             self.hands[actor].remove(action.card)
             self.hands[actor].append(wild)
             self.table[index] = TableMeld(new_run, self.table[index].owner)
+            if action.card == self.taken:
+                self.taken = None  # the taken card is on the table
             self._forget(actor)
         else:
             assert isinstance(action, Discard)
