@@ -17,8 +17,8 @@ import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
-from functools import partial
 from enum import StrEnum
+from functools import partial
 from typing import Any, ClassVar
 
 from rummykit.actions import Action, Buy, Discard, Down, Draw, LayOff, Pass, Swap, Take

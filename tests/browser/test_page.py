@@ -597,7 +597,7 @@ def test_crazy_rummy_round_with_a_lay_down_and_a_buy(server: Any, new_page: Any,
         if stock.is_enabled():
             act(page, stock)
             continue
-        pick = page.get_by_role("button", name="Pick the cards")
+        pick = page.get_by_role("button", name="Select my contract")
         if pick.is_visible() and not laid:
             pick.click()
             down = page.get_by_role("button", name="Lay down")
@@ -645,7 +645,7 @@ def test_a_laptop_screen_shows_the_table_melds_and_the_card_on_offer(
         if stock.is_enabled():
             act(page, stock)
             continue
-        pick = page.get_by_role("button", name="Pick the cards")
+        pick = page.get_by_role("button", name="Select my contract")
         if pick.is_visible() and not laid:
             pick.click()
             act(page, page.get_by_role("button", name="Lay down"))

@@ -768,7 +768,9 @@ function openResult() {
   const dlg = $("dlg-result");
   if (!dlg.open) dlg.showModal();
   const next = $("btn-next");
-  (next.hidden ? $("btn-rematch") : next).focus();
+  // The focus goes to the button at the bottom, but the dialog opens at its top (the headline).
+  (next.hidden ? $("btn-rematch") : next).focus({ preventScroll: true });
+  dlg.scrollTop = 0;
 }
 
 function nextHand() {

@@ -230,7 +230,8 @@ export function showContinue(found) {
     const others = info.seats
       .map((s, seat) => (seat !== session.seat && s.kind === "human" ? s.name || t("seat.player_n", { n: seat + 1 }) : null))
       .filter(Boolean);
-    const line = t("start.continue_text", { game: t(`game.${info.game}`), n: info.hand_number });
+    const key = info.game === "crazy" ? "start.continue_text_crazy" : "start.continue_text";
+    const line = t(key, { game: t(`game.${info.game}`), n: info.hand_number });
     text.textContent = others.length ? `${line} ${t("start.continue_with", { names: others.join(", ") })}` : line;
     const button = document.createElement("button");
     button.type = "button";

@@ -449,18 +449,19 @@ function renderActions(ctx) {
   show("btn-pass", mine && offer && has(msg, "pass"));
   enable("btn-pass", has(msg, "pass"));
   const discardOk = sel.length === 1 && has(msg, `discard ${sel[0]}`);
-  show("btn-discard", hand.phase === "discard");
   // Greyed out but explained on a tap when it is this seat's move (which card, or why not).
   const moving = mine && hand.phase === "discard";
+  show("btn-discard", moving);
+  const playing = hand.phase !== "hand_over"; // after the hand only its score is left to see
   usable($("btn-discard"), discardOk, moving);
   show("btn-knock", game === "gin" && hand.phase !== "layoff" && hand.phase !== "hand_over");
   const anyKnock = verbs(msg, "knock").length > 0;
   enable("btn-knock", anyKnock);
   $("btn-knock").textContent = knockLabel(ctx);
   $("btn-knock").classList.toggle("lit", anyKnock);
-  show("btn-meld", game === "rummy");
+  show("btn-meld", game === "rummy" && playing);
   usable($("btn-meld"), sel.length >= 3 && meldFor(msg, sel) !== null, moving);
-  show("btn-down", game === "crazy" && !(hand.down && hand.down[ctx.seat]));
+  show("btn-down", game === "crazy" && playing && !(hand.down && hand.down[ctx.seat]));
   const downs = verbs(msg, "down");
   show("btn-pick", game === "crazy" && downs.length > 0);
   const downOk = ui.down && ui.down.key === [...sel].sort().join(" ") && ui.down.action;
