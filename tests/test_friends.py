@@ -389,7 +389,7 @@ def test_a_computer_takes_the_seat_of_a_friend_who_is_not_coming(store: Store) -
 def test_a_friend_lets_the_computer_play_for_a_creator_who_left(store: Store) -> None:
     """Without this a table whose creator closed the page waits for them for ever."""
     table, host = Table.create(store, variant="rummy", opponents=2, level="easy", friends=2)
-    _, lan = table.join(table.invites[2], "Lan")
+    table.join(table.invites[2], "Lan")
     with pytest.raises(ProtocolError, match="is connected"):
         table.give_to_computer(0, "easy", connected=[0, 2], by=2)
     with pytest.raises(ProtocolError, match="only the table's creator"):

@@ -539,9 +539,9 @@ class CrazyState:
                 left = rest
             if list(left) != [taken] or hand.count(taken) > 1:
                 return None  # another card, or the player's own copy of it, can be thrown
-            if not self.options.discard_to_go_out and table_after is not None:
-                if any(self._layoff_ends(taken, meld) for meld in table_after()):
-                    return None  # the taken card goes out onto the table next
+            melds = () if self.options.discard_to_go_out or table_after is None else table_after()
+            if any(self._layoff_ends(taken, meld) for meld in melds):
+                return None  # the taken card goes out onto the table next
             return (
                 f"that would leave you holding only {taken}, which you took from the discard "
                 "pile this turn: it cannot be thrown back"
