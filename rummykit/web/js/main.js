@@ -574,7 +574,9 @@ function onView(m) {
   let restock = restockItem(prev, m, newHand);
   for (const entry of m.log) {
     const mine = entry.seat === S.session.seat;
-    const items = [{ kind: "move", entry, gained: mine ? m.gained : [] }];
+    // Who made the move stays with the line: the person, or a computer playing for them.
+    const standIn = Boolean(S.welcome && S.welcome.seats[entry.seat] && S.welcome.seats[entry.seat].stand_in);
+    const items = [{ kind: "move", entry, gained: mine ? m.gained : [], standIn }];
     // A card that reaches this hand on another seat's move (the draw after a buy offer).
     if (!mine && m.gained.length) items.push({ kind: "got", cards: m.gained });
     // The stock was refilled before a draw from it (Crazy), or at the start of the next turn.

@@ -17,13 +17,17 @@ export function objectName(ctx, seat) {
 }
 
 /** The seat's display name: "You", a friend's name or "Player 3", "Computer", "Computer 2". */
-export function seatName(ctx, seat) {
-  if (seat === ctx.seat) return t("seat.you");
+export function seatName(ctx, seat, standIn = undefined) {
+  // ``standIn``: whether a computer played this person's seat then (a log line keeps who made
+  // its move, though the seat has changed hands since); by default, as the seat is now.
   const seats = ctx.welcome.seats;
   const info = seats[seat];
+  const computerNow = standIn === undefined ? Boolean(info.stand_in) : standIn;
+  if (seat === ctx.seat) return computerNow ? t("seat.computer_for_you") : t("seat.you");
   const person = info.name || t("seat.player_n", { n: seat + 1 });
-  if (info.kind === "human") return person;
-  if (info.stand_in) return t("seat.computer_for", { name: person }); // a friend's seat
+  if (info.kind === "human" || info.stand_in) {
+    return computerNow ? t("seat.computer_for", { name: person }) : person; // a person's seat
+  }
   // Computers are numbered among themselves, in seat order: "Computer 1", "Computer 2".
   const own = (s) => s.kind === "computer" && !s.stand_in;
   const computers = seats.map((s, i) => (own(s) ? i : -1)).filter((i) => i >= 0);
@@ -567,8 +571,8 @@ export function describe(ctx, item) {
     return item.last ? `${text} ${t("log.restock_last")}` : text;
   }
   const { entry, gained } = item;
-  const me = entry.seat === ctx.seat;
-  const name = seatName(ctx, entry.seat);
+  const me = entry.seat === ctx.seat && !item.standIn;
+  const name = seatName(ctx, entry.seat, item.standIn);
   const words = entry.action.split(" ");
   const verb = words[0];
   const cards = actionCards(entry.action).map(shortCard);
