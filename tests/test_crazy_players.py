@@ -21,6 +21,15 @@ from rummykit.wild_melds import is_wild
 
 LEVELS = ("easy", "medium", "hard")
 
+# Four round-1 hands (contract: 2 books): seats 0, 1 and 3 hold runs, no pair; seat 2 holds three
+# kings and two 7s.
+RUNS_AND_KINGS = [
+    "3C 4C 5C 6C 8C 9C TC",
+    "3H 4H 6H 8H 9H TH JH",
+    "7S 7D KD KH KS 5H 9C",
+    "3S 4S 5S 6S 8S 9S TS",
+]
+
 
 def table(
     hands: list[str], up: str, stock_top: str = "", *, round: int = 1, dealer: int = 0
@@ -209,12 +218,7 @@ def test_lays_down_when_the_contract_is_met_and_goes_out(level: str) -> None:
 
 @pytest.mark.parametrize("level", ["medium", "hard"])
 def test_buys_a_card_that_completes_the_contract(level: str) -> None:
-    hands = [
-        "3C 4C 5C 6C 8C 9C TC",
-        "3H 4H 6H 8H 9H TH JH",
-        "7S 7D KD KH KS 5H 9C",
-        "3S 4S 5S 6S 8S 9S TS",
-    ]
+    hands = RUNS_AND_KINGS
     state = table(hands, "7C", "AS QS")
     play(state, "pass", "draw")  # the dealer and seat 1 let the 7C go: seat 2 may buy
     assert state.phase is Phase.BUY and state.to_act == 2
@@ -244,12 +248,7 @@ def test_takes_the_discard_that_completes_the_contract(level: str) -> None:
 
 @pytest.mark.parametrize("level", ["medium", "hard"])
 def test_passes_a_card_that_does_not_help(level: str) -> None:
-    hands = [
-        "3C 4C 5C 6C 8C 9C TC",
-        "3H 4H 6H 8H 9H TH JH",
-        "7S 7D KD KH KS 5H 9C",
-        "3S 4S 5S 6S 8S 9S TS",
-    ]
+    hands = RUNS_AND_KINGS
     state = table(hands, "QC", "AS QS")
     play(state, "pass", "draw")
     assert find_player("crazy", level, 1).choose(state.view(2)) == Pass()
@@ -323,12 +322,7 @@ def test_view_type_is_checked() -> None:
 
 @pytest.mark.parametrize("level", ["medium", "hard"])
 def test_the_dealer_is_told_a_pass_lets_the_next_player_have_the_up_card(level: str) -> None:
-    hands = [
-        "3C 4C 5C 6C 8C 9C TC",
-        "3H 4H 6H 8H 9H TH JH",
-        "7S 7D KD KH KS 5H 9C",
-        "3S 4S 5S 6S 8S 9S TS",
-    ]
+    hands = RUNS_AND_KINGS
     state = table(hands, "QH", "AS QS")
     view = state.view(0)
     assert view.phase is Phase.OFFER and view.dealer == 0
