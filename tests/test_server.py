@@ -707,3 +707,61 @@ def test_crazy_aids_name_the_card_a_wild_stands_for_at_each_end() -> None:
         if checked >= 30:
             break
     assert checked >= 10
+
+
+# ------------------------------------------------------------------- one slow table, others on
+
+
+def test_a_slow_move_at_one_table_holds_up_no_other(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The engine's work for a person's message runs off the event loop: while one table takes a
+    second over a view (a Crazy Rummy hand can grow large), the server answers everyone else."""
+    import asyncio
+
+    import uvicorn
+    from websockets.sync.client import connect
+
+    slow = threading.Event()
+    real_view = Table.view_message
+
+    def view_message(self: Table, seat: int, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        if slow.is_set():
+            time.sleep(1.5)  # as long as the engine might think, holding no lock but the table's
+        return real_view(self, seat, *args, **kwargs)
+
+    monkeypatch.setattr(Table, "view_message", view_message)
+    port = _free_port()
+    config = uvicorn.Config(
+        create_app(tmp_path / "slow.sqlite3", delay=0), port=port, log_level="warning"
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 20
+        while not server.started and time.monotonic() < deadline:
+            time.sleep(0.05)
+        request = urllib.request.Request(
+            f"{base}/api/tables",
+            data=json.dumps({"game": "gin", "opponents": 1, "level": "random"}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=5) as response:
+            info = json.loads(response.read())
+        with connect(f"ws://127.0.0.1:{port}/ws/{info['table']}/0") as ws:
+            ws.send(json.dumps({"t": "hello", "token": info["token"]}))
+            _receive_view(ws)
+            slow.set()
+            ws.send(json.dumps({"t": "view"}))  # this table now thinks for 1.5 s
+            time.sleep(0.2)
+            started = time.monotonic()
+            with urllib.request.urlopen(f"{base}/api/games", timeout=10) as response:
+                assert response.status == 200
+            waited = time.monotonic() - started
+            assert _receive_view(ws)["view"]["hand"]["hand"]  # the slow answer comes all the same
+        assert waited < 0.6, f"the server was held up {waited:.2f} s by another table"
+    finally:
+        server.should_exit = True
+        thread.join(10)

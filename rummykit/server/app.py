@@ -169,7 +169,7 @@ class Hub:
                     seat, decide = table.computer_decision()
                     # The hard players think for up to a second: off the event loop.
                     action = await asyncio.to_thread(decide)
-                    messages = table.apply_computer(seat, action)
+                    messages = await asyncio.to_thread(table.apply_computer, seat, action)
                 except Exception:
                     log.exception("computer move failed at table %s", table.id)
                     return
@@ -464,7 +464,8 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
                 await hub.broadcast(table.id, table.seats_message())
             hub.join(table.id, seat, ws)
             ok = await hub.send_to(ws, table.welcome(seat))
-            ok = ok and await hub.send_to(ws, table.view_message(seat, with_hand_log=True))
+            opening = await asyncio.to_thread(table.view_message, seat, with_hand_log=True)
+            ok = ok and await hub.send_to(ws, opening)
         if not ok:
             hub.leave(table.id, seat, ws)
             return
@@ -491,19 +492,26 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
     async def _handle(table: Table, seat: int, ws: WebSocket, text: str | bytes) -> None:
         try:
             message = parse_incoming(text)
+            # The engine's work (a Crazy Rummy hand can grow large, and its legal lay-downs are
+            # solved for every view) runs in a worker thread under the table's lock, so that a
+            # slow move at one table never holds up the others.
             async with hub.lock(table.id):
                 if isinstance(message, ActionIntent):
-                    await hub.send(table.id, table.act(seat, message.action, message.seq))
+                    messages = await asyncio.to_thread(table.act, seat, message.action, message.seq)
+                    await hub.send(table.id, messages)
                 elif isinstance(message, NextHand):
-                    await hub.send(table.id, table.next_hand(seat, message.seq))
+                    messages = await asyncio.to_thread(table.next_hand, seat, message.seq)
+                    await hub.send(table.id, messages)
                 elif isinstance(message, BestLayoffs):
-                    await hub.send(table.id, table.best_layoffs(seat, message.seq))
+                    messages = await asyncio.to_thread(table.best_layoffs, seat, message.seq)
+                    await hub.send(table.id, messages)
                 elif isinstance(message, HintRequest):
                     await hub.send_to(ws, await asyncio.to_thread(table.hint, seat))
                 elif isinstance(message, ViewRequest):
-                    await hub.send_to(ws, table.view_message(seat))
+                    await hub.send_to(ws, await asyncio.to_thread(table.view_message, seat))
                 elif isinstance(message, CheckDown):
-                    await hub.send_to(ws, table.check_down(seat, message.cards))
+                    answer = await asyncio.to_thread(table.check_down, seat, message.cards)
+                    await hub.send_to(ws, answer)
                 else:
                     raise ProtocolError("you have already said hello")
             hub.wake(table)
