@@ -5,6 +5,7 @@ a lay-down and a buy, the language switch, and a game that survives a killed ser
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -169,14 +170,32 @@ def select_only(page: Any, name: str) -> Any:
     return select(page, name)
 
 
-def discard_highest(page: Any, names: list[str]) -> None:
-    """Throw the highest of ``names`` that may be thrown now (not the card just taken)."""
-    for name in sorted(dict.fromkeys(names), key=value, reverse=True):
+def discard_first(page: Any, names: list[str]) -> None:
+    """Throw the first of ``names`` that may be thrown now (not the card just taken)."""
+    for name in dict.fromkeys(names):
         select_only(page, name)
         discard = page.get_by_role("button", name="Discard", exact=True)
         if discard.is_enabled():
             act(page, discard)
             return
+
+
+def discard_highest(page: Any, names: list[str]) -> None:
+    """Throw the highest of ``names`` that may be thrown now (not the card just taken)."""
+    discard_first(page, sorted(dict.fromkeys(names), key=value, reverse=True))
+
+
+def discard_for_books(page: Any) -> None:
+    """Crazy Rummy: throw the highest card whose rank is held once, keeping pairs and wilds
+    (so that a book contract comes together); the highest card if every rank is paired."""
+    names = [c["name"] for c in cards(page)]
+    ranks = Counter(n.split(" ")[0] for n in names)
+    wild = ("2", "Joker")
+    loners = [n for n in names if ranks[n.split(" ")[0]] == 1 and n.split(" ")[0] not in wild]
+    rest = [n for n in names if n not in loners]
+    discard_first(
+        page, sorted(loners, key=value, reverse=True) + sorted(rest, key=value, reverse=True)
+    )
 
 
 def deadwood_if_discarded(title: str) -> int | None:
@@ -656,7 +675,7 @@ def test_a_laptop_screen_shows_the_table_melds_and_the_card_on_offer(
             assert in_view(page, "#hand") and in_view(page, "#log")
             shot(page, "laptop-crazy-laid-down")
             continue
-        discard_highest(page, [c["name"] for c in cards(page)])
+        discard_for_books(page)
     assert offered and laid
 
 
