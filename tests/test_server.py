@@ -765,3 +765,37 @@ def test_a_slow_move_at_one_table_holds_up_no_other(
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+def test_a_table_waited_for_is_never_replayed_beside_itself(store: Store) -> None:
+    """A socket looks a table up and waits for its lock while the last socket on it leaves: the
+    table must stay in memory, so the waiter and everyone after it share one table object (a
+    copy replayed from the store beside it would split the game in two)."""
+    import asyncio
+
+    from rummykit.server.app import Hub
+
+    manager = TableManager(store)
+    created, _ = manager.create(variant="gin", opponents=1, level="random", friends=1)
+    hub = Hub(manager, 0)
+    found: list[Any] = []
+
+    async def busy() -> None:  # the seat that leaves: its last message still holds the lock
+        async with hub.lock(created.id):
+            await asyncio.sleep(0.05)
+        hub.release(created.id)  # its socket closes: nothing else is open on the table
+
+    async def waiter() -> None:  # a seat saying hello meanwhile
+        await asyncio.sleep(0.01)
+        table = manager.get(created.id)
+        async with hub.lock(created.id):
+            found.append(table)
+            found.append(manager.get(created.id))
+        hub.release(created.id)
+
+    async def main() -> None:
+        await asyncio.gather(busy(), waiter())
+
+    asyncio.run(main())
+    assert found[0] is found[1]  # the same table after the wait, not a replayed copy
+    assert created.id not in manager.tables  # and once nobody holds it, it is dropped

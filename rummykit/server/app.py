@@ -70,6 +70,36 @@ log = logging.getLogger("rummykit.server")
 Messages = dict[int, dict[str, Any]]
 
 
+class TableLock:
+    """A table's lock that knows whether anyone holds it or waits for it.
+
+    A table is dropped from memory only when nobody does (see :meth:`Hub.release`): a socket that
+    has looked the table up and waits for its lock must find the same table object after the
+    wait, never a copy replayed from the store beside it.
+    """
+
+    def __init__(self) -> None:
+        self._lock = asyncio.Lock()
+        self.users = 0
+        """Coroutines holding the lock or waiting for it."""
+
+    def locked(self) -> bool:
+        """True while anyone holds the lock or waits for it."""
+        return self.users > 0
+
+    async def __aenter__(self) -> None:
+        self.users += 1  # before any await: a waiter counts at once
+        try:
+            await self._lock.acquire()
+        except BaseException:
+            self.users -= 1
+            raise
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._lock.release()
+        self.users -= 1
+
+
 class Hub:
     """The live side of the tables: a socket per seat, a lock per table, computer-move tasks.
 
@@ -81,12 +111,15 @@ class Hub:
         self.manager = manager
         self.delay = delay
         self.sockets: dict[str, dict[int, set[WebSocket]]] = {}
-        self.locks: dict[str, asyncio.Lock] = {}
+        self.locks: dict[str, TableLock] = {}
         self.runners: dict[str, asyncio.Task[None]] = {}
 
-    def lock(self, table_id: str) -> asyncio.Lock:
+    def lock(self, table_id: str) -> TableLock:
         """The lock that serialises everything done to one table."""
-        return self.locks.setdefault(table_id, asyncio.Lock())
+        lock = self.locks.get(table_id)
+        if lock is None:
+            lock = self.locks[table_id] = TableLock()
+        return lock
 
     def join(self, table_id: str, seat: int, ws: WebSocket) -> None:
         """Register a seat's socket; the seat's older sockets are closed (one socket a seat)."""
@@ -101,7 +134,8 @@ class Hub:
         self.release(table_id)
 
     def release(self, table_id: str) -> None:
-        """Drop an idle table from memory: no socket open, no computer moving, no lock held."""
+        """Drop an idle table from memory: no socket open, no computer moving, nobody holding or
+        waiting for its lock."""
         if any(self.sockets.get(table_id, {}).values()):
             return
         runner = self.runners.get(table_id)
