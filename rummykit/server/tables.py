@@ -639,7 +639,14 @@ class Table:
         record = hand_record(hand)
         record["actions"] = []
         replay = cast(HandState, load_record(record))
-        held = Counter(replay.view(seat).to_dict()["hand"])
+
+        def holding() -> Counter[str]:
+            # The seat's cards straight from the replayed state: a view would list the whole
+            # history (and Crazy Rummy's legal lay-downs) after every move of a long hand.
+            hands: list[list[AnyCard]] = getattr(replay, "hands")  # noqa: B009 - every game has them
+            return Counter(str(card) for card in hands[seat])
+
+        held = holding()
         top: AnyCard | None = hand.deal.up
         entries: list[dict[str, Any]] = []
         for (actor, action), (_, text) in zip(hand.history, seen, strict=True):
@@ -651,7 +658,7 @@ class Table:
             if isinstance(action, Discard):
                 top = action.card
             replay.apply(action, actor)
-            now = Counter(replay.view(seat).to_dict()["hand"])
+            now = holding()
             gained = list((now - held).elements())
             if gained:
                 entry["gained"] = gained
