@@ -45,7 +45,7 @@ function newUi() {
     pendingEnds: null,
     focusChoice: false,
     backToHand: false, // a lay-off was sent from a meld: the focus goes back to the hand
-    showPiles: false, // scroll the board to the piles after the next drawing
+    showPiles: false, // scroll the board to the piles after the next render
     resultShown: null,
     inviteShown: null,
     dealtWhileOpen: false,
@@ -386,7 +386,10 @@ async function rematch() {
     body: JSON.stringify({ seat: session.seat, token: session.token }),
   });
   const data = await response.json();
-  if (!response.ok) return showAlert(t("error.create") + (currentLanguage() === "en" ? `: ${data.error}` : ""));
+  if (!response.ok) {
+    S.rematchAsked = false;
+    return showAlert(t("error.create") + (currentLanguage() === "en" ? `: ${data.error}` : ""));
+  }
   moveTo(data.table);
 }
 
