@@ -1186,7 +1186,17 @@ def serve(
         db = Path(data_home) / "rummykit" / "tables.sqlite3"
     where = serve_addresses(host, port)
     _err().print(f"rummykit {__version__}: {where}  (games kept in {db})", soft_wrap=True)
-    uvicorn.run(create_app(db, delay=delay), host=host, port=port, log_level="warning")
+    from rummykit.server.protocol import MAX_MESSAGE
+
+    # A WebSocket frame is read whole before its length is checked: keep frames near the
+    # longest message (4 bytes a character at most), not uvicorn's 16 MiB.
+    uvicorn.run(
+        create_app(db, delay=delay),
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_max_size=4 * MAX_MESSAGE + 1024,
+    )
 
 
 def serve_addresses(host: str, port: int, lan: str | None = None) -> str:

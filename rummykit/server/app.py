@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -68,6 +69,11 @@ CSP = (
 log = logging.getLogger("rummykit.server")
 
 Messages = dict[int, dict[str, Any]]
+
+
+def _seat_number(text: str) -> int:
+    """A seat number from a path: one or two ASCII digits, no leading zero; else -1."""
+    return int(text) if re.fullmatch(r"0|[1-9][0-9]?", text) else -1
 
 
 class TableLock:
@@ -418,7 +424,7 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
             return _refuse(400, 'the body is {"by": number, "token": text, "level": text}')
         if not isinstance(body["level"], str):
             return _refuse(400, 'the body is {"by": number, "token": text, "level": text}')
-        seat = int(seat_text) if seat_text.isdigit() and len(seat_text) < 3 else -1
+        seat = _seat_number(seat_text)
         table = manager.get(table_id)
         if table is None:
             return JSONResponse({"error": "no such table"}, status_code=404)
@@ -467,7 +473,7 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
     @app.websocket("/ws/{table_id}/{seat_text}")
     async def seat_socket(ws: WebSocket, table_id: str, seat_text: str) -> None:
         await ws.accept()
-        seat = int(seat_text) if seat_text.isdigit() and len(seat_text) < 3 else -1
+        seat = _seat_number(seat_text)
         try:
             first = await asyncio.wait_for(_receive(ws), HELLO_TIMEOUT)
         except TimeoutError:

@@ -128,7 +128,7 @@ def load_json(text: str | bytes) -> Any:
         data = json.loads(text)
     except UnicodeDecodeError:  # bytes that are not UTF-8 (nor UTF-16/32)
         raise ProtocolError("a message holds text that is not valid Unicode") from None
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # JSONDecodeError, and numbers too long to read
         raise ProtocolError('a message is a JSON object, e.g. {"t": "view"}') from None
     try:
         json.dumps(data, ensure_ascii=False).encode("utf-8")
