@@ -506,6 +506,18 @@ def _serve(db: Path, port: int) -> subprocess.Popen[bytes]:
     raise AssertionError(f"the server did not start: {err}")
 
 
+def _new_gin_table(port: int) -> dict[str, Any]:
+    """A Gin table against a random computer on the server at ``port``: seat 0's details."""
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/api/tables",
+        data=json.dumps({"game": "gin", "opponents": 1, "level": "random"}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=5) as response:
+        info: dict[str, Any] = json.loads(response.read())
+    return info
+
+
 def _receive_view(ws: Any) -> dict[str, Any]:
     while True:
         message: dict[str, Any] = json.loads(ws.recv(timeout=10))
@@ -520,13 +532,7 @@ def test_a_server_killed_mid_game_resumes_exactly(tmp_path: Path) -> None:
     port = _free_port()
     proc = _serve(db, port)
     try:
-        request = urllib.request.Request(
-            f"http://127.0.0.1:{port}/api/tables",
-            data=json.dumps({"game": "gin", "opponents": 1, "level": "random"}).encode(),
-            headers={"Content-Type": "application/json"},
-        )
-        with urllib.request.urlopen(request, timeout=5) as response:
-            info = json.loads(response.read())
+        info = _new_gin_table(port)
         url = f"ws://127.0.0.1:{port}/ws/{info['table']}/0"
         acted = 0
         with connect(url) as ws:
@@ -743,13 +749,7 @@ def test_a_slow_move_at_one_table_holds_up_no_other(
         deadline = time.monotonic() + 20
         while not server.started and time.monotonic() < deadline:
             time.sleep(0.05)
-        request = urllib.request.Request(
-            f"{base}/api/tables",
-            data=json.dumps({"game": "gin", "opponents": 1, "level": "random"}).encode(),
-            headers={"Content-Type": "application/json"},
-        )
-        with urllib.request.urlopen(request, timeout=5) as response:
-            info = json.loads(response.read())
+        info = _new_gin_table(port)
         with connect(f"ws://127.0.0.1:{port}/ws/{info['table']}/0") as ws:
             ws.send(json.dumps({"t": "hello", "token": info["token"]}))
             _receive_view(ws)
