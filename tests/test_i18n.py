@@ -10,7 +10,9 @@ from typing import Any
 
 import pytest
 
+from rummykit.games import find_game
 from rummykit.server.app import WEB_DIR
+from rummykit.server.tables import MAIN_OPTIONS
 
 LANGUAGES = ("vi", "en")
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -87,6 +89,19 @@ def test_keys_built_at_run_time_exist() -> None:
     keys = ["arrows", "space", "enter", "d", "t", "p", "b", "k", "m", "l", "o", "a", "h", "r"]
     for key in [*keys, "n", "?"]:
         assert f"keys.{key}" in en and f"keys.{key}.key" in en
+
+
+@pytest.mark.parametrize("game", ["gin", "rummy", "crazy"])
+def test_every_house_rule_has_a_label_and_every_choice_a_name(game: str) -> None:
+    # The house-rules form labels option NAME with opt.NAME and choice C with opt.NAME.C (the
+    # main options, set on the start screen itself, have labels of their own).
+    en = catalogue("en")
+    for spec in type(find_game(game).options).SPECS:
+        if spec.name in MAIN_OPTIONS[game]:
+            continue
+        assert f"opt.{spec.name}" in en, spec.name
+        for choice in spec.choices:
+            assert f"opt.{spec.name}.{choice}" in en, f"{spec.name}.{choice}"
 
 
 @pytest.mark.parametrize("game", ["gin", "rummy", "crazy"])

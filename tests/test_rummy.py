@@ -20,10 +20,12 @@ from rummykit.games.rummy import (
     RummyOptions,
     RummyOutcome,
     RummyState,
+    Stranding,
     hand_size,
     melds_in,
     rummy_hand_from_cards,
 )
+from rummykit.players import find_player
 
 C = Card.parse
 
@@ -317,6 +319,76 @@ def test_holding_one_card_may_take_and_throw_the_other() -> None:
     assert Discard(C("JS")) not in s.legal_actions() and Discard(C("KH")) in s.legal_actions()
     play(s, "discard KH")
     assert s.hands[1] == [C("JS")] and not s.is_over and s.to_act == 0
+
+
+def one_card_then_take(held: str, melds: tuple[str, ...], stranding: str) -> RummyState:
+    """Seat 1 lays down ``melds``, keeps ``held`` and, after seat 0 throws 9H, takes it."""
+    laid = " ".join(melds)
+    other = "9H 2S 4S 6S 8S TS 3D 5D 7D 9D"
+    hand = f"{held} {laid}"
+    stock = "AS QS " + rest(hand, other, "KH", "AS QS")
+    options = RummyOptions(melds_per_turn=None, stranding=Stranding(stranding))
+    s = rummy_hand_from_cards([other, hand], "KH", stock, options=options)
+    play(s, "draw", *(f"meld {m}" for m in melds), "discard AS", "draw", "discard 9H", "take")
+    assert sorted(map(str, s.hands[1])) == sorted([*held.split(), "9H"]) and s.taken == C("9H")
+    return s
+
+
+def test_a_layoff_may_leave_the_taken_card_when_it_then_goes_out() -> None:
+    # Decision (README): RULES.md refuses a play that leaves only the card just taken "because the
+    # turn could not be ended"; here it can: 8H goes onto 5H-7H, then 9H after it.
+    s = one_card_then_take("8H", ("5H 6H 7H", "2C 3C 4C", "JD QD KD"), "dead_end")
+    assert LayOff(C("8H"), 1) in s.legal_actions() and LayOff(C("9H"), 1) not in s.legal_actions()
+    play(s, "layoff 8H 1", "layoff 9H 1")
+    r = s.result
+    # Seat 0 kept 2S 4S 6S 8S TS 3D 5D 7D 9D and drew QS.
+    assert r is not None and r.winner == 1 and r.points == 2 + 4 + 6 + 8 + 10 + 3 + 5 + 7 + 9 + 10
+
+
+def test_a_meld_may_leave_the_taken_card_when_it_fits_the_new_meld() -> None:
+    s = one_card_then_take("6H 7H 8H", ("2C 3C 4C", "TD JD QD KD"), "dead_end")
+    play(s, "meld 6H 7H 8H", "layoff 9H 3")
+    assert s.result is not None and s.result.winner == 1
+
+
+@pytest.mark.parametrize("preset", ["rummy", "rummy-classic"])
+def test_presets_follow_the_reason_of_the_stranding_rule(preset: str) -> None:
+    assert PRESETS[preset].stranding is Stranding.DEAD_END
+
+
+def test_strict_stranding_refuses_what_rules_md_says() -> None:
+    s = one_card_then_take("8H", ("5H 6H 7H", "2C 3C 4C", "JD QD KD"), "strict")
+    assert [str(a) for a in s.legal_actions()] == ["discard 8H"]
+    before = snapshot(s)
+    with pytest.raises(IllegalActionError, match="leave you holding only 9H"):
+        s.apply(parse_action("layoff 8H 1"))
+    assert snapshot(s) == before
+    s = one_card_then_take("6H 7H 8H", ("2C 3C 4C", "TD JD QD KD"), "strict")
+    with pytest.raises(IllegalActionError, match="leave you holding only 9H"):
+        s.apply(parse_action("meld 6H 7H 8H"))
+
+
+def test_going_out_by_a_layoff_is_still_refused_under_discard_to_go_out() -> None:
+    hand = "8H 5H 6H 7H 2C 3C 4C JD QD KD"
+    other = "9H 2S 4S 6S 8S TS 3D 5D 7D 9D"
+    options = RummyOptions(melds_per_turn=None, discard_to_go_out=True)
+    stock = "AS QS " + rest(hand, other, "KH", "AS QS")
+    s = rummy_hand_from_cards([other, hand], "KH", stock, options=options)
+    play(s, "draw", "meld 5H 6H 7H", "meld 2C 3C 4C", "meld JD QD KD", "discard AS")
+    play(s, "draw", "discard 9H", "take")
+    with pytest.raises(IllegalActionError, match="leave you holding only 9H"):
+        s.apply(parse_action("layoff 8H 1"))
+
+
+@pytest.mark.parametrize("stranding", ["dead_end", "strict"])
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_players_go_out_through_the_taken_card_only_when_the_table_allows(
+    stranding: str, level: str
+) -> None:
+    s = one_card_then_take("8H", ("5H 6H 7H", "2C 3C 4C", "JD QD KD"), stranding)
+    player = find_player("rummy", level, seed=3)  # built without the options, as in the app
+    expected = "layoff 8H 1" if stranding == "dead_end" else "discard 8H"
+    assert str(player.suggest(s.view(1)).action) == expected
 
 
 def deal_to_empty_stock(restock: str, limit: int) -> RummyState:

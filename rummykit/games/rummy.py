@@ -47,6 +47,7 @@ __all__ = [
     "RummyOutcome",
     "RummyState",
     "RummyView",
+    "Stranding",
     "TableMeld",
     "hand_size",
 ]
@@ -70,6 +71,15 @@ class Restock(StrEnum):
     """Shuffled with the game's generator."""
 
 
+class Stranding(StrEnum):
+    """When a meld or lay-off that would leave only the card just taken from the pile is refused."""
+
+    DEAD_END = "dead_end"
+    """Only when that card could not then be laid off either (the turn could not end)."""
+    STRICT = "strict"
+    """Always (RULES.md's wording), even when the card could go out onto the table next."""
+
+
 class RummyOutcome(StrEnum):
     """How a hand of Basic Rummy ended."""
 
@@ -87,6 +97,8 @@ class RummyOptions:
     """New melds a player may lay down in one turn; None means unlimited."""
     discard_to_go_out: bool = False
     """True: the last card must be discarded (a meld or lay-off may not empty the hand)."""
+    stranding: Stranding = Stranding.DEAD_END
+    """When a play leaving only the card just taken from the discard pile is refused."""
     restock: Restock = Restock.TURN_OVER
     restock_limit: int = 1
     """How many times in a hand the discard pile may become the stock."""
@@ -101,6 +113,7 @@ class RummyOptions:
         # play or to replay from its record.
         OptionSpec("melds_per_turn", "int", 1, 100, none="unlimited"),
         OptionSpec("discard_to_go_out", "bool"),
+        OptionSpec("stranding", "choice", choices=tuple(r.value for r in Stranding)),
         OptionSpec("restock", "choice", choices=tuple(r.value for r in Restock)),
         OptionSpec("restock_limit", "int", 0, 100),
         OptionSpec("rummy_bonus", "bool"),
@@ -111,6 +124,7 @@ class RummyOptions:
 
     def __post_init__(self) -> None:
         check_options(self, self.SPECS)
+        object.__setattr__(self, "stranding", Stranding(self.stranding))
         object.__setattr__(self, "restock", Restock(self.restock))
 
     def to_dict(self) -> dict[str, Any]:
@@ -118,6 +132,7 @@ class RummyOptions:
         return {
             "melds_per_turn": "unlimited" if self.melds_per_turn is None else self.melds_per_turn,
             "discard_to_go_out": self.discard_to_go_out,
+            "stranding": self.stranding.value,
             "restock": self.restock.value,
             "restock_limit": self.restock_limit,
             "rummy_bonus": self.rummy_bonus,
@@ -388,20 +403,41 @@ class RummyState:
         limit = self.options.melds_per_turn
         return limit is None or self.melds_this_turn < limit
 
-    def _strands(self, cards: Sequence[Card]) -> str | None:
-        """Why melding or laying off ``cards`` now is refused by the going-out rules, if it is."""
+    def _strands(self, cards: Sequence[Card], meld: int | None = None) -> str | None:
+        """Why melding ``cards`` (or laying off the one card onto meld number ``meld``) now is
+        refused by the going-out rules, if it is.
+
+        Refused: emptying the hand under ``discard_to_go_out``, and leaving only the card just
+        taken from the discard pile, which may not be thrown back: under ``stranding="strict"``
+        always, under ``"dead_end"`` only when that card would not fit any meld on the table after
+        this play either (it could then go out as a lay-off, so the turn can still end).
+        """
         assert self.to_act is not None
         hand = self.hands[self.to_act]
         left = len(hand) - len(cards)
         if left == 0 and self.options.discard_to_go_out:
             return "at this table you must go out by discarding your last card (discard_to_go_out)"
         taken = self.taken
-        if left == 1 and taken is not None and taken not in cards and taken in hand:
+        if left != 1 or taken is None or taken in cards or taken not in hand:
+            return None
+        if self.options.stranding is Stranding.DEAD_END and not self.options.discard_to_go_out:
+            table = [t.meld for t in self.table]
+            if meld is None:
+                table.append(Meld.of(cards))
+            else:
+                extended = table[meld - 1].extended_by(cards[0])
+                assert extended is not None
+                table[meld - 1] = extended
+            if any(m.accepts(taken) for m in table):
+                return None  # the taken card goes out onto the table next
             return (
                 f"that would leave you holding only {taken}, which you took from the discard "
-                "pile this turn and cannot throw back"
+                "pile this turn: it cannot be thrown back and would not fit any meld on the table"
             )
-        return None
+        return (
+            f"that would leave you holding only {taken}, which you took from the discard "
+            "pile this turn and cannot throw back"
+        )
 
     def legal_actions(self) -> list[Action]:
         """Every legal action for the seat to act (empty once the hand is over)."""
@@ -419,7 +455,7 @@ class RummyState:
             )
         for card in hand:
             for number, table_meld in enumerate(self.table, 1):
-                if table_meld.meld.accepts(card) and self._strands((card,)) is None:
+                if table_meld.meld.accepts(card) and self._strands((card,), number) is None:
                     actions.append(LayOff(card, number))
         actions.extend(Discard(c) for c in hand if c is not taken)
         return actions
@@ -481,7 +517,7 @@ class RummyState:
             meld = self.table[action.meld - 1].meld
             if not meld.accepts(cards[0]):
                 raise IllegalActionError(f"{action.card} does not fit meld {action.meld} ({meld})")
-        reason = self._strands(cards)
+        reason = self._strands(cards, action.meld if isinstance(action, LayOff) else None)
         if reason is not None:
             raise IllegalActionError(reason)
 

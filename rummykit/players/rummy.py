@@ -419,8 +419,6 @@ def _layoff_steps(
             left = len(hand) - 1
             if left == 0 and no_empty:
                 continue
-            if left == 1 and taken is not None and taken is not card and taken in hand:
-                continue  # it would strand the card taken from the discard pile
             if keep_melds:
                 mask = _mask(hand)
                 if min_deadwood_mask(mask & ~card.bit) != min_deadwood_mask(mask) - card.points:
@@ -428,12 +426,28 @@ def _layoff_steps(
             for number, meld in enumerate(table):
                 extended = meld.extended_by(card)
                 if extended is not None:
+                    if left == 1 and _strands(
+                        [c for c in hand if c is not card],
+                        taken,
+                        [*table[:number], extended, *table[number + 1 :]],
+                    ):
+                        continue  # it would strand the card taken from the discard pile
                     table[number] = extended
                     hand.remove(card)
                     done.append((card, number + 1))
                     changed = True
                     break
     return done
+
+
+def _strands(rest: Sequence[Card], taken: Card | None, table: Sequence[Meld]) -> bool:
+    """True if a play leaving ``rest`` in hand and ``table`` on the table strands the card taken
+    from the discard pile: it is the only card left and fits no meld (the default
+    ``stranding="dead_end"`` rule). At a ``"strict"`` table the plans this lets through that
+    start with a refused step are dropped by the callers' check of the first step."""
+    if len(rest) != 1 or taken is None or rest[0] is not taken:
+        return False
+    return not any(m.accepts(taken) for m in table)
 
 
 def _meld_choices(hand: Sequence[Card], allowed: int | None) -> list[tuple[Meld, ...]]:
@@ -475,9 +489,7 @@ def _plans(
         for meld in choice:
             for card in meld.cards:
                 rest.remove(card)
-            if (no_empty and not rest) or (
-                len(rest) == 1 and taken is not None and rest[0] is taken
-            ):
+            if (no_empty and not rest) or _strands(rest, taken, [*table, *laid, meld]):
                 ok = False
                 break
             steps.append(NewMeld(meld.cards))
