@@ -510,12 +510,16 @@ def test_a_friend_who_comes_back_takes_their_seat_back_from_the_computer(
         assert answer.status_code == 200
         assert host.receive_json()["seats"][1]["stand_in"] is True
         # The computer plays Lan's turn (and An is told of each of its moves), until An's turn.
+        # Each of those moves is marked as the computer's, for the log line "Computer for Lan".
         view = host.receive_json()
         assert view["t"] == "view" and view["log"][0]["seat"] == 1
+        assert view["log"][0]["stand_in"] is True
         while not view["view"]["hand"]["legal_actions"]:
             view = host.receive_json()
             assert view["t"] == "view" and view["log"][0]["seat"] == 1
+            assert view["log"][0]["stand_in"] is True
         assert state.seq > seq_before and state.hand.to_act == 0
+        by_computer = [i for i, (seat, _) in enumerate(state.hand.history) if seat == 1]
         # Lan comes back now: she gets the cards the computer kept for her.
         hand_before = sorted(state.hand.view(1).to_dict()["hand"])
         with client.websocket_connect(f"/ws/{table}/1") as lan:
@@ -525,6 +529,9 @@ def test_a_friend_who_comes_back_takes_their_seat_back_from_the_computer(
             assert welcome["t"] == "welcome" and welcome["seats"][1] == back
             first = lan.receive_json()
             assert sorted(first["view"]["hand"]["hand"]) == hand_before  # the computer's cards
+            # Her page's log names the computer's moves as the computer's, An's as An's.
+            marked = [i for i, e in enumerate(first["hand_log"]) if e.get("stand_in")]
+            assert by_computer and marked == by_computer
             check_private(state.match, 1, {k: v for k, v in first.items() if k != "hand_log"})
             assert host.receive_json() == {"t": "seats", "seats": welcome["seats"]}
             assert host.receive_json() == {"t": "presence", "online": [0, 1]}
@@ -543,9 +550,13 @@ def test_a_friend_who_comes_back_takes_their_seat_back_from_the_computer(
             lan.send_json({"t": "action", "action": action, "seq": mine["seq"]})
             mine = lan.receive_json()
             assert mine["t"] == "view" and mine["log"][0]["seat"] == 1
+            assert "stand_in" not in mine["log"][0]  # her own move
             assert host.receive_json()["log"][0]["seat"] == 1
         assert host.receive_json() == {"t": "presence", "online": [0]}
     # The seat stays hers: stored as a person's, with her token.
     again = TableManager(manager.store).get(table)
     assert again is not None and again.seats[1].kind == "human"
     assert again.check_token(1, joined["token"])
+    # Who made each move is stored too: rebuilt from the store, the log still says it.
+    log = again.hand_log(1)
+    assert [i for i, e in enumerate(log) if e.get("stand_in")] == by_computer

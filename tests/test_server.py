@@ -15,6 +15,7 @@ import random
 import re
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -202,6 +203,46 @@ def test_an_unfinished_table_is_restored_exactly(store: Store) -> None:
     assert again is not None and again is not table
     assert again.view_message(0) == table.view_message(0)
     assert again.view_message(1) == table.view_message(1)
+
+
+def test_a_database_from_before_the_stand_in_column_opens_and_plays_on(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    store = Store(path)
+    table, token = Table.create(store, variant="gin", opponents=1, level="random", seed=5)
+    for _ in range(6):
+        if table.computer_to_act() is not None:
+            table.step_computer()
+        else:
+            table.act(0, greedy([str(a) for a in table.hand.view(0).legal_actions]), table.seq)
+    store.close()
+    # Rewrite the actions table as the older schema had it (no stand_in column).
+    db = sqlite3.connect(path)
+    db.executescript(
+        """
+        CREATE TABLE old AS SELECT table_id, hand, number, seat, action FROM actions;
+        DROP TABLE actions;
+        CREATE TABLE actions (table_id TEXT NOT NULL REFERENCES tables(id), hand INTEGER NOT NULL,
+            number INTEGER NOT NULL, seat INTEGER NOT NULL, action TEXT NOT NULL,
+            PRIMARY KEY (table_id, hand, number));
+        INSERT INTO actions SELECT * FROM old;
+        DROP TABLE old;
+        """
+    )
+    db.close()
+    store = Store(path)
+    try:
+        again = TableManager(store).get(table.id)
+        assert again is not None and again.view_message(0) == table.view_message(0)
+        assert not again.stand_in_moves and again.check_token(0, token)
+        for _ in range(4):  # new moves go into the new column
+            if again.computer_to_act() is not None:
+                again.step_computer()
+            else:
+                again.act(0, greedy([str(a) for a in again.hand.view(0).legal_actions]), again.seq)
+        stored = store.load(table.id)
+        assert stored is not None and len(stored.record["hands"][0]["actions"]) == 10
+    finally:
+        store.close()
 
 
 def test_gin_aids_come_from_the_seats_own_hand(store: Store) -> None:

@@ -49,6 +49,7 @@ CREATE TABLE IF NOT EXISTS actions (
     number INTEGER NOT NULL,
     seat INTEGER NOT NULL,
     action TEXT NOT NULL,
+    stand_in INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (table_id, hand, number)
 );
 CREATE TABLE IF NOT EXISTS rematches (
@@ -57,7 +58,8 @@ CREATE TABLE IF NOT EXISTS rematches (
 );
 """
 """The tables: ``tables`` (one row a table), ``hands`` (dealer and seed of each hand),
-``actions`` (one row per accepted action, in order) and ``rematches`` (the table that follows a
+``actions`` (one row per accepted action, in order; ``stand_in`` marks a move the computer made
+in a person's seat while they were away) and ``rematches`` (the table that follows a
 finished one, with the same seats)."""
 
 
@@ -72,6 +74,8 @@ class StoredTable:
     seats: list[dict[str, Any]]
     finished: bool
     record: dict[str, Any]
+    stand_in_moves: frozenset[tuple[int, int]] = frozenset()
+    """(hand, action number) of the moves the computer made in a person's seat."""
 
 
 class Store:
@@ -87,6 +91,9 @@ class Store:
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(actions)")}
+        if "stand_in" not in columns:  # a database written before the column existed
+            self._db.execute("ALTER TABLE actions ADD COLUMN stand_in INTEGER NOT NULL DEFAULT 0")
 
     def close(self) -> None:
         """Close the database."""
@@ -136,13 +143,23 @@ class Store:
             )
 
     def append_action(
-        self, table_id: str, hand: int, number: int, seat: int, action: str, *, finished: bool
+        self,
+        table_id: str,
+        hand: int,
+        number: int,
+        seat: int,
+        action: str,
+        *,
+        finished: bool,
+        stand_in: bool = False,
     ) -> None:
-        """Append one accepted action (``number`` counts from 0 within the hand), committed."""
+        """Append one accepted action (``number`` counts from 0 within the hand), committed;
+        ``stand_in``: the computer made it in a person's seat."""
         with self._transaction() as db:
             db.execute(
-                "INSERT INTO actions (table_id, hand, number, seat, action) VALUES (?, ?, ?, ?, ?)",
-                (table_id, hand, number, seat, action),
+                "INSERT INTO actions (table_id, hand, number, seat, action, stand_in)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (table_id, hand, number, seat, action, int(stand_in)),
             )
             db.execute(
                 "UPDATE tables SET updated = ?, finished = ? WHERE id = ?",
@@ -196,13 +213,17 @@ class Store:
                 (table_id,),
             ).fetchall()
             actions = self._db.execute(
-                "SELECT hand, seat, action FROM actions WHERE table_id = ? ORDER BY hand, number",
+                "SELECT hand, number, seat, action, stand_in FROM actions WHERE table_id = ?"
+                " ORDER BY hand, number",
                 (table_id,),
             ).fetchall()
         seats = json.loads(row[5])
         per_hand: dict[int, list[list[Any]]] = {int(h[0]): [] for h in hands}
-        for hand, seat, action in actions:
+        stand_in_moves = set()
+        for hand, number, seat, action, stand_in in actions:
             per_hand.setdefault(int(hand), []).append([int(seat), str(action)])
+            if stand_in:
+                stand_in_moves.add((int(hand), int(number)))
         record = {
             "game": row[3],
             "options": json.loads(row[4]),
@@ -220,4 +241,5 @@ class Store:
             seats=seats,
             finished=bool(row[7]),
             record=record,
+            stand_in_moves=frozenset(stand_in_moves),
         )

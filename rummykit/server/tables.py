@@ -20,7 +20,7 @@ import secrets
 import sqlite3
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, cast
 
@@ -347,6 +347,7 @@ class Table:
         match: Match,
         seats: list[Seat],
         store: Store,
+        stand_in_moves: Iterable[tuple[int, int]] = (),
     ) -> None:
         self.id = table_id
         self.variant = variant
@@ -356,6 +357,9 @@ class Table:
         self.game_name = match.hand.game.name
         self.invites: dict[int, str] = {}
         """Seat -> invitation code, on a table just created with friends only."""
+        self.stand_in_moves = set(stand_in_moves)
+        """(hand, action number) of the moves the computer made in a person's seat: the log
+        names them so after a reload too."""
 
     # ---------------------------------------------------------------------------- creation
 
@@ -465,7 +469,7 @@ class Table:
         if not is_match(replayed):  # pragma: no cover - the store writes match records
             raise RecordError("a table's record is a match record")
         seats = [Seat.from_dict(s) for s in stored.seats]
-        return cls(stored.id, stored.variant, replayed, seats, store)
+        return cls(stored.id, stored.variant, replayed, seats, store, stored.stand_in_moves)
 
     # ----------------------------------------------------------------------------- queries
 
@@ -632,7 +636,7 @@ class Table:
         pile only right after it was thrown. A move that brought cards into the seat's own hand
         (its draws, a buy's penalty cards, the draw after a declined buy) lists them under
         ``gained``, as the view message of that move did; the hand is replayed from its deal to
-        find them.
+        find them. A move the computer made in a person's seat has ``stand_in`` true.
         """
         hand = self.hand
         seen = hand.view(seat).to_dict()["history"]
@@ -649,8 +653,11 @@ class Table:
         held = holding()
         top: AnyCard | None = hand.deal.up
         entries: list[dict[str, Any]] = []
-        for (actor, action), (_, text) in zip(hand.history, seen, strict=True):
+        hand_number = len(self.match.hands) - 1
+        for number, ((actor, action), (_, text)) in enumerate(zip(hand.history, seen, strict=True)):
             entry: dict[str, Any] = {"seat": actor, "action": text}
+            if (hand_number, number) in self.stand_in_moves:
+                entry["stand_in"] = True
             if isinstance(action, Take | Buy | Pass) and top is not None:
                 entry["card"] = str(top)
             if isinstance(action, Pass):
@@ -784,24 +791,31 @@ class Table:
         except IllegalActionError as exc:
             raise ProtocolError(str(exc), "illegal") from None
         number = len(hand.history) - 1
+        hand_number = len(self.match.hands) - 1
+        stand_in = self.seats[seat].stand_in
         try:
             self.store.append_action(
                 self.id,
-                len(self.match.hands) - 1,
+                hand_number,
                 number,
                 seat,
                 str(action),
                 finished=self.finished,
+                stand_in=stand_in,
             )
         except Exception:
             # Not committed, so not accepted: rebuild the table from what is stored.
             self._reload()
             raise
+        if stand_in:
+            self.stand_in_moves.add((hand_number, number))
         messages = {}
         for viewer in self.human_seats():
             data = hand.view(viewer).to_dict()
             seen = data["history"][-1][1]
             entry: dict[str, Any] = {"seat": seat, "action": seen}
+            if stand_in:
+                entry["stand_in"] = True
             if isinstance(action, Take | Buy | Pass) and offered is not None:
                 entry["card"] = offered
             if isinstance(action, Pass):  # passing on the up-card, or not buying it
@@ -815,7 +829,9 @@ class Table:
         stored = self.store.load(self.id)
         if stored is None:  # pragma: no cover - the table was stored when created
             return
-        self.match = Table.restore(stored, self.store).match
+        restored = Table.restore(stored, self.store)
+        self.match = restored.match
+        self.stand_in_moves = restored.stand_in_moves
 
     # ------------------------------------------------------------------------------ helpers
 

@@ -939,8 +939,14 @@ def test_friends_play_at_one_table(server: Any, new_page: Any, shot: Any) -> Non
     host.get_by_role("button", name="Let the computer play instead of Lan").click()
     expect(host.locator("#opponents-zone .opp-name")).to_have_text("Computer for Lan · Medium")
     wait_turn(host)  # if it was Lan's turn, the computer has played it
-    # the log still says Lan made her own moves (only the computer's are its own)
+    # the log still says Lan made her own moves (only the computer's are its own), after a
+    # reload too (the server keeps who made each move)
     assert any(line.startswith("Lan ") for line in host.locator("#log li").all_inner_texts())
+    host.reload()
+    expect(hand(host).get_by_role("button").first).to_be_visible()
+    expect(host.locator("#opponents-zone .opp-name")).to_have_text("Computer for Lan · Medium")
+    log = host.locator("#log li").all_inner_texts()
+    assert any(line.startswith("Lan ") for line in log), log
     # Lan comes back (Continue): the seat is hers again, with the cards the computer kept.
     back = friend.locator("#continue-list li", has_text="With An.")
     back.get_by_role("button", name="Continue").click()

@@ -559,7 +559,7 @@ function onView(m) {
     for (const entry of moves.slice(-LOG_SIZE)) {
       const got = entry.gained || [];
       const mine = entry.seat === S.session.seat;
-      ui.log.push({ kind: "move", entry, gained: mine ? got : [] });
+      ui.log.push({ kind: "move", entry, gained: mine ? got : [], standIn: Boolean(entry.stand_in) });
       if (!mine && got.length) ui.log.push({ kind: "got", cards: got });
     }
     if (ui.log.length > LOG_SIZE) ui.log.splice(0, ui.log.length - LOG_SIZE);
@@ -578,7 +578,7 @@ function onView(m) {
   for (const entry of m.log) {
     const mine = entry.seat === S.session.seat;
     // Who made the move stays with the line: the person, or a computer playing for them.
-    const standIn = Boolean(S.welcome && S.welcome.seats[entry.seat] && S.welcome.seats[entry.seat].stand_in);
+    const standIn = Boolean(entry.stand_in);
     const items = [{ kind: "move", entry, gained: mine ? m.gained : [], standIn }];
     // A card that reaches this hand on another seat's move (the draw after a buy offer).
     if (!mine && m.gained.length) items.push({ kind: "got", cards: m.gained });
