@@ -32,6 +32,7 @@ $(VENV)/.bench: $(STAMP)
 bench: $(VENV)/.bench
 	$(BIN)/python bench/solver.py
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/clone.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import copy
+import random
+from typing import Any
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rummykit.actions import Discard, Draw
 from rummykit.cards import STANDARD_PACK
 from rummykit.games import find_game
-from rummykit.games.base import IllegalActionError, MatchView
+from rummykit.games.base import HandState, IllegalActionError, MatchView
 from rummykit.games.gin import GinMatchView
 from rummykit.players import RandomPlayer
 from rummykit.sim import play_hand
@@ -54,3 +60,63 @@ def test_every_match_has_the_same_view(name: str, players: int) -> None:
     if name == "gin":
         assert set(data) >= {"boxes", "target_score"}
     assert play_hand(game, bots, 3).is_over
+
+
+def _state_key(state: HandState) -> dict[str, Any]:
+    """Everything a hand state holds, comparable (a generator by its state)."""
+    key = {k: v.getstate() if isinstance(v, random.Random) else v for k, v in vars(state).items()}
+    key["game"] = (type(state.game), state.game.options)
+    return key
+
+
+def _play_randomly(state: HandState, seed: int, steps: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(steps):
+        seat = state.to_act
+        if seat is None:
+            return
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))], seat)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    table=st.sampled_from([*TABLES, ("rummy-classic", 6), ("crazy", 2)]),
+    seed=st.integers(0, 10**6),
+    branch=st.integers(0, 120),
+)
+def test_a_clone_plays_on_like_a_deep_copy_and_leaves_the_original_alone(
+    table: tuple[str, int], seed: int, branch: int
+) -> None:
+    name, players = table
+    state = find_game(name).new_hand(players=players, seed=seed)
+    _play_randomly(state, seed, branch)
+    before = copy.deepcopy(state)
+    clone = state.clone()
+    deep = copy.deepcopy(state)
+    assert type(clone) is type(state) and _state_key(clone) == _state_key(deep)
+    # Both play on to the end of the hand (restocks included: they draw on the generator).
+    _play_randomly(clone, seed + 1, 3000)
+    _play_randomly(deep, seed + 1, 3000)
+    assert _state_key(clone) == _state_key(deep)
+    assert clone.result == deep.result and clone.view(0).to_dict() == deep.view(0).to_dict()
+    assert _state_key(state) == _state_key(before)  # the original did not move
+
+
+@pytest.mark.parametrize(("name", "players"), TABLES)
+def test_a_cloned_match_plays_on_alone(name: str, players: int) -> None:
+    match = find_game(name).new_match(players=players, seed=3)
+    _play_randomly(match.hand, 3, 25)
+    before = copy.deepcopy(match)
+    clone, deep = match.clone(), copy.deepcopy(match)
+    for m in (clone, deep):  # two hands more, the same way
+        for number in range(2):
+            _play_randomly(m.hand, number, 3000)
+            if m.is_over:
+                break
+            m.next_hand()
+    assert len(clone.hands) == len(deep.hands) > len(match.hands)
+    assert clone.scores() == deep.scores()
+    assert _state_key(clone.hand) == _state_key(deep.hand)
+    assert len(match.hands) == len(before.hands) and match.scores() == before.scores()
+    assert _state_key(match.hand) == _state_key(before.hand)

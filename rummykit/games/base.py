@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, Self, TypeVar
 
 from rummykit.cards import AnyCard, Card, parse_card, parse_cards
 
@@ -32,6 +32,7 @@ __all__ = [
     "check_options",
     "check_players",
     "check_seed",
+    "clone_state",
     "derive_seed",
     "natural",
     "new_rng",
@@ -413,6 +414,41 @@ class HandState(Protocol):
         """What ``seat`` may see."""
         ...
 
+    def clone(self) -> Self:
+        """An independent copy of the hand, to play on without changing this one."""
+        ...
+
+
+_State = TypeVar("_State")
+
+
+def clone_state(state: _State) -> _State:
+    """A copy of a hand's state that plays on independently of ``state``, fast.
+
+    A hand state holds values that never change (cards, actions, melds, options, results: all
+    frozen), lists of them, lists of such lists (the hands), small dicts of them and its own
+    random generator; the lists, dicts and generator are copied, the values shared. Far cheaper
+    than ``copy.deepcopy``, which walks every card. The states' tests check that a clone and a
+    deep copy play on alike, and that playing a clone leaves the original as it was.
+    """
+    new = object.__new__(type(state))
+    copied = new.__dict__
+    for name, value in vars(state).items():
+        kind = type(value)
+        if kind is list:
+            if value and type(value[0]) is list:
+                value = [list(inner) for inner in value]
+            else:
+                value = value.copy()
+        elif kind is dict:
+            value = value.copy()
+        elif kind is random.Random:
+            rng = random.Random()
+            rng.setstate(value.getstate())
+            value = rng
+        copied[name] = value
+    return new
+
 
 class MatchResult(Protocol):
     """What every game's match result offers."""
@@ -443,6 +479,10 @@ class Match(Protocol):
     @property
     def hands(self) -> Sequence[HandState]:
         """Every hand so far, the current one last."""
+        ...
+
+    def clone(self) -> Self:
+        """An independent copy of the match, to play on without changing this one."""
         ...
 
     @property

@@ -32,6 +32,7 @@ from rummykit.games.base import (
     check_call,
     check_options,
     check_seed,
+    clone_state,
     derive_seed,
     match_view,
     new_rng,
@@ -354,7 +355,9 @@ class CrazyState:
         else:
             deal.check(game.pack, players, size)
         self.deal = deal
-        self.rng = random.Random(deal.rng_seed() if seed is None else derive_seed(seed, 1 << 20))
+        # Later shuffles (restocks) draw from a generator that the deal alone determines, made
+        # at the first one (so that a hand without a shuffle, and its clones, never build it).
+        self._rng: random.Random | None = None
         self.hands: list[list[AnyCard]] = [list(h) for h in deal.hands]
         self.stock: list[AnyCard] = list(reversed(deal.stock))
         self.discard_pile: list[AnyCard] = [deal.up]
@@ -889,7 +892,7 @@ class CrazyState:
             self.restocks += 1
             top = self.discard_pile[len(self.discard_pile) - keep :]
             rest = self.discard_pile[: len(self.discard_pile) - keep]
-            self.rng.shuffle(rest)
+            self._shuffle(rest)
             self.stock = rest
             self.discard_pile = top
         return self.stock.pop() if self.stock else None
@@ -932,6 +935,23 @@ class CrazyState:
         self.result = CrazyRoundResult(outcome, winner, points, remaining)
 
     # ----------------------------------------------------------------------------------- views
+
+    def _shuffle(self, cards: list[Any]) -> None:
+        """Shuffle a new stock with the hand's generator (built on first use)."""
+        if self._rng is None:
+            seed = self.seed
+            self._rng = random.Random(
+                self.deal.rng_seed() if seed is None else derive_seed(seed, 1 << 20)
+            )
+        self._rng.shuffle(cards)
+
+    def clone(self) -> CrazyState:
+        """An independent copy of the hand (for search: branch, play on, throw away).
+
+        Much faster than ``copy.deepcopy`` (see :func:`~rummykit.games.base.clone_state`); the
+        copy deals any later restock from the same generator state.
+        """
+        return clone_state(self)
 
     def view(self, seat: int) -> CrazyView:
         """What ``seat`` may see now."""
@@ -1003,6 +1023,11 @@ class CrazyMatch:
                     players=self.players, seed=derive_seed(self.seed, 0), dealer=self.dealer
                 )
             )
+
+    def clone(self) -> CrazyMatch:
+        """An independent copy of the match: the hand in play cloned (``CrazyState.clone``), the
+        finished hands shared (they cannot change)."""
+        return replace(self, hands=[*self.hands[:-1], self.hand.clone()])
 
     @property
     def hand(self) -> CrazyState:

@@ -29,6 +29,7 @@ from rummykit.games.base import (
     check_call,
     check_options,
     check_seed,
+    clone_state,
     derive_seed,
     match_view,
     natural,
@@ -363,8 +364,9 @@ class RummyState:
         else:
             deal.check(STANDARD_PACK, players, size)
         self.deal = deal
-        # Later shuffles (restocks) draw from a generator that the deal alone determines.
-        self.rng = random.Random(deal.rng_seed() if seed is None else derive_seed(seed, 1 << 20))
+        # Later shuffles (restocks) draw from a generator that the deal alone determines, made
+        # at the first one (so that a hand without a shuffle, and its clones, never build it).
+        self._rng: random.Random | None = None
         hands = cast("tuple[tuple[Card, ...], ...]", deal.hands)
         self.hands: list[list[Card]] = [list(h) for h in hands]
         self.stock: list[Card] = list(reversed(cast("tuple[Card, ...]", deal.stock)))
@@ -587,7 +589,7 @@ class RummyState:
         top = self.discard_pile.pop()
         old = self.discard_pile
         if self.options.restock is Restock.SHUFFLE:
-            self.rng.shuffle(old)
+            self._shuffle(old)
             self.stock = old
         else:
             self.stock = old[::-1]  # turned over: the oldest discard is now on top
@@ -620,6 +622,23 @@ class RummyState:
         self.result = RummyHandResult(outcome, winner, points, rummy, values, remaining)
 
     # --------------------------------------------------------------------------------- views
+
+    def _shuffle(self, cards: list[Any]) -> None:
+        """Shuffle a new stock with the hand's generator (built on first use)."""
+        if self._rng is None:
+            seed = self.seed
+            self._rng = random.Random(
+                self.deal.rng_seed() if seed is None else derive_seed(seed, 1 << 20)
+            )
+        self._rng.shuffle(cards)
+
+    def clone(self) -> RummyState:
+        """An independent copy of the hand (for search: branch, play on, throw away).
+
+        Much faster than ``copy.deepcopy`` (see :func:`~rummykit.games.base.clone_state`); the
+        copy deals any later restock from the same generator state.
+        """
+        return clone_state(self)
 
     def view(self, seat: int) -> RummyView:
         """What ``seat`` may see now (other hands only by size, the stock only by size)."""
@@ -708,6 +727,11 @@ class RummyMatch:
                     players=self.players, seed=derive_seed(self.seed, 0), dealer=self.dealer
                 )
             )
+
+    def clone(self) -> RummyMatch:
+        """An independent copy of the match: the hand in play cloned (``RummyState.clone``), the
+        finished hands shared (they cannot change)."""
+        return replace(self, hands=[*self.hands[:-1], self.hand.clone()])
 
     @property
     def hand(self) -> RummyState:
