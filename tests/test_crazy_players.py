@@ -331,3 +331,27 @@ def test_the_dealer_is_told_a_pass_lets_the_next_player_have_the_up_card(level: 
     # a dealer's pass draws nothing: the hint must not say "draw from the stock instead"
     assert str(reason) == "Q♥ does not help your contract; let the next player have it"
     assert reason.text("vi").endswith("nhường cho người kế tiếp")
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_a_spare_card_held_twice_is_called_one_of_two(level: str) -> None:
+    # "Q♣ is not needed" read as a contradiction right after "take Q♣" when the hand holds two
+    # Q♣ (two packs): the reason then says one is enough.
+    me = find_player("crazy", level, 5)
+    seen = {"crazy.spare": 0, "crazy.spare_copy": 0}
+    for seed in range(12):
+        state = Crazy().new_hand(players=3, seed=seed, round=1 + seed % 7)
+        bots = players(["medium", "medium", "medium"], seed)
+        while not state.is_over and sum(seen.values()) < 400:
+            seat = state.to_act
+            assert seat is not None
+            view = state.view(seat)
+            if view.phase is Phase.DISCARD:
+                action, reason = me.suggest(view)
+                spare = [k for k in reason.keys if k in seen]
+                if isinstance(action, Discard) and spare:
+                    copies = view.hand.count(action.card)
+                    assert spare == ["crazy.spare_copy" if copies > 1 else "crazy.spare"]
+                    seen[spare[0]] += 1
+            state.apply(bots[seat].choose(view), seat)
+    assert seen["crazy.spare"] and seen["crazy.spare_copy"], seen

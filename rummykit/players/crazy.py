@@ -128,6 +128,10 @@ define(
             "{card} is not needed for the contract",
             "{card} không cần cho yêu cầu của vòng",
         ),
+        "crazy.spare_copy": (
+            "you hold two {card}: one is enough for the contract",
+            "bạn có hai lá {card}: một lá là đủ cho yêu cầu của vòng",
+        ),
         "crazy.high": ("{card} counts {count} points", "{card} bị tính {count} điểm"),
         "crazy.unsafe_next": (
             "your other cards could help the next player",
@@ -600,11 +604,16 @@ def _near_fits(view: CrazyView, ctx: _Ctx) -> list[float]:
     return near
 
 
-def _discard_reason(ctx: _Ctx, card: AnyCard, dist: int, shed: bool) -> Reason:
+def _discard_reason(
+    ctx: _Ctx, card: AnyCard, dist: int, shed: bool, hand: Sequence[AnyCard]
+) -> Reason:
     points = crazy_points(card)
     if shed:
         return because("crazy.shed").also("crazy.high", card=card, count=points)
-    reason = because("crazy.spare", card=card)
+    # Holding the same card twice (two packs), "not needed" would read as if no copy were: say
+    # that one is enough (a hint to take it may have come just before).
+    spare = "crazy.spare_copy" if hand.count(card) > 1 else "crazy.spare"
+    reason = because(spare, card=card)
     if points >= 10:
         reason = reason.also("crazy.high", card=card, count=points)
     return reason + _plural("crazy.need", dist) if dist else reason
@@ -755,7 +764,7 @@ class MediumCrazyPlayer(_CrazyPlayer):
                 best = (score, card, dist)
         assert best is not None
         _, card, dist = best
-        return Suggestion(Discard(card), _discard_reason(ctx, card, dist, risk > 0.3))
+        return Suggestion(Discard(card), _discard_reason(ctx, card, dist, risk > 0.3, hand))
 
 
 class EasyCrazyPlayer(_CrazyPlayer):
@@ -818,7 +827,7 @@ class EasyCrazyPlayer(_CrazyPlayer):
             return ctx.dist(rest), -crazy_points(c)
 
         card = min(naturals, key=key)
-        return Suggestion(Discard(card), _discard_reason(ctx, card, key(card)[0], False))
+        return Suggestion(Discard(card), _discard_reason(ctx, card, key(card)[0], False, hand))
 
 
 # ------------------------------------------------------------------------------- hard player
@@ -1201,7 +1210,7 @@ class HardCrazyPlayer(_CrazyPlayer):
                 rest.remove(card)
                 best = (score, card, ctx.dist(rest))
         _, card, dist = best
-        reason = _discard_reason(ctx, card, dist, risk > 0.3)
+        reason = _discard_reason(ctx, card, dist, risk > 0.3, hand)
         others = [c for s, c in scored if c != card]
         safe = samples.use[nxt][_key(card)] < 0.2
         if safe and any(samples.use[nxt][_key(c)] > 0.5 for c in others):
