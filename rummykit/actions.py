@@ -261,7 +261,12 @@ def parse_action(text: str) -> Action:
                 raise ActionSyntaxError(
                     "'swap' takes a natural card and a meld number: 'swap 7H 3'"
                 )
-            return Swap(parse_natural_cards(args[0])[0], _meld_number(args[1]))
+            natural = parse_card(args[0])
+            if not isinstance(natural, Card):
+                raise ActionSyntaxError(
+                    "'swap' takes the natural card a wild stands for, not a joker: 'swap 7H 3'"
+                )
+            return Swap(natural, _meld_number(args[1]))
     except (CardError, MeldError) as exc:
         raise ActionSyntaxError(f"{text.strip()!r}: {exc}") from None
     raise ActionSyntaxError(

@@ -229,6 +229,14 @@ class Joker:
         """The joker's display form."""
         return "🃏"
 
+    @property
+    def bit(self) -> int:
+        """Never: a joker has no place in the 52-bit masks of Gin Rummy's solver. Raises a
+        ValueError that says so (a plain AttributeError would not)."""
+        raise ValueError(
+            "a joker (X) has no place in a Gin Rummy hand: the solver takes natural cards"
+        )
+
 
 AnyCard: TypeAlias = Card | Joker
 """A natural card or a joker."""

@@ -675,7 +675,13 @@ def sim(
         int | None, typer.Option("--hands", "-n", min=0, help="Single hands (default 100).")
     ] = None,
     matches: Annotated[
-        int | None, typer.Option("--matches", "-m", min=0, help="Whole matches instead of hands.")
+        int | None,
+        typer.Option(
+            "--matches",
+            "-m",
+            min=0,
+            help="Whole matches instead of hands (a round robin without it plays 30).",
+        ),
     ] = None,
     seats: Annotated[
         int | None,
@@ -745,7 +751,9 @@ def sim(
     if tournament:
         if hands is not None:
             raise _fail("a round robin plays whole matches: give --matches, not --hands", 2)
-        _round_robin(game, names, matches or 30, seats, seed, jobs, options, as_json)
+        _round_robin(
+            game, names, 30 if matches is None else matches, seats, seed, jobs, options, as_json
+        )
         return
     if hands is None and matches is None:
         hands = 100
@@ -815,6 +823,11 @@ def _rr_caption(report: TournamentReport) -> str:
         caption += (
             f"; unbalanced: play a multiple of {report.cycle} matches to give every player "
             "every seat and order equally"
+        )
+    if len(report.players) < report.seats:
+        caption += (
+            "; fewer players than seats: a player at several seats of a table counts once per "
+            "seat (matches, win %)"
         )
     return caption
 

@@ -44,7 +44,7 @@ from itertools import combinations, permutations
 from typing import Any
 
 from rummykit.games import find_game
-from rummykit.games.base import Game, OptionsLike, derive_seed
+from rummykit.games.base import Game, OptionsLike, check_players, derive_seed
 from rummykit.players import find_player
 from rummykit.sim import Progress, play_match, run_chunks
 
@@ -453,11 +453,7 @@ def round_robin(
     game = find_game(game_name, options)
     if seats is None:
         seats = min(max(len(player_names), game.min_players), game.max_players)
-    if not game.min_players <= seats <= game.max_players:
-        raise ValueError(
-            f"{game.name} is played by {game.min_players} to {game.max_players} players, "
-            f"not {seats}"
-        )
+    check_players(game, seats)
     names = tuple(find_player(game.name, name, 0).name for name in player_names)
     variant = game_name.strip().lower()
     played = game.options.to_dict()

@@ -93,7 +93,7 @@ def test_parse_examples(text: str, action: Action) -> None:
         ("layoff X 2 middle", "'low' or 'high'"),
         ("down", "'down' takes"),
         ("down 7H 8H |", "'down' takes"),
-        ("swap X 2", "joker"),
+        ("swap X 2", "the natural card a wild stands for, not a joker"),
         ("swap 7H", "'swap' takes"),
         ("buy 7H", "no arguments"),
         ("draw 7H", "no arguments"),

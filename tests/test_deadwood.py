@@ -550,3 +550,13 @@ def test_layoffs_seeded_random_cases() -> None:
         plan = best_layoffs(hand, melds)
         check_plan(hand, melds, plan)
         assert (plan.deadwood, len(plan.layoffs)) == brute_layoffs(hand, melds)
+
+
+def test_a_joker_is_refused_with_a_value_error_that_names_it() -> None:
+    from rummykit.cards import parse_cards
+
+    for hand in ("AC X 3C", "AC 2C 3C 4C 5C 6C 7C 8C 9C X", "AC 2C 3C 4C 5C 6C 7C 8C 9C TC X"):
+        cards = parse_cards(hand)
+        for solve in (min_deadwood, best_arrangement, best_discards, discard_deadwoods):
+            with pytest.raises(ValueError, match="joker"):
+                solve(cards)  # type: ignore[arg-type]

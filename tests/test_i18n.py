@@ -140,3 +140,5 @@ def test_a_hint_reads_in_both_languages_and_a_missing_phrase_is_named() -> None:
     assert data["action"] == "knock TD" and data["reason"][0]["params"] == {"count": 6, "risk": 12}
     with pytest.raises(KeyError, match=r"no\.such"):
         because("no.such").text("vi")
+    with pytest.raises(ValueError, match="'en' and 'vi', not 'fr'"):
+        hint.text("fr")  # type: ignore[arg-type]

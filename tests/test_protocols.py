@@ -120,3 +120,27 @@ def test_a_cloned_match_plays_on_alone(name: str, players: int) -> None:
     assert _state_key(clone.hand) == _state_key(deep.hand)
     assert len(match.hands) == len(before.hands) and match.scores() == before.scores()
     assert _state_key(match.hand) == _state_key(before.hand)
+
+
+@pytest.mark.parametrize(("name", "players"), TABLES)
+def test_a_match_played_through_its_hands_ends_like_one_played_through_apply(
+    name: str, players: int
+) -> None:
+    options = {} if name == "crazy" else {"target_score": 40}
+    direct = find_game(name, options).new_match(players=players, seed=4)
+    through = find_game(name, options).new_match(players=players, seed=4)
+    for number in range(60):
+        rng = random.Random(number)
+        while direct.hand.to_act is not None:
+            legal = direct.hand.legal_actions()
+            action = legal[rng.randrange(len(legal))]
+            direct.apply(action, direct.hand.to_act)
+            through.hand.apply(action, through.hand.to_act)  # the hand only, not the match
+        assert through.is_over == direct.is_over
+        if direct.is_over:
+            break
+        direct.next_hand()
+        through.next_hand()
+    assert through.result == direct.result is not None
+    with pytest.raises(IllegalActionError, match="is over"):
+        through.next_hand()

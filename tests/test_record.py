@@ -339,6 +339,15 @@ def test_json_too_big_for_python_is_a_record_error(text: str) -> None:
 
 
 @pytest.mark.parametrize("game", ["gin", "rummy", "crazy"])
+def test_a_bool_dealer_or_a_fraction_of_players_is_refused(game: str) -> None:
+    # True == 1, so a bool dealer passed as a seat and then wrote a record that failed to load.
+    with pytest.raises(ValueError, match=r"not True|from 0 to"):
+        find_game(game).new_hand(players=2, seed=1, dealer=True)
+    with pytest.raises(TypeError, match=r"whole number, not 2\.0"):
+        find_game(game).new_hand(players=2.0, seed=1)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("game", ["gin", "rummy", "crazy"])
 def test_text_for_an_action_or_a_bool_for_a_seat_is_a_type_error(game: str) -> None:
     """Mistakes of the caller, not of the player: a TypeError saying what to give instead, and
     the state unchanged."""
@@ -351,5 +360,7 @@ def test_text_for_an_action_or_a_bool_for_a_seat_is_a_type_error(game: str) -> N
         state.apply(legal, True)
     with pytest.raises(TypeError, match="seat must be a whole number"):
         state.can(legal, "1")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="not None"):
+        state.apply(None)  # type: ignore[arg-type]
     assert state.view(0).to_dict() == before
     state.apply(legal, state.to_act)  # the same action, given properly, is taken

@@ -198,6 +198,15 @@ def test_sim_round_robin_json() -> None:
     assert data["players"][0]["matches"] == 9
 
 
+def test_a_round_robin_of_zero_matches_plays_none_and_says_how_seats_count() -> None:
+    result = runner.invoke(app, ["sim", "gin", "-p", "random,random", "--seats", "2", "-m", "0"])
+    assert result.exit_code == 0, result.output
+    assert "0 matches, 0 hands" in result.output
+    result = runner.invoke(app, ["sim", "rummy", "-p", "random,easy", "--seats", "3", "-m", "2"])
+    text = " ".join(result.output.split())
+    assert "a player at several seats of a table counts once per seat" in text
+
+
 @pytest.mark.parametrize(
     ("args", "needle"),
     [

@@ -30,6 +30,7 @@ __all__ = [
     "check_call",
     "check_option",
     "check_options",
+    "check_player_count",
     "check_players",
     "check_seed",
     "clone_state",
@@ -179,8 +180,29 @@ def check_call(action: object, seat: object) -> None:
         raise TypeError(
             f"give an action, not the text {action!r}: parse_action({action!r}) makes one"
         )
+    if action is None:
+        raise TypeError("give an action, not None (e.g. one of state.legal_actions())")
     if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
         raise TypeError(f"seat must be a whole number or None, not {seat!r}")
+
+
+def check_player_count(title: str, count: object, low: int, high: int) -> None:
+    """TypeError unless ``count`` is a whole number, ValueError unless it is from ``low`` to
+    ``high``; the message names the game by ``title``.
+
+    >>> check_player_count("Gin Rummy", 3, 2, 2)
+    Traceback (most recent call last):
+    ValueError: Gin Rummy needs 2 players, not 3
+    >>> check_player_count("Basic Rummy", 2.0, 2, 6)
+    Traceback (most recent call last):
+    TypeError: the number of players must be a whole number, not 2.0
+    """
+    if isinstance(count, bool) or not isinstance(count, int):
+        raise TypeError(f"the number of players must be a whole number, not {count!r}")
+    if not low <= count <= high:
+        if low == high:
+            raise ValueError(f"{title} needs {low} players, not {count}")
+        raise ValueError(f"{title} is for {low} to {high} players, not {count}")
 
 
 def check_players(game: Game, count: int) -> None:
@@ -196,12 +218,7 @@ def check_players(game: Game, count: int) -> None:
     ...
     ValueError: rummy is for 2 to 6 players, not 7
     """
-    if not game.min_players <= count <= game.max_players:
-        if game.min_players == game.max_players:
-            raise ValueError(f"{game.name} needs {game.min_players} players, not {count}")
-        raise ValueError(
-            f"{game.name} is for {game.min_players} to {game.max_players} players, not {count}"
-        )
+    check_player_count(game.name, count, game.min_players, game.max_players)
 
 
 def new_rng(seed: int | None) -> random.Random:

@@ -31,6 +31,7 @@ from rummykit.games.base import (
     Phase,
     check_call,
     check_options,
+    check_player_count,
     check_seed,
     clone_state,
     derive_seed,
@@ -331,8 +332,7 @@ class CrazyState:
         dealer: int = 0,
         round: int = 1,
     ) -> None:
-        if isinstance(players, bool) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise ValueError(f"Crazy Rummy is for 2 to 6 players, not {players}")
+        check_player_count("Crazy Rummy", players, MIN_PLAYERS, MAX_PLAYERS)
         if isinstance(round, bool) or round not in range(1, ROUNDS + 1):
             raise ValueError(f"Crazy Rummy has rounds 1 to {ROUNDS}, not {round!r}")
         if isinstance(dealer, bool) or dealer not in range(players):
@@ -1037,6 +1037,7 @@ class CrazyMatch:
     @property
     def is_over(self) -> bool:
         """True after round 7."""
+        self._catch_up()
         return self.result is not None
 
     def scores(self) -> tuple[int, ...]:
@@ -1050,10 +1051,19 @@ class CrazyMatch:
 
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Apply ``action`` to the current round; settles the game after round 7."""
-        if self.result is not None:
+        if self.is_over:
             raise IllegalActionError("the game is over")
         self.hand.apply(action, seat)
-        if self.hand.is_over and len(self.hands) == ROUNDS:
+        self._catch_up()
+
+    def _catch_up(self) -> None:
+        """Settle the match if its last hand ended through ``match.hand.apply`` (not
+        :meth:`apply`): the match is decided however its hands were played."""
+        if self.result is None and self.hand.is_over:
+            self._settle()
+
+    def _settle(self) -> None:
+        if len(self.hands) == ROUNDS:
             totals = self.scores()
             best = min(totals)
             self.result = CrazyMatchResult(
@@ -1064,6 +1074,7 @@ class CrazyMatch:
 
     def view(self, seat: int) -> MatchView:
         """What ``seat`` may see of the game: the round's view and the totals so far."""
+        self._catch_up()
         return match_view(self, seat)
 
     def next_dealer(self) -> int:
@@ -1072,7 +1083,7 @@ class CrazyMatch:
 
     def next_hand(self, *, seed: int | None = None, deal: Deal | None = None) -> CrazyState:
         """Deal the next round."""
-        if self.result is not None:
+        if self.is_over:
             raise IllegalActionError("the game is over")
         if not self.hand.is_over:
             raise IllegalActionError("the current round is not over")

@@ -28,6 +28,7 @@ from rummykit.games.base import (
     Phase,
     check_call,
     check_options,
+    check_player_count,
     check_seed,
     clone_state,
     derive_seed,
@@ -287,12 +288,11 @@ class Gin:
 
 
 def _check_players(players: int) -> None:
-    if players != PLAYERS:
-        raise ValueError(f"Gin Rummy is for {PLAYERS} players, not {players}")
+    check_player_count("Gin Rummy", players, PLAYERS, PLAYERS)
 
 
 def _check_seat(dealer: int) -> int:
-    if dealer not in (0, 1):
+    if isinstance(dealer, bool) or dealer not in (0, 1):  # True == 1, but is no seat
         raise ValueError(f"Gin has seats 0 and 1, not {dealer!r}")
     return dealer
 
@@ -898,6 +898,7 @@ class GinMatch:
     @property
     def is_over(self) -> bool:
         """True once a player has reached the target score."""
+        self._catch_up()
         return self.result is not None
 
     def scores(self) -> tuple[int, int]:
@@ -918,10 +919,16 @@ class GinMatch:
 
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Apply ``action`` to the current hand; settles the match when a hand ends it."""
-        if self.result is not None:
+        if self.is_over:
             raise IllegalActionError("the match is over")
         self.hand.apply(action, seat)
         if self.hand.is_over:
+            self._settle()
+
+    def _catch_up(self) -> None:
+        """Settle the match if its last hand ended through ``match.hand.apply`` (not
+        :meth:`apply`): the match is decided however its hands were played."""
+        if self.result is None and self.hand.is_over:
             self._settle()
 
     def next_dealer(self) -> int:
@@ -936,7 +943,7 @@ class GinMatch:
 
     def next_hand(self, *, seed: int | None = None, deal: GinDeal | None = None) -> GinState:
         """Deal the next hand (from the match seed unless a seed or deal is given)."""
-        if self.result is not None:
+        if self.is_over:
             raise IllegalActionError("the match is over")
         if not self.hand.is_over:
             raise IllegalActionError("the current hand is not over")
@@ -949,6 +956,7 @@ class GinMatch:
 
     def view(self, seat: int) -> GinMatchView:
         """What ``seat`` may see of the match: the current hand's view and the scores so far."""
+        self._catch_up()
         base = match_view(self, seat)
         return GinMatchView(
             hand=self.hand.view(seat),

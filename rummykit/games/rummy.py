@@ -28,6 +28,7 @@ from rummykit.games.base import (
     Phase,
     check_call,
     check_options,
+    check_player_count,
     check_seed,
     clone_state,
     derive_seed,
@@ -58,8 +59,7 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
 def hand_size(players: int) -> int:
     """Cards dealt to each player: 10 for two, 7 for three or four, 6 for five or six."""
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ValueError(f"Basic Rummy is for 2 to 6 players, not {players}")
+    check_player_count("Basic Rummy", players, MIN_PLAYERS, MAX_PLAYERS)
     return 10 if players == 2 else 7 if players <= 4 else 6
 
 
@@ -741,6 +741,7 @@ class RummyMatch:
     @property
     def is_over(self) -> bool:
         """True once the match is decided."""
+        self._catch_up()
         return self.result is not None
 
     def scores(self) -> tuple[int, ...]:
@@ -754,10 +755,16 @@ class RummyMatch:
 
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Apply ``action`` to the current hand; settles the match when a hand ends it."""
-        if self.result is not None:
+        if self.is_over:
             raise IllegalActionError("the match is over")
         self.hand.apply(action, seat)
         if self.hand.is_over:
+            self._settle()
+
+    def _catch_up(self) -> None:
+        """Settle the match if its last hand ended through ``match.hand.apply`` (not
+        :meth:`apply`): the match is decided however its hands were played."""
+        if self.result is None and self.hand.is_over:
             self._settle()
 
     def next_dealer(self) -> int:
@@ -766,7 +773,7 @@ class RummyMatch:
 
     def next_hand(self, *, seed: int | None = None, deal: Deal | None = None) -> RummyState:
         """Deal the next hand (from the match seed unless a seed or deal is given)."""
-        if self.result is not None:
+        if self.is_over:
             raise IllegalActionError("the match is over")
         if not self.hand.is_over:
             raise IllegalActionError("the current hand is not over")
@@ -793,6 +800,7 @@ class RummyMatch:
 
     def view(self, seat: int) -> MatchView:
         """What ``seat`` may see of the match: the current hand's view and the totals."""
+        self._catch_up()
         return match_view(self, seat)
 
 

@@ -112,7 +112,10 @@ class Phrase:
     params: tuple[tuple[str, Param], ...] = ()
 
     def text(self, lang: Language = "en") -> str:
-        """The phrase in ``lang``; raises KeyError for a key missing from the catalogue."""
+        """The phrase in ``lang``; raises ValueError for a language other than ``en`` and
+        ``vi``, KeyError for a key missing from the catalogue."""
+        if lang not in LANGUAGES:
+            raise ValueError(f"hints are worded in 'en' and 'vi', not {lang!r}")
         try:
             template = CATALOGUE[self.key][lang]
         except KeyError:
