@@ -61,7 +61,7 @@ from rummykit.games.rummy import (
 from rummykit.games.rummy import TableMeld as RummyTableMeld
 from rummykit.players import PLAYERS, RandomPlayer, UnknownPlayerError, find_player
 from rummykit.players.reasons import Suggestion, because, define
-from rummykit.record import RecordError, is_match, load_record
+from rummykit.record import RecordError, is_match, load_record, parse_json
 from rummykit.sim import Progress, SimReport, check_players, simulate
 from rummykit.tournament import TournamentReport, round_robin
 from rummykit.wild_melds import hand_points
@@ -192,9 +192,16 @@ def _seats(hand: HandState) -> int:
     return len(hand.deal.hands)
 
 
+def _replay_fail(message: str, as_json: bool) -> typer.Exit:
+    if as_json:
+        print(json.dumps({"error": message}, ensure_ascii=False))
+        return typer.Exit(1)
+    return _fail(message, 1)
+
+
 def _record_players(text: str, seats: int) -> list[str]:
     try:
-        players = json.loads(text).get("players")
+        players = parse_json(text).get("players")
     except (ValueError, AttributeError):
         players = None
     if (
@@ -538,17 +545,20 @@ def replay(
     file: Annotated[Path, typer.Argument(help="A hand or match record (JSON) of any game.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
-    """Replay a record of any game, validating every action; show the final state and scores."""
+    """Replay a record of any game, validating every action; show the final state and scores.
+
+    With --json a record that cannot be replayed prints ``{"error": "..."}`` (and exits 1).
+    """
     try:
         text = file.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise _fail(f"no such file: {file}", 1) from None
+        raise _replay_fail(f"no such file: {file}", as_json) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise _fail(f"cannot read {file}: {exc}", 1) from None
+        raise _replay_fail(f"cannot read {file}: {exc}", as_json) from None
     try:
         replayed = load_record(text)
     except RecordError as exc:
-        raise _fail(f"{file}: {exc}", 1) from None
+        raise _replay_fail(f"{file}: {exc}", as_json) from None
     hands, _ = _split(replayed)
     players = _record_players(text, _seats(hands[0]))
     if as_json:
@@ -561,15 +571,29 @@ def replay(
 
 
 def _parse_option(text: str) -> tuple[str, Any]:
-    """``name=value``; the value is JSON if it parses (``true``, ``3``, ``"x"``), else a string."""
+    """``name=value``; the value is JSON if it parses (``true``, ``3``, ``"x"``), else a string
+    (``True`` and ``FALSE`` are read as true and false too)."""
     name, sep, raw = text.partition("=")
     if not sep or not name.strip():
         raise ValueError(f"--option takes name=value, not {text!r}")
+    if raw.strip().lower() in ("true", "false"):
+        return name.strip(), raw.strip().lower() == "true"
     try:
         value: Any = json.loads(raw)
     except ValueError:
         value = raw
     return name.strip(), value
+
+
+def _lower_choices(game: Game, options: dict[str, Any]) -> dict[str, Any]:
+    """Choices written in any case on the command line, as game names may be (``Shuffle``)."""
+    specs = {spec.name: spec for spec in type(game.options).SPECS}
+    out = dict(options)
+    for key, value in options.items():
+        spec = specs.get(key)
+        if spec is not None and spec.kind == "choice" and isinstance(value, str):
+            out[key] = value.lower() if value.lower() in spec.choices else value
+    return out
 
 
 def _percent(part: int, whole: int) -> str:
@@ -736,6 +760,7 @@ def sim(
         options = dict(_parse_option(o) for o in option or ())
     except ValueError as exc:
         raise _fail(str(exc), 2) from None
+    options = _lower_choices(_find_game(game), options)
     played = _find_game(game, options)
     names = [p.strip() for p in players.split(",")]
     valid = ", ".join(PLAYERS.get(played.name, ()))

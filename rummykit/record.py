@@ -29,6 +29,7 @@ __all__ = [
     "is_match",
     "load_record",
     "match_record",
+    "parse_json",
     "read_record",
     "write_record",
 ]
@@ -138,6 +139,9 @@ def _players(data: Mapping[str, Any], game: Game) -> int:
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise RecordError("players must be a list of names, one per seat")
+    for name in players:
+        if not name.isprintable():  # a control character (an ANSI escape) would reach terminals
+            raise RecordError(f"player name {name!r} holds a control character")
     try:
         check_players(game, len(players))
     except ValueError as exc:
@@ -211,6 +215,24 @@ def _dealer(value: Any, players: int, where: str) -> int:
     return int(value)
 
 
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise RecordError(f"the key {key!r} appears twice in one object")
+        out[key] = value
+    return out
+
+
+def parse_json(text: str) -> Any:
+    """A record's JSON text as data: a leading byte-order mark is skipped, and a key given twice
+    in one object (which JSON would quietly resolve to the last) is a :class:`RecordError`."""
+    try:
+        return json.loads(text.removeprefix("\ufeff"), object_pairs_hook=_no_duplicate_keys)
+    except (ValueError, RecursionError) as exc:  # also a number too long, nesting too deep
+        raise RecordError(f"not valid JSON: {exc}") from None
+
+
 def load_record(data: Mapping[str, Any] | str) -> Replayed:
     """Replay a hand or match record (a dict or JSON text), validating every action.
 
@@ -218,10 +240,7 @@ def load_record(data: Mapping[str, Any] | str) -> Replayed:
     Raises :class:`RecordError` naming the hand and action number of the first problem.
     """
     if isinstance(data, str):
-        try:
-            data = json.loads(data)
-        except (ValueError, RecursionError) as exc:  # also a number too long, nesting too deep
-            raise RecordError(f"not valid JSON: {exc}") from None
+        data = parse_json(data)
     if not isinstance(data, Mapping):
         raise RecordError("a record is a JSON object")
     game = _game(data)

@@ -101,6 +101,47 @@ def test_an_illegal_action_in_the_middle_is_named(tmp_path: Path, knocked: GinSt
     assert result.stdout == ""
 
 
+def test_replay_json_reports_an_error_as_json(tmp_path: Path, knocked: GinState) -> None:
+    record = hand_record(knocked, PLAYERS)
+    record["actions"].insert(3, [record["actions"][3][0], "knock KS"])
+    path = _write(tmp_path, record)
+    result = runner.invoke(app, ["replay", str(path), "--json"])
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["error"].startswith(f"{path}: ")
+    assert "action 4" in json.loads(result.stdout)["error"]
+
+
+def test_a_byte_order_mark_is_skipped_and_a_repeated_key_refused(
+    tmp_path: Path, knocked: GinState
+) -> None:
+    text = json.dumps(hand_record(knocked, PLAYERS))
+    path = tmp_path / "bom.json"
+    path.write_text("\ufeff" + text, encoding="utf-8")
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 0, result.output
+    assert PLAYERS[0] in result.stdout  # the names are read from the same text
+    path.write_text(text.replace('"seed": ', '"seed": 1, "seed": ', 1), encoding="utf-8")
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 1 and "'seed' appears twice" in result.stderr
+
+
+def test_a_player_name_with_a_control_character_is_refused(
+    tmp_path: Path, knocked: GinState
+) -> None:
+    path = _write(tmp_path, hand_record(knocked, ["An\x1b[2J", "Binh"]))
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 1 and "control character" in result.stderr
+    assert "\x1b" not in result.stdout
+
+
+def test_sim_options_are_read_in_any_case() -> None:
+    args = ["sim", "rummy", "-n", "2", "-o", "restock=Shuffle", "-o", "rummy_bonus=True", "--json"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    options = json.loads(result.stdout)["options"]
+    assert options["restock"] == "shuffle" and options["rummy_bonus"] is True
+
+
 def test_malformed_json_exits_1(tmp_path: Path) -> None:
     path = tmp_path / "broken.json"
     path.write_text('{"game": "gin", "actions": [', encoding="utf-8")

@@ -144,3 +144,17 @@ def test_a_match_played_through_its_hands_ends_like_one_played_through_apply(
     assert through.result == direct.result is not None
     with pytest.raises(IllegalActionError, match="is over"):
         through.next_hand()
+
+
+@pytest.mark.parametrize(("name", "players"), TABLES)
+def test_results_as_json_share_their_keys(name: str, players: int) -> None:
+    options = {} if name == "crazy" else {"target_score": 30}
+    match = find_game(name, options).new_match(players=players, seed=6)
+    while not match.is_over:
+        _play_randomly(match.hand, len(match.hands), 3000)
+        if not match.is_over:
+            match.next_hand()
+    hand = match.hand.result
+    assert hand is not None and match.result is not None
+    assert hand.to_dict()["scores"] == list(hand.scores) and len(hand.scores) == players
+    assert match.result.to_dict()["winners"] == list(match.result.winners)

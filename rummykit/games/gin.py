@@ -173,6 +173,7 @@ class GinHandResult:
             "outcome": self.outcome.value,
             "winner": self.winner,
             "points": self.points,
+            "scores": list(self.scores),  # per seat, as every game's hand result gives them
             "bonus": self.bonus,
             "knocker": self.knocker,
             "deadwood": list(self.deadwood),
@@ -835,6 +836,7 @@ class GinMatchResult:
         """The result as JSON data."""
         return {
             "winner": self.winner,
+            "winners": [self.winner],  # the shape every game's match result shares
             "hand_points": list(self.hand_points),
             "boxes": list(self.boxes),
             "game_bonus": list(self.game_bonus),
