@@ -1,8 +1,9 @@
-"""Gin Rummy strength: rummykit's computer players against OpenSpiel's simple bot, or each other.
+"""Gin Rummy strength: rummykit's players against OpenSpiel's and RLCard's bots, or each other.
 
-Run it on purpose (it needs the ``bench`` extra for OpenSpiel)::
+Run it on purpose (it needs the ``bench`` extra for OpenSpiel and RLCard)::
 
     python bench/gin_strength.py --level hard --matches 1000 --jobs 2
+    python bench/gin_strength.py --level hard --opponent rlcard-novice --matches 1000 --jobs 2
     python bench/gin_strength.py --level hard --opponent medium --matches 400
     python bench/gin_strength.py --round-robin easy,medium,hard --matches 300
 
@@ -27,6 +28,33 @@ policy over its own observation, loses nothing by being mirrored. Any move of th
 rummykit refuses is counted as an anomaly and reported (3 in 1,000 matches: the bot throwing
 back the up-card it had just taken).
 
+**How RLCard's novice agent plays here** (``--opponent rlcard-novice``). RLCard 1.2's
+``GinRummyNoviceRuleAgent`` (model ``gin-rummy-novice-rule``) is called as RLCard's
+``GinRummyEnv`` calls it, with the state that environment extracts, but built from rummykit's
+``state.view(seat)`` rather than from a mirrored RLCard game: the five 52-card planes (own hand,
+top discard, the rest of the discard pile, the cards the opponent holds because it took them from
+the pile, all others unknown) and the ordered legal action ids, computed as RLCard's judge does
+with its own ``get_going_out_cards`` and default ``Settings`` (gin alone when some discard leaves
+no deadwood; else every discard but the card just picked up, plus a knock with each card that
+leaves 10 or less). The agent reads only its hand and those ids: it goes gin if it can, else
+knocks if it can (with a random one of its knock cards, not the one of least deadwood), else
+throws a card that leaves the least deadwood (ties at random); at a draw it has no rule and picks
+stock or discard pile at random. Its id is translated back; RLCard's gin, which throws the first
+gin card its judge lists, becomes rummykit's ``knock CARD``, scored as gin. Why not a mirror:
+RLCard's game cannot hold rummykit's deal (it has no up-card and deals the non-dealer eleven), so
+a mirror would mean patching its piles by hand, while the view already holds exactly what the
+agent's seat may see. Its random choices come from numpy's global generator, seeded from each
+match's seed, so a run is reproducible. Rules that differ, and how they are bridged: RLCard has
+no up-card offer, so at rummykit's offer the agent gets its draw choice (pick up = ``take``, draw
+= ``pass``: it takes the up-card half the time); RLCard has no lay-offs (nor undercut bonus, nor
+match scoring: a hand pays 1 for gin, 0.2 for a knock), so as the defender it answers ``done``;
+at the wall RLCard lets the next player still pick up the last discard or declare a dead hand,
+where RULES.md cancels the hand once a discard leaves two cards in the stock, so the agent never
+meets that choice here; RLCard has no big gin (eleven melded cards go gin with a discard, as under
+rummykit's default ``big_gin`` off). RLCard forbids throwing the card just picked up but leaves it
+among its knock and gin cards, so the agent may knock with it: rummykit refuses that, and it is
+counted as an anomaly (by kind in the report) and replaced by :func:`_closest_legal`.
+
 ``--opponent LEVEL`` plays a head-to-head against another of our levels the same way (seats and
 first dealers alternate; no mirror). ``--round-robin`` plays a round robin of the named levels
 over ``--matches`` matches in all with :func:`rummykit.tournament.round_robin` (the same as
@@ -45,17 +73,17 @@ import json
 import multiprocessing
 import sys
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from rummykit import tournament
 from rummykit.actions import Action, Discard, Done, Draw, Knock, Pass, Take
-from rummykit.cards import Card
+from rummykit.cards import STANDARD_PACK, Card
 from rummykit.games import Gin
 from rummykit.games.base import Phase, derive_seed
-from rummykit.games.gin import GinMatch, GinState
+from rummykit.games.gin import GinMatch, GinState, GinView
 from rummykit.players import find_player
 from rummykit.sim import MAX_ACTIONS, MAX_HANDS
 from rummykit.solver.deadwood import best_arrangement, discard_deadwoods
@@ -150,12 +178,140 @@ class MirroredBot:
         return action
 
 
-def _closest_legal(hand: GinState, legal: list[Action]) -> Action:
-    """The simple bot's policy within rummykit's rules, for a move rummykit refuses.
+OPENSPIEL = "openspiel"
+RLCARD_NOVICE = "rlcard-novice"
+PUBLIC_BOTS = (OPENSPIEL, RLCARD_NOVICE)
+"""The public opponents (any other ``--opponent`` is one of our levels)."""
 
-    The only case known: OpenSpiel lets a player throw back the up-card it just took, so the bot
-    takes the first up-card to knock with a dealt hand of 10 deadwood or less, throwing it back.
-    Here it knocks if it legally can (least deadwood), else throws its highest unmatched card.
+# RLCard's gin rummy action ids (rlcard/games/gin_rummy/utils/action_event.py).
+_RL_DRAW = 2
+_RL_PICK_UP = 3
+_RL_DEAD_HAND = 4
+_RL_GIN = 5
+_RL_DISCARD = 6  # + card id
+_RL_KNOCK = 58  # + card id
+
+
+class RLCardNovice:
+    """RLCard's ``GinRummyNoviceRuleAgent`` playing one seat of a rummykit hand from its view.
+
+    The agent is RLCard's own object, called as RLCard's environment calls it: with the state
+    ``GinRummyEnv`` would extract (``obs``, five 52-card planes, and ``legal_actions``, an ordered
+    dict of action ids), built here from ``state.view(seat)`` with RLCard's own helpers and
+    default settings. Its action id is translated back to a rummykit action.
+    """
+
+    def __init__(self, seat: int) -> None:
+        from rlcard.games.gin_rummy import judge
+        from rlcard.games.gin_rummy.utils import utils
+        from rlcard.games.gin_rummy.utils.settings import Settings
+        from rlcard.models.gin_rummy_rule_models import GinRummyNoviceRuleAgent
+
+        self.seat = seat
+        self.agent = GinRummyNoviceRuleAgent()
+        self.settings = Settings()
+        self._judge = judge
+        self._utils = utils
+        self.anomalies: Counter[str] = Counter()
+        """Moves rummykit refused, by kind (RLCard's action, and why)."""
+
+    def _rl_card(self, card: Card) -> Any:
+        return self._utils.card_from_text(str(card))
+
+    def _card_id(self, card: Card) -> int:
+        return int(self._utils.get_card_id(self._rl_card(card)))
+
+    def _card(self, card_id: int) -> Card:
+        return Card.parse(str(self._utils.get_card(card_id)))
+
+    def _going_out(self, hand: tuple[Card, ...]) -> tuple[list[Card], list[Card]]:
+        """RLCard's knock cards and gin cards of an 11-card hand (in RLCard's order)."""
+        knock, gin = self._judge.get_going_out_cards(
+            [self._rl_card(c) for c in hand], self.settings.going_out_deadwood_count
+        )
+        return [Card.parse(str(c)) for c in knock], [Card.parse(str(c)) for c in gin]
+
+    def observe(self, view: GinView) -> dict[str, Any]:
+        """The state RLCard's environment would give the agent in this position."""
+        import numpy as np
+
+        def plane(cards: list[Card]) -> Any:
+            row = np.zeros(52, dtype=int)
+            for card in cards:
+                row[self._card_id(card)] = 1
+            return row
+
+        pile = list(view.discard_pile)
+        known = list(view.known_cards[1 - self.seat])
+        seen = {*view.hand, *pile, *known}
+        unknown = [c for c in STANDARD_PACK if c not in seen]
+        obs = np.array(
+            [
+                plane(list(view.hand)),
+                plane(pile[-1:]),
+                plane(pile[:-1]),
+                plane(known),
+                plane(unknown),
+            ]
+        )
+        legal: list[int]
+        if view.phase is Phase.DISCARD:
+            knock, gin = self._going_out(view.hand)
+            if self.settings.is_allowed_gin and gin:
+                legal = [_RL_GIN]
+            else:
+                taken = view.taken_from_discard
+                if self.settings.is_allowed_to_discard_picked_up_card:
+                    taken = None
+                legal = [_RL_DISCARD + self._card_id(c) for c in view.hand if c is not taken]
+                legal += [_RL_KNOCK + self._card_id(c) for c in knock]
+        elif view.stock_size <= self.settings.stockpile_dead_card_count:
+            legal = [_RL_DEAD_HAND, _RL_PICK_UP]  # never met: rummykit cancels the hand first
+        elif Take() in view.legal_actions:
+            legal = [_RL_DRAW, _RL_PICK_UP]  # a draw turn or the up-card offer
+        else:
+            legal = [_RL_DRAW]  # both players passed the up-card
+        legal_actions = OrderedDict((a, None) for a in legal)
+        return {"obs": obs, "legal_actions": legal_actions, "raw_legal_actions": legal}
+
+    def translate(self, view: GinView, move: int) -> tuple[Action | None, str]:
+        """The rummykit action of an RLCard action id (None if it has none), and its kind."""
+        if move == _RL_DRAW:
+            return (Pass() if view.phase is Phase.OFFER else Draw()), "draw"
+        if move == _RL_PICK_UP:
+            return Take(), "pick up"
+        if move == _RL_GIN:
+            # RLCard's round throws the first gin card its judge lists.
+            return Knock(self._going_out(view.hand)[1][0]), "gin"
+        if _RL_DISCARD <= move < _RL_KNOCK:
+            return Discard(self._card(move - _RL_DISCARD)), "discard"
+        if _RL_KNOCK <= move < _RL_KNOCK + 52:
+            return Knock(self._card(move - _RL_KNOCK)), "knock"
+        return None, "declare dead hand"
+
+    def choose(self, hand: GinState) -> Action:
+        """The agent's move in rummykit terms (``done`` as the defender: RLCard has no lay-offs)."""
+        view = hand.view(self.seat)
+        if view.phase is Phase.LAYOFF:
+            return Done()
+        move = int(self.agent.step(self.observe(view)))
+        action, kind = self.translate(view, move)
+        legal = list(view.legal_actions)
+        if action is None or action not in legal:
+            card = action.card if isinstance(action, Discard | Knock) else None
+            why = "the card just taken" if card is view.taken_from_discard else "refused"
+            self.anomalies[f"{kind}: {why}" if card is not None else kind] += 1
+            action = _closest_legal(hand, legal)
+        return action
+
+
+def _closest_legal(hand: GinState, legal: list[Action]) -> Action:
+    """A public bot's policy within rummykit's rules, for a move rummykit refuses.
+
+    The cases known: OpenSpiel lets a player throw back the up-card it just took, so the simple
+    bot takes the first up-card to knock with a dealt hand of 10 deadwood or less, throwing it
+    back; RLCard forbids discarding the card just taken but not knocking or going gin with it.
+    Here the bot knocks if it legally can (least deadwood), else throws its highest unmatched card.
     """
     knocks = [a for a in legal if isinstance(a, Knock)]
     if knocks:
@@ -186,6 +342,8 @@ class Tally:
     seconds: float = 0.0
     """Time our player spent deciding."""
     anomalies: int = 0
+    anomaly_kinds: dict[str, int] = field(default_factory=dict)
+    """Refused moves by kind (RLCard's novice only), e.g. ``knock: the card just taken``."""
 
     def merge(self, other: Tally) -> None:
         """Add ``other`` into this tally."""
@@ -200,14 +358,17 @@ class Tally:
         self.decisions += other.decisions
         self.seconds += other.seconds
         self.anomalies += other.anomalies
+        for key, n in other.anomaly_kinds.items():
+            self.anomaly_kinds[key] = self.anomaly_kinds.get(key, 0) + n
 
 
-def play_match_vs_bot(level: str, index: int, seed: int, opponent: str = "openspiel") -> Tally:
-    """Match ``index``: our ``level`` against OpenSpiel's simple bot (or another of our levels,
-    ``opponent``), to 100 under RULES.md.
+def play_match_vs_bot(level: str, index: int, seed: int, opponent: str = OPENSPIEL) -> Tally:
+    """Match ``index``: our ``level`` against ``opponent`` (OpenSpiel's simple bot, RLCard's
+    novice rule agent or another of our levels), to 100 under RULES.md.
 
     Match ``index`` puts our player in seat ``index % 2`` with dealer ``(index // 2) % 2``, so
-    every four matches cover both seats and both first dealers.
+    every four matches cover both seats and both first dealers. RLCard's agent draws its random
+    choices from numpy's global generator, which is seeded here from the match seed.
     """
     match_seed = derive_seed(seed, index)
     ours = index % 2
@@ -215,14 +376,20 @@ def play_match_vs_bot(level: str, index: int, seed: int, opponent: str = "opensp
     player = find_player("gin", level, derive_seed(match_seed, 1))
     rival = (
         None
-        if opponent == "openspiel"
+        if opponent in PUBLIC_BOTS
         else find_player("gin", opponent, derive_seed(match_seed, 2))
     )
+    novice = None
+    if opponent == RLCARD_NOVICE:
+        import numpy as np
+
+        np.random.seed(derive_seed(match_seed, 3) % (1 << 32))
+        novice = RLCardNovice(1 - ours)
     match: GinMatch = Gin().new_match(seed=match_seed, dealer=dealer)
     tally = Tally(matches=1)
     for _ in range(MAX_HANDS):
         hand = match.hand
-        bot = MirroredBot(hand, 1 - ours) if rival is None else None
+        bot = MirroredBot(hand, 1 - ours) if opponent == OPENSPIEL else None
         for _ in range(MAX_ACTIONS):
             seat = hand.to_act
             if seat is None:
@@ -234,6 +401,8 @@ def play_match_vs_bot(level: str, index: int, seed: int, opponent: str = "opensp
                 tally.decisions += 1
             elif bot is not None:
                 action = bot.choose(hand)
+            elif novice is not None:
+                action = novice.choose(hand)
             else:
                 assert rival is not None
                 action = rival.choose(hand.view(seat))
@@ -251,6 +420,9 @@ def play_match_vs_bot(level: str, index: int, seed: int, opponent: str = "opensp
         if match.is_over:
             break
         match.next_hand()
+    if novice is not None:
+        tally.anomalies += novice.anomalies.total()
+        tally.anomaly_kinds = dict(novice.anomalies)
     final = match.result
     assert final is not None
     tally.wins += final.winner == ours
@@ -269,11 +441,9 @@ def _run_chunk(args: tuple[str, str, int, int, int]) -> Tally:
     return tally
 
 
-def run_vs_bot(
-    level: str, matches: int, seed: int, jobs: int, opponent: str = "openspiel"
-) -> Tally:
-    """Play ``matches`` matches against OpenSpiel's simple bot (or ``opponent``) over ``jobs``
-    processes, printing a progress line (matches, wins, win rate) every 50 matches."""
+def run_vs_bot(level: str, matches: int, seed: int, jobs: int, opponent: str = OPENSPIEL) -> Tally:
+    """Play ``matches`` matches against ``opponent`` (OpenSpiel's simple bot by default) over
+    ``jobs`` processes, printing a progress line (matches, wins, win rate) every 50 matches."""
     per = max(1, min(10, matches // (jobs * 4) or 1))
     chunks = [(level, opponent, seed, s, min(matches, s + per)) for s in range(0, matches, per)]
     tally = Tally()
@@ -328,8 +498,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--level", default="hard", help="our player: easy, medium or hard")
     parser.add_argument(
         "--opponent",
-        default="openspiel",
-        help="openspiel (the simple bot, default) or one of our levels for a head-to-head",
+        default=OPENSPIEL,
+        help="openspiel (OpenSpiel's simple bot, default), rlcard-novice (RLCard's novice rule "
+        "agent) or one of our levels for a head-to-head",
     )
     parser.add_argument("--matches", type=int, default=200, help="matches to play (default 200)")
     parser.add_argument("--seed", type=int, default=2024, help="seed of the run")
@@ -375,10 +546,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     outcomes = Counter(tally.outcomes)
     print(
-        f"  hands {tally.hands}, hand points us {tally.points[0]} / them {tally.points[1]}, "
+        f"  hands {tally.hands}, hand points us {tally.points[0]} / them {tally.points[1]} "
+        f"(per match {tally.points[0] / n:.1f} / {tally.points[1] / n:.1f}), "
         f"mean decision {extra['mean_decision_ms']:.1f} ms, anomalies {tally.anomalies}"
     )
     print("  outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items())))
+    if tally.anomaly_kinds:
+        kinds = sorted(tally.anomaly_kinds.items())
+        print("  anomalies: " + ", ".join(f"{k} {v}" for k, v in kinds))
     out = args.out or RESULTS / f"gin_{args.level}_v_{args.opponent}_{n}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(summary, indent=1))

@@ -279,6 +279,10 @@ class Run:
         Traceback (most recent call last):
         ...
         rummykit.melds.MeldError: QH KH AH 2H: a run cannot go on past the ace (runs do not wrap)
+        >>> Run.of(parse_cards("X KH X JH"))
+        Traceback (most recent call last):
+        ...
+        rummykit.melds.MeldError: X KH X JH: write a run from its low card up, e.g. JH X KH X
         """
         cs = tuple(cards)
         n = len(cs)
@@ -294,6 +298,11 @@ class Run:
         if any(c.suit is not suit for _, c in anchors):
             raise MeldError(f"{text}: the natural cards of a run must all be one suit")
         non_aces = [(i, c) for i, c in anchors if c.number != 1]
+        # Written high to low (the naturals fall by exactly their distance): say how to write it.
+        if len(non_aces) >= 2 and len({c.number + i for i, c in non_aces}) == 1:
+            raise MeldError(
+                f"{text}: write a run from its low card up, e.g. {format_cards(reversed(cs))}"
+            )
         if non_aces:
             i, c = non_aces[0]
             low = c.number - i

@@ -186,6 +186,8 @@ def test_ace_high_and_ace_low() -> None:
         ("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH", "at most 13"),
         ("AH X X AH", "two cards for one place"),
         ("X AH X X", "past the ace"),
+        ("X 5D 4D 3D", "from its low card up, e.g. 3D 4D 5D X"),
+        ("X KH X JH", "from its low card up, e.g. JH X KH X"),
     ],
 )
 def test_invalid_runs_say_why(text: str, reason: str) -> None:
