@@ -102,11 +102,11 @@ def test_explicit_deal_must_be_exactly_one_pack() -> None:
     up = "KD"
     with pytest.raises(ValueError, match="missing"):
         gin_hand_from_cards([DEFENDER, KNOCKER], up, "6S 2H")
-    with pytest.raises(ValueError, match="twice"):
+    with pytest.raises(ValueError, match="holds 3H 2 times; the pack only once"):
         gin_hand_from_cards(
             [DEFENDER, KNOCKER], "3H", rest_of_pack(KNOCKER, DEFENDER, "KD") + " KD"
         )
-    with pytest.raises(ValueError, match="this game deals 10"):
+    with pytest.raises(ValueError, match="10 are dealt here"):
         Gin().new_hand(deal=GinDeal.from_dict({"hands": [["AS"], ["2S"]], "up": "3S", "stock": []}))
     with pytest.raises(ValueError, match="not in this game's pack"):
         stock = [*rest_of_pack(KNOCKER, DEFENDER, "KD").split(), "X"]

@@ -138,7 +138,10 @@ def corrupt(name: str, change: Any) -> dict[str, Any]:
         (corrupt("gin_hand.json", lambda d: d["options"].update(knock=3)), "unknown Gin option"),
         (corrupt("gin_hand.json", lambda d: d.update(seed=3)), "exactly one of"),
         (corrupt("gin_hand.json", lambda d: d["deal"]["stock"].pop()), "missing"),
-        (corrupt("gin_hand.json", lambda d: d["deal"].update(up="KS")), "twice"),
+        (
+            corrupt("gin_hand.json", lambda d: d["deal"].update(up="KS")),
+            "holds KS 2 times; the pack only once",
+        ),
         (corrupt("gin_hand.json", lambda d: d["actions"].insert(5, [0, "discard KD"])), "action 6"),
         (
             corrupt("gin_hand.json", lambda d: d["actions"].__setitem__(3, [0, "discard KS"])),

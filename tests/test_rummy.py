@@ -634,7 +634,7 @@ def test_stalemate_result_shows_each_seat_only_its_own_cards() -> None:
 
 
 def test_deal_must_match_the_table() -> None:
-    with pytest.raises(ValueError, match="this game deals 7"):
+    with pytest.raises(ValueError, match="7 are dealt here"):
         Rummy().new_hand(
             players=3,
             deal=Deal((parse_natural_cards(AN),) * 3, C("7H"), ()),

@@ -254,15 +254,18 @@ class Deal:
             raise ValueError(f"the deal has {len(self.hands)} hands, not {players}")
         for seat, hand in enumerate(self.hands):
             if len(hand) != hand_size:
-                raise ValueError(f"hand {seat} has {len(hand)} cards; this game deals {hand_size}")
+                raise ValueError(
+                    f"the hand of seat {seat} has {len(hand)} cards; {hand_size} are dealt here"
+                )
         have = Counter([*(c for h in self.hands for c in h), self.up, *self.stock])
         want = Counter(pack)
         foreign = [str(c) for c in have if c not in want]
         if foreign:
             raise ValueError(f"{' '.join(foreign)} is not in this game's pack")
-        extra = [str(c) for c, n in (have - want).items() for _ in range(n)]
-        if extra:
-            raise ValueError(f"the deal has {' '.join(extra)} more times than the pack (twice?)")
+        for card, times in have.items():
+            if times > want[card]:
+                held = {1: "once", 2: "twice"}.get(want[card], f"{want[card]} times")
+                raise ValueError(f"the deal holds {card} {times} times; the pack only {held}")
         missing = [str(c) for c, n in (want - have).items() for _ in range(n)]
         if missing:
             raise ValueError(f"the deal is missing {' '.join(missing)}")
