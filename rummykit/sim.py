@@ -16,6 +16,7 @@ through the seven rounds in turn (hand ``i`` is round ``i % 7 + 1``), unless one
 from __future__ import annotations
 
 import multiprocessing
+import signal
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -443,8 +444,14 @@ def run_chunks(
         progress(0, total)
     if jobs == 1 or len(tasks) <= 1:
         return _collect(tally, map(run, tasks), total, progress)
-    with multiprocessing.get_context().Pool(min(jobs, len(tasks))) as pool:
+    pool = multiprocessing.get_context().Pool(min(jobs, len(tasks)), _ignore_interrupts)
+    with pool:
         return _collect(tally, pool.imap_unordered(run, tasks), total, progress)
+
+
+def _ignore_interrupts() -> None:
+    """In a worker: leave Ctrl-C to the parent, which stops the pool (no worker traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _collect(
