@@ -639,11 +639,12 @@ def _sim_table(report: SimReport) -> Table:
     row("hands played", blank, str(report.hands))
     row("hands won", [str(p.hands_won) for p in seats], str(sum(p.hands_won for p in seats)))
     row("hand win %", [_percent(p.hands_won, report.hands) for p in seats])
-    row("points", [str(p.points) for p in seats], str(sum(p.points for p in seats)))
+    points = "penalty points (lower is better)" if report.game == "crazy" else "points"
+    row(points, [str(p.points) for p in seats], str(sum(p.points for p in seats)))
     for outcome, count in report.outcomes.items():
         label = _OUTCOME_LABELS.get(outcome, outcome.replace("_", " "))
         won_by = [p.outcomes.get(outcome, 0) for p in seats]
-        if count and not any(won_by):  # an outcome nobody wins (the wall, a stalemate)
+        if not any(won_by):  # an outcome nobody wins (the wall, a stalemate), or none yet
             row(label, blank, str(count))
         else:
             row(label, [str(w) for w in won_by], str(count))
