@@ -648,3 +648,16 @@ def test_unlimited_and_unset_are_accepted_as_written_in_the_messages() -> None:
     options = RummyOptions.from_dict({"melds_per_turn": "unlimited", "hands": "unset"})
     assert options.melds_per_turn is None and options.hands is None
     assert RummyOptions.from_dict(options.to_dict()) == options
+
+
+def test_a_card_taken_from_the_pile_is_known_until_it_leaves_the_hand() -> None:
+    s = example()
+    play(s, "take")  # An takes the up-card 7H: everyone saw it
+    assert s.view(1).known_cards == ((C("7H"),), ())
+    assert s.view(1).to_dict()["known_cards"] == [["7H"], []]
+    play(s, "meld 7S 7D 7C 7H")  # and everyone sees it go
+    assert s.view(1).known_cards == ((), ())
+    one = one_card_then_take("8H", ("5H 6H 7H", "2C 3C 4C", "JD QD KD"), "dead_end")
+    assert one.view(0).known_cards == ((), (C("9H"),))
+    play(one, "layoff 8H 1")
+    assert one.view(0).known_cards == ((), (C("9H"),))

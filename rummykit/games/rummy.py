@@ -250,6 +250,9 @@ class RummyView:
     result: RummyHandResult | None
     """The hand's result as this seat may see it (:meth:`RummyHandResult.seen_by`)."""
     history: tuple[tuple[int, str], ...]
+    known_cards: tuple[tuple[Card, ...], ...] = ()
+    """Per seat, the cards it took from the discard pile and still holds (everyone saw them
+    taken, and nobody has seen them leave)."""
 
     def to_dict(self) -> dict[str, Any]:
         """The view as JSON data."""
@@ -260,6 +263,7 @@ class RummyView:
             "to_act": self.to_act,
             "hand": [str(c) for c in self.hand],
             "hand_sizes": list(self.hand_sizes),
+            "known_cards": [[str(c) for c in cs] for cs in self.known_cards],
             "stock_size": self.stock_size,
             "discard_pile": [str(c) for c in self.discard_pile],
             "table": [{"meld": str(t.meld), "owner": t.owner} for t in self.table],
@@ -369,6 +373,8 @@ class RummyState:
         self._rng: random.Random | None = None
         hands = cast("tuple[tuple[Card, ...], ...]", deal.hands)
         self.hands: list[list[Card]] = [list(h) for h in hands]
+        self.known: list[list[Card]] = [[] for _ in range(players)]
+        """Per seat, the cards it took from the discard pile and still holds (public)."""
         self.stock: list[Card] = list(reversed(cast("tuple[Card, ...]", deal.stock)))
         self.discard_pile: list[Card] = [cast(Card, deal.up)]
         self.table: list[TableMeld] = []
@@ -542,6 +548,7 @@ class RummyState:
         elif isinstance(action, Take):
             card = self.discard_pile.pop()
             self.hands[actor].append(card)
+            self.known[actor].append(card)
             self.taken = card
             self.phase = Phase.DISCARD
         elif isinstance(action, NewMeld):
@@ -563,6 +570,9 @@ class RummyState:
             card = natural(action.card)
             self.hands[actor].remove(card)
             self.discard_pile.append(card)
+        if not isinstance(action, Draw | Take) and self.known[actor]:
+            hand = self.hands[actor]
+            self.known[actor] = [c for c in self.known[actor] if c in hand]  # one pack: unique
         self.history.append((actor, action))
         self._notation.append((actor, str(action)))
         if not self.hands[actor]:
@@ -660,6 +670,7 @@ class RummyState:
             legal_actions=tuple(self.legal_actions()) if self.to_act == seat else (),
             result=None if self.result is None else self.result.seen_by(seat),
             history=tuple(self._notation),
+            known_cards=tuple(tuple(k) for k in self.known),
         )
 
 
