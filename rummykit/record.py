@@ -14,6 +14,7 @@ rest of the pack) may replace ``"seed"``. A match record has ``"seed"`` and ``"h
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TypeGuard, cast
@@ -140,7 +141,8 @@ def _players(data: Mapping[str, Any], game: Game) -> int:
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise RecordError("players must be a list of names, one per seat")
     for name in players:
-        if not name.isprintable():  # a control character (an ANSI escape) would reach terminals
+        # A control character (an ANSI escape) would reach terminals; emoji joiners are fine.
+        if any(unicodedata.category(ch) == "Cc" for ch in name):
             raise RecordError(f"player name {name!r} holds a control character")
     try:
         check_players(game, len(players))

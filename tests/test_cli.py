@@ -132,6 +132,10 @@ def test_a_player_name_with_a_control_character_is_refused(
     result = runner.invoke(app, ["replay", str(path)])
     assert result.exit_code == 1 and "control character" in result.stderr
     assert "\x1b" not in result.stdout
+    family = "Lan \U0001f468\u200d\U0001f469\u200d\U0001f467"  # joiners, as the web app allows
+    path = _write(tmp_path, hand_record(knocked, [family, "Bình"]))
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 0, result.output
 
 
 def test_sim_options_are_read_in_any_case() -> None:
