@@ -591,8 +591,10 @@ def _lower_choices(game: Game, options: dict[str, Any]) -> dict[str, Any]:
     out = dict(options)
     for key, value in options.items():
         spec = specs.get(key)
-        if spec is not None and spec.kind == "choice" and isinstance(value, str):
-            out[key] = value.lower() if value.lower() in spec.choices else value
+        if spec is None or not isinstance(value, str):
+            continue
+        if value.lower() in spec.choices or value.lower() == spec.none:
+            out[key] = value.lower()
     return out
 
 

@@ -231,6 +231,8 @@ def parse_json(text: str) -> Any:
     in one object (which JSON would quietly resolve to the last) is a :class:`RecordError`."""
     try:
         return json.loads(text.removeprefix("\ufeff"), object_pairs_hook=_no_duplicate_keys)
+    except RecordError:
+        raise
     except (ValueError, RecursionError) as exc:  # also a number too long, nesting too deep
         raise RecordError(f"not valid JSON: {exc}") from None
 

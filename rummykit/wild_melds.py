@@ -298,11 +298,17 @@ class Run:
         if any(c.suit is not suit for _, c in anchors):
             raise MeldError(f"{text}: the natural cards of a run must all be one suit")
         non_aces = [(i, c) for i, c in anchors if c.number != 1]
-        # Written high to low (the naturals fall by exactly their distance): say how to write it.
+        # Written high to low (the naturals fall by exactly their distance), and a run the other
+        # way round: say how to write it.
         if len(non_aces) >= 2 and len({c.number + i for i, c in non_aces}) == 1:
-            raise MeldError(
-                f"{text}: write a run from its low card up, e.g. {format_cards(reversed(cs))}"
-            )
+            try:
+                cls.of(cs[::-1], rules)
+            except MeldError:
+                pass
+            else:
+                raise MeldError(
+                    f"{text}: write a run from its low card up, e.g. {format_cards(cs[::-1])}"
+                )
         if non_aces:
             i, c = non_aces[0]
             low = c.number - i

@@ -123,6 +123,7 @@ def test_a_byte_order_mark_is_skipped_and_a_repeated_key_refused(
     path.write_text(text.replace('"seed": ', '"seed": 1, "seed": ', 1), encoding="utf-8")
     result = runner.invoke(app, ["replay", str(path)])
     assert result.exit_code == 1 and "'seed' appears twice" in result.stderr
+    assert "not valid JSON" not in result.stderr  # it is valid JSON; the record is refused
 
 
 def test_a_player_name_with_a_control_character_is_refused(
@@ -139,11 +140,12 @@ def test_a_player_name_with_a_control_character_is_refused(
 
 
 def test_sim_options_are_read_in_any_case() -> None:
-    args = ["sim", "rummy", "-n", "2", "-o", "restock=Shuffle", "-o", "rummy_bonus=True", "--json"]
-    result = runner.invoke(app, args)
+    args = ["sim", "rummy", "-n", "2", "-o", "restock=Shuffle", "-o", "rummy_bonus=True"]
+    result = runner.invoke(app, [*args, "-o", "melds_per_turn=Unlimited", "--json"])
     assert result.exit_code == 0, result.output
     options = json.loads(result.stdout)["options"]
     assert options["restock"] == "shuffle" and options["rummy_bonus"] is True
+    assert options["melds_per_turn"] == "unlimited"
 
 
 def test_malformed_json_exits_1(tmp_path: Path) -> None:

@@ -349,6 +349,15 @@ def test_a_bool_dealer_or_a_fraction_of_players_is_refused(game: str) -> None:
     with pytest.raises(TypeError, match=r"whole number, not 2\.0"):
         find_game(game).new_hand(players=2.0, seed=1)  # type: ignore[arg-type]
 
+    class Two:  # an integer type of another library (NumPy's int64, say)
+        def __index__(self) -> int:
+            return 2
+
+    hand = find_game(game).new_hand(players=Two(), seed=1)  # type: ignore[arg-type]
+    assert hand.to_act is not None and len(hand.view(0).to_dict()["hand_sizes"]) == 2
+    match = find_game(game).new_match(players=Two(), seed=1)  # type: ignore[arg-type]
+    assert match.scores() == (0, 0)
+
 
 @pytest.mark.parametrize("game", ["gin", "rummy", "crazy"])
 def test_text_for_an_action_or_a_bool_for_a_seat_is_a_type_error(game: str) -> None:

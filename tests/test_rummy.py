@@ -321,16 +321,20 @@ def test_holding_one_card_may_take_and_throw_the_other() -> None:
     assert s.hands[1] == [C("JS")] and not s.is_over and s.to_act == 0
 
 
-def one_card_then_take(held: str, melds: tuple[str, ...], stranding: str) -> RummyState:
-    """Seat 1 lays down ``melds``, keeps ``held`` and, after seat 0 throws 9H, takes it."""
+def one_card_then_take(
+    held: str, melds: tuple[str, ...], stranding: str, thrown: str = "9H", **options: Any
+) -> RummyState:
+    """Seat 1 lays down ``melds``, keeps ``held`` and, after seat 0 throws ``thrown``, takes it."""
     laid = " ".join(melds)
-    other = "9H 2S 4S 6S 8S TS 3D 5D 7D 9D"
+    other = f"{thrown} 2S 4S 6S 8S TS 3D 5D 7D KC"
     hand = f"{held} {laid}"
     stock = "AS QS " + rest(hand, other, "KH", "AS QS")
-    options = RummyOptions(melds_per_turn=None, stranding=Stranding(stranding))
-    s = rummy_hand_from_cards([other, hand], "KH", stock, options=options)
-    play(s, "draw", *(f"meld {m}" for m in melds), "discard AS", "draw", "discard 9H", "take")
-    assert sorted(map(str, s.hands[1])) == sorted([*held.split(), "9H"]) and s.taken == C("9H")
+    rules = RummyOptions(melds_per_turn=None, stranding=Stranding(stranding), **options)
+    s = rummy_hand_from_cards([other, hand], "KH", stock, options=rules)
+    play(s, "draw", *(f"meld {m}" for m in melds), "discard AS", "draw", f"discard {thrown}")
+    play(s, "take")
+    assert sorted(map(str, s.hands[1])) == sorted([*held.split(), thrown])
+    assert s.taken == C(thrown)
     return s
 
 
@@ -341,8 +345,8 @@ def test_a_layoff_may_leave_the_taken_card_when_it_then_goes_out() -> None:
     assert LayOff(C("8H"), 1) in s.legal_actions() and LayOff(C("9H"), 1) not in s.legal_actions()
     play(s, "layoff 8H 1", "layoff 9H 1")
     r = s.result
-    # Seat 0 kept 2S 4S 6S 8S TS 3D 5D 7D 9D and drew QS.
-    assert r is not None and r.winner == 1 and r.points == 2 + 4 + 6 + 8 + 10 + 3 + 5 + 7 + 9 + 10
+    # Seat 0 kept 2S 4S 6S 8S TS 3D 5D 7D KC and drew QS.
+    assert r is not None and r.winner == 1 and r.points == 2 + 4 + 6 + 8 + 10 + 3 + 5 + 7 + 10 + 10
 
 
 def test_a_meld_may_leave_the_taken_card_when_it_fits_the_new_meld() -> None:
@@ -661,3 +665,22 @@ def test_a_card_taken_from_the_pile_is_known_until_it_leaves_the_hand() -> None:
     assert one.view(0).known_cards == ((), (C("9H"),))
     play(one, "layoff 8H 1")
     assert one.view(0).known_cards == ((), (C("9H"),))
+
+
+@pytest.mark.parametrize(
+    ("stranding", "discard_to_go_out"), [("strict", False), ("dead_end", True)]
+)
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_players_lay_off_the_taken_card_first_where_the_other_order_is_refused(
+    stranding: str, discard_to_go_out: bool, level: str
+) -> None:
+    # Holding 8H, seat 1 takes 9S (sorted after 8H): 9S goes onto the 9s, then 8H onto 5H-7H
+    # (or is thrown).
+    melds = ("5H 6H 7H", "9C 9D 9H", "2C 3C 4C")
+    s = one_card_then_take("8H", melds, stranding, "9S", discard_to_go_out=discard_to_go_out)
+    player = find_player("rummy", level, seed=3)
+    for _ in range(3):
+        if s.is_over:
+            break
+        s.apply(player.suggest(s.view(1)).action, 1)
+    assert s.result is not None and s.result.winner == 1

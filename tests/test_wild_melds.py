@@ -188,6 +188,10 @@ def test_ace_high_and_ace_low() -> None:
         ("X AH X X", "past the ace"),
         ("X 5D 4D 3D", "from its low card up, e.g. 3D 4D 5D X"),
         ("X KH X JH", "from its low card up, e.g. JH X KH X"),
+        # Falling, but no run the other way round either: the first real reason.
+        ("4H 3H X X X", "3H is out of sequence"),
+        ("KH QH JH AH", "past the ace"),
+        ("QH JH X X X", "past the ace"),
     ],
 )
 def test_invalid_runs_say_why(text: str, reason: str) -> None:

@@ -9,7 +9,17 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, Self, TypeVar
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Literal,
+    Protocol,
+    Self,
+    SupportsIndex,
+    TypeVar,
+    cast,
+)
 
 from rummykit.cards import AnyCard, Card, parse_card, parse_cards
 
@@ -186,9 +196,9 @@ def check_call(action: object, seat: object) -> None:
         raise TypeError(f"seat must be a whole number or None, not {seat!r}")
 
 
-def check_player_count(title: str, count: object, low: int, high: int) -> None:
-    """TypeError unless ``count`` is a whole number, ValueError unless it is from ``low`` to
-    ``high``; the message names the game by ``title``.
+def check_player_count(title: str, count: object, low: int, high: int) -> int:
+    """``count`` as an int: TypeError unless it is a whole number (of any integer type),
+    ValueError unless it is from ``low`` to ``high``; the message names the game by ``title``.
 
     >>> check_player_count("Gin Rummy", 3, 2, 2)
     Traceback (most recent call last):
@@ -197,12 +207,17 @@ def check_player_count(title: str, count: object, low: int, high: int) -> None:
     Traceback (most recent call last):
     TypeError: the number of players must be a whole number, not 2.0
     """
-    if isinstance(count, bool) or not isinstance(count, int):
-        raise TypeError(f"the number of players must be a whole number, not {count!r}")
-    if not low <= count <= high:
+    try:
+        if isinstance(count, bool):
+            raise TypeError
+        number = operator.index(cast(SupportsIndex, count))  # any integer type (NumPy's too)
+    except TypeError:
+        raise TypeError(f"the number of players must be a whole number, not {count!r}") from None
+    if not low <= number <= high:
         if low == high:
-            raise ValueError(f"{title} needs {low} players, not {count}")
-        raise ValueError(f"{title} is for {low} to {high} players, not {count}")
+            raise ValueError(f"{title} needs {low} players, not {number}")
+        raise ValueError(f"{title} is for {low} to {high} players, not {number}")
+    return number
 
 
 def check_players(game: Game, count: int) -> None:

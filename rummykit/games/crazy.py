@@ -332,7 +332,7 @@ class CrazyState:
         dealer: int = 0,
         round: int = 1,
     ) -> None:
-        check_player_count("Crazy Rummy", players, MIN_PLAYERS, MAX_PLAYERS)
+        players = check_player_count("Crazy Rummy", players, MIN_PLAYERS, MAX_PLAYERS)
         if isinstance(round, bool) or round not in range(1, ROUNDS + 1):
             raise ValueError(f"Crazy Rummy has rounds 1 to {ROUNDS}, not {round!r}")
         if isinstance(dealer, bool) or dealer not in range(players):
@@ -1014,6 +1014,7 @@ class CrazyMatch:
     result: CrazyMatchResult | None = None
 
     def __post_init__(self) -> None:
+        self.players = check_player_count("Crazy Rummy", self.players, MIN_PLAYERS, MAX_PLAYERS)
         self.seed = check_seed(self.seed)
         if self.seed is None:
             self.seed = random.SystemRandom().randrange(1 << 62)

@@ -351,6 +351,7 @@ class RummyState:
         deal: Deal | None = None,
         dealer: int = 0,
     ) -> None:
+        players = check_player_count("Basic Rummy", players, MIN_PLAYERS, MAX_PLAYERS)
         size = hand_size(players)
         if isinstance(dealer, bool) or dealer not in range(players):
             raise ValueError(f"dealer must be a seat from 0 to {players - 1}")
@@ -728,7 +729,7 @@ class RummyMatch:
     result: RummyMatchResult | None = None
 
     def __post_init__(self) -> None:
-        hand_size(self.players)
+        self.players = check_player_count("Basic Rummy", self.players, MIN_PLAYERS, MAX_PLAYERS)
         self.seed = check_seed(self.seed)
         if self.seed is None:
             self.seed = random.SystemRandom().randrange(1 << 62)

@@ -415,7 +415,9 @@ def _layoff_steps(
     changed = True
     while changed:
         changed = False
-        for card in list(hand):
+        # The card taken from the pile first: laid off before the others, it can never be left
+        # alone (the order every table's stranding rule allows).
+        for card in sorted(hand, key=lambda c: c is not taken):
             left = len(hand) - 1
             if left == 0 and no_empty:
                 continue
