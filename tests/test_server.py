@@ -192,13 +192,18 @@ def test_complete_matches_never_show_hidden_cards(
     assert again.view_message(0) == table.view_message(0)
 
 
-def test_an_unfinished_table_is_restored_exactly(store: Store) -> None:
-    table, _ = Table.create(store, variant="gin", opponents=1, level="random", seed=5)
-    for _ in range(25):
+def _play_steps(table: Table, steps: int) -> None:
+    """``steps`` moves: the computer's, or the person's at seat 0 (greedy)."""
+    for _ in range(steps):
         if table.computer_to_act() is not None:
             table.step_computer()
         else:
             table.act(0, greedy([str(a) for a in table.hand.view(0).legal_actions]), table.seq)
+
+
+def test_an_unfinished_table_is_restored_exactly(store: Store) -> None:
+    table, _ = Table.create(store, variant="gin", opponents=1, level="random", seed=5)
+    _play_steps(table, 25)
     again = TableManager(store).get(table.id)  # replayed from the store
     assert again is not None and again is not table
     assert again.view_message(0) == table.view_message(0)
@@ -209,11 +214,7 @@ def test_a_database_from_before_the_stand_in_column_opens_and_plays_on(tmp_path:
     path = tmp_path / "old.sqlite3"
     store = Store(path)
     table, token = Table.create(store, variant="gin", opponents=1, level="random", seed=5)
-    for _ in range(6):
-        if table.computer_to_act() is not None:
-            table.step_computer()
-        else:
-            table.act(0, greedy([str(a) for a in table.hand.view(0).legal_actions]), table.seq)
+    _play_steps(table, 6)
     store.close()
     # Rewrite the actions table as the older schema had it (no stand_in column).
     db = sqlite3.connect(path)
@@ -234,11 +235,7 @@ def test_a_database_from_before_the_stand_in_column_opens_and_plays_on(tmp_path:
         again = TableManager(store).get(table.id)
         assert again is not None and again.view_message(0) == table.view_message(0)
         assert not again.stand_in_moves and again.check_token(0, token)
-        for _ in range(4):  # new moves go into the new column
-            if again.computer_to_act() is not None:
-                again.step_computer()
-            else:
-                again.act(0, greedy([str(a) for a in again.hand.view(0).legal_actions]), again.seq)
+        _play_steps(again, 4)  # new moves go into the new column
         stored = store.load(table.id)
         assert stored is not None and len(stored.record["hands"][0]["actions"]) == 10
     finally:

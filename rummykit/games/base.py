@@ -36,6 +36,7 @@ __all__ = [
     "MatchResult",
     "OptionSpec",
     "Phase",
+    "ShuffledRestocks",
     "View",
     "check_call",
     "check_option",
@@ -452,6 +453,25 @@ class HandState(Protocol):
     def clone(self) -> Self:
         """An independent copy of the hand, to play on without changing this one."""
         ...
+
+
+class ShuffledRestocks:
+    """For a hand whose restocks may be shuffled: the generator, made at the first shuffle from
+    the seed (or, for an explicit deal, from the deal itself), so that a hand without a shuffle,
+    and its clones, never build it."""
+
+    seed: int | None
+    deal: Deal
+    _rng: random.Random | None = None
+
+    def _shuffle(self, cards: list[Any]) -> None:
+        """Shuffle a new stock with the hand's generator."""
+        if self._rng is None:
+            seed = self.seed
+            self._rng = random.Random(
+                self.deal.rng_seed() if seed is None else derive_seed(seed, 1 << 20)
+            )
+        self._rng.shuffle(cards)
 
 
 _State = TypeVar("_State")

@@ -29,6 +29,7 @@ from rummykit.games.base import (
     MatchView,
     OptionSpec,
     Phase,
+    ShuffledRestocks,
     check_call,
     check_options,
     check_player_count,
@@ -313,7 +314,7 @@ def _has_all(hand: Sequence[AnyCard], cards: Sequence[AnyCard]) -> bool:
     return all(have[c] >= n for c, n in need.items())
 
 
-class CrazyState:
+class CrazyState(ShuffledRestocks):
     """One round of Crazy Rummy: the up-card offer and buys, turns, contracts, going out.
 
     Use :meth:`legal_actions`, :meth:`verify`, :meth:`can` and :meth:`apply`. A refused action
@@ -355,9 +356,7 @@ class CrazyState:
         else:
             deal.check(game.pack, players, size)
         self.deal = deal
-        # Later shuffles (restocks) draw from a generator that the deal alone determines, made
-        # at the first one (so that a hand without a shuffle, and its clones, never build it).
-        self._rng: random.Random | None = None
+        self._rng = None  # restocks shuffle with a generator made at the first one
         self.hands: list[list[AnyCard]] = [list(h) for h in deal.hands]
         self.stock: list[AnyCard] = list(reversed(deal.stock))
         self.discard_pile: list[AnyCard] = [deal.up]
@@ -935,15 +934,6 @@ class CrazyState:
         self.result = CrazyRoundResult(outcome, winner, points, remaining)
 
     # ----------------------------------------------------------------------------------- views
-
-    def _shuffle(self, cards: list[Any]) -> None:
-        """Shuffle a new stock with the hand's generator (built on first use)."""
-        if self._rng is None:
-            seed = self.seed
-            self._rng = random.Random(
-                self.deal.rng_seed() if seed is None else derive_seed(seed, 1 << 20)
-            )
-        self._rng.shuffle(cards)
 
     def clone(self) -> CrazyState:
         """An independent copy of the hand (for search: branch, play on, throw away).

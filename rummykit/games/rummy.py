@@ -26,6 +26,7 @@ from rummykit.games.base import (
     MatchView,
     OptionSpec,
     Phase,
+    ShuffledRestocks,
     check_call,
     check_options,
     check_player_count,
@@ -335,7 +336,7 @@ class Rummy:
         return RummyMatch(self, players=players, seed=seed, dealer=dealer, hands=hands)
 
 
-class RummyState:
+class RummyState(ShuffledRestocks):
     """One hand of Basic Rummy: draw, meld, lay off, discard, until someone goes out.
 
     Use :meth:`legal_actions`, :meth:`verify`, :meth:`can` and :meth:`apply`. A refused action
@@ -369,9 +370,7 @@ class RummyState:
         else:
             deal.check(STANDARD_PACK, players, size)
         self.deal = deal
-        # Later shuffles (restocks) draw from a generator that the deal alone determines, made
-        # at the first one (so that a hand without a shuffle, and its clones, never build it).
-        self._rng: random.Random | None = None
+        self._rng = None  # restocks shuffle with a generator made at the first one
         hands = cast("tuple[tuple[Card, ...], ...]", deal.hands)
         self.hands: list[list[Card]] = [list(h) for h in hands]
         self.known: list[list[Card]] = [[] for _ in range(players)]
@@ -633,15 +632,6 @@ class RummyState:
         self.result = RummyHandResult(outcome, winner, points, rummy, values, remaining)
 
     # --------------------------------------------------------------------------------- views
-
-    def _shuffle(self, cards: list[Any]) -> None:
-        """Shuffle a new stock with the hand's generator (built on first use)."""
-        if self._rng is None:
-            seed = self.seed
-            self._rng = random.Random(
-                self.deal.rng_seed() if seed is None else derive_seed(seed, 1 << 20)
-            )
-        self._rng.shuffle(cards)
 
     def clone(self) -> RummyState:
         """An independent copy of the hand (for search: branch, play on, throw away).
