@@ -18,7 +18,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
-from rummykit.cards import AnyCard, Card, CardError, parse_card, parse_cards, parse_natural_cards
+from rummykit.cards import (
+    AnyCard,
+    Card,
+    CardError,
+    parse_card,
+    parse_cards,
+    parse_natural_cards,
+    shown,
+)
 from rummykit.melds import Meld, MeldError
 
 End: TypeAlias = Literal["low", "high"]
@@ -199,8 +207,7 @@ def _one_card(verb: str, args: list[str]) -> AnyCard:
 def _meld_number(text: str) -> int:
     # ASCII digits only ("²" is a digit to str.isdigit), and few: no table has 10**6 melds.
     if not (text.isascii() and text.isdigit() and len(text) <= 6) or int(text) < 1:
-        shown = text if len(text) <= 12 else text[:12] + "…"
-        raise ActionSyntaxError(f"meld number must be a whole number from 1, not {shown!r}")
+        raise ActionSyntaxError(f"meld number must be a whole number from 1, not {shown(text, 13)}")
     return int(text)
 
 
@@ -219,7 +226,7 @@ def parse_action(text: str) -> Action:
                 raise ActionSyntaxError(f"'{verb}' takes no arguments")
             return _BARE[verb]
         if tail and verb != "knock":
-            raise ActionSyntaxError(f"unexpected ':' in {text!r}")
+            raise ActionSyntaxError(f"unexpected ':' in {shown(text, 40)}")
         if verb == "discard":
             return Discard(_one_card(verb, args))
         if verb == "knock":
@@ -247,7 +254,9 @@ def parse_action(text: str) -> Action:
                 )
             end = args[2].lower() if len(args) == 3 else None
             if end not in (None, "low", "high"):
-                raise ActionSyntaxError(f"the end of a run is 'low' or 'high', not {args[2]!r}")
+                raise ActionSyntaxError(
+                    f"the end of a run is 'low' or 'high', not {shown(args[2])}"
+                )
             return LayOff(parse_card(args[0]), _meld_number(args[1]), end)  # type: ignore[arg-type]
         if verb == "down":
             groups = " ".join(args).split("|")
@@ -268,7 +277,7 @@ def parse_action(text: str) -> Action:
                 )
             return Swap(natural, _meld_number(args[1]))
     except (CardError, MeldError) as exc:
-        raise ActionSyntaxError(f"{text.strip()!r}: {exc}") from None
+        raise ActionSyntaxError(f"{shown(text.strip(), 40)}: {exc}") from None
     raise ActionSyntaxError(
-        f"unknown action {words[0]!r} (expected draw, take, pass, buy, discard, meld, down, layoff, swap, knock, biggin, done)"
+        f"unknown action {shown(words[0])} (expected draw, take, pass, buy, discard, meld, down, layoff, swap, knock, biggin, done)"
     )

@@ -34,6 +34,7 @@ __all__ = [
     "format_cards",
     "parse_card",
     "parse_cards",
+    "shown",
 ]
 
 
@@ -291,6 +292,17 @@ _TOKEN_SPLIT: Final = re.compile(r"[\s,]+")
 _PARSE_CACHE: dict[str, AnyCard] = {}
 
 
+def shown(text: str, limit: int = 24) -> str:
+    """``text`` quoted for an error message, cut to ``limit`` characters (input can be long).
+
+    >>> shown("7Z")
+    "'7Z'"
+    >>> shown("9" * 40)
+    "'99999999999999999999999…'"
+    """
+    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
+
+
 def parse_card(text: str) -> AnyCard:
     """Parse one card token (``7H``, ``10c``, ``7♥``, ``X``), raising :class:`CardError` if bad."""
     cached = _PARSE_CACHE.get(text)
@@ -301,11 +313,11 @@ def parse_card(text: str) -> AnyCard:
         card: AnyCard = JOKER
     else:
         if len(token) < 2:
-            raise CardError(f"not a card: {text!r} (write rank then suit, e.g. 7H, TC, X)")
+            raise CardError(f"not a card: {shown(text)} (write rank then suit, e.g. 7H, TC, X)")
         rank = _RANK_ALIASES.get(token[:-1])
         suit = _SUIT_ALIASES_ALL.get(token[-1])
         if rank is None or suit is None:
-            raise CardError(f"not a card: {text!r} (write rank then suit, e.g. 7H, TC, X)")
+            raise CardError(f"not a card: {shown(text)} (write rank then suit, e.g. 7H, TC, X)")
         card = Card(rank, suit)
     if len(_PARSE_CACHE) < 4096:
         _PARSE_CACHE[text] = card

@@ -58,6 +58,19 @@ def test_a_bad_hello_gets_an_error_and_a_close(client: TestClient, text: str) ->
         assert closed.value.code == 4401
 
 
+def test_an_error_message_does_not_echo_long_input(client: TestClient) -> None:
+    info = _new_table(client, game="gin", opponents=1)
+    with client.websocket_connect(f"/ws/{info['table']}/0") as ws:
+        _hello(ws, info["token"])
+        for message in (
+            {"t": "action", "action": "discard " + "7" * 3000, "seq": 1},
+            {"t": "action", "action": "draw", "seq": int("9" * 3000)},
+        ):
+            ws.send_json(message)
+            answer = ws.receive_json()
+            assert answer["t"] == "error" and len(answer["message"]) < 300, answer
+
+
 def test_bad_json_after_hello_changes_nothing(client: TestClient) -> None:
     info = _new_table(client, game="gin", opponents=1)
     manager: TableManager = client.app.state.manager  # type: ignore[attr-defined]

@@ -189,6 +189,12 @@ def _hidden_char(ch: str) -> bool:
     return not (ch in "\u200c\u200d" or "\U000e0020" <= ch <= "\U000e007f")
 
 
+def _view_number(seq: int) -> str:
+    """A view number as an error message shows it (a forged one may have thousands of digits)."""
+    text = str(seq)
+    return text if len(text) <= 12 else text[:11] + "…"
+
+
 def clean_name(value: Any) -> str | None:
     """A seat name as given by a person: trimmed, inner spaces collapsed, at most ``MAX_NAME``
     characters, no control characters; None for no name. Anything else raises ValueError.
@@ -680,7 +686,7 @@ class Table:
             raise ProtocolError("the match is over", "over")
         if seq != self.seq:
             raise ProtocolError(
-                f"that message is for view {seq}, but the table is at view {self.seq}"
+                f"that message is for view {_view_number(seq)}, but the table is at view {self.seq}"
                 " (a stale or repeated message); nothing changed",
                 "stale",
             )
@@ -766,7 +772,8 @@ class Table:
             return {seat: self.view_message(seat)}
         if seq != self.seq:
             raise ProtocolError(
-                f"that message is for view {seq}, but the table is at view {self.seq}", "stale"
+                f"that message is for view {_view_number(seq)}, but the table is at view {self.seq}",
+                "stale",
             )
         if not self.hand.is_over:
             raise ProtocolError("the hand is not over yet", "illegal")
