@@ -188,6 +188,17 @@ Action: TypeAlias = (
 )
 """Any action of any game."""
 
+
+def _itself(action: Action, memo: object) -> Action:
+    return action
+
+
+# Actions are values that never change (frozen, holding only cards, numbers and tuples), so a deep
+# copy of a game state, whose history lists them, may share them as it shares cards.
+for _kind in (Draw, Take, Pass, Discard, Knock, BigGin, LayOff, Done, NewMeld, Down, Buy, Swap):
+    setattr(_kind, "__deepcopy__", _itself)  # noqa: B010 - a method on every action class
+    setattr(_kind, "__copy__", lambda action: action)  # noqa: B010
+
 _BARE: dict[str, Action] = {
     "draw": Draw(),
     "take": Take(),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -115,3 +117,10 @@ def test_bad_notation_is_refused_clearly(text: str, fragment: str) -> None:
 def test_non_string_is_refused() -> None:
     with pytest.raises(ActionSyntaxError):
         parse_action(7)  # type: ignore[arg-type]
+
+
+def test_actions_are_shared_by_copies_like_cards() -> None:
+    # Values that never change: a deep copy of a game state shares them (and is faster for it).
+    for text in ("draw", "discard 7H", "knock 9S", "layoff X 2 low", "meld 7S 7D 7C", "done"):
+        action = parse_action(text)
+        assert copy.deepcopy(action) is action and copy.copy(action) is action
