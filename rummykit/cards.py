@@ -30,6 +30,7 @@ __all__ = [
     "Joker",
     "Rank",
     "Suit",
+    "cut",
     "double_pack",
     "format_cards",
     "parse_card",
@@ -292,15 +293,24 @@ _TOKEN_SPLIT: Final = re.compile(r"[\s,]+")
 _PARSE_CACHE: dict[str, AnyCard] = {}
 
 
+def cut(text: str, limit: int = 24) -> str:
+    """``text`` cut to ``limit`` characters for an error message (input can be long).
+
+    >>> cut("9" * 40, 12)
+    '99999999999…'
+    """
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def shown(text: str, limit: int = 24) -> str:
-    """``text`` quoted for an error message, cut to ``limit`` characters (input can be long).
+    """``text`` quoted for an error message, cut to ``limit`` characters.
 
     >>> shown("7Z")
     "'7Z'"
     >>> shown("9" * 40)
     "'99999999999999999999999…'"
     """
-    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
+    return repr(cut(text, limit))
 
 
 def parse_card(text: str) -> AnyCard:

@@ -24,8 +24,10 @@ from typing import Any, ClassVar
 from rummykit.actions import Action, Buy, Discard, Down, Draw, LayOff, Pass, Swap, Take
 from rummykit.cards import AnyCard, Card, double_pack, format_cards
 from rummykit.games.base import (
+    CloneableHand,
     Deal,
     IllegalActionError,
+    MatchMechanics,
     MatchView,
     OptionSpec,
     Phase,
@@ -34,7 +36,6 @@ from rummykit.games.base import (
     check_options,
     check_player_count,
     check_seed,
-    clone_state,
     derive_seed,
     match_view,
     new_rng,
@@ -314,7 +315,7 @@ def _has_all(hand: Sequence[AnyCard], cards: Sequence[AnyCard]) -> bool:
     return all(have[c] >= n for c, n in need.items())
 
 
-class CrazyState(ShuffledRestocks):
+class CrazyState(CloneableHand, ShuffledRestocks):
     """One round of Crazy Rummy: the up-card offer and buys, turns, contracts, going out.
 
     Use :meth:`legal_actions`, :meth:`verify`, :meth:`can` and :meth:`apply`. A refused action
@@ -356,7 +357,6 @@ class CrazyState(ShuffledRestocks):
         else:
             deal.check(game.pack, players, size)
         self.deal = deal
-        self._rng = None  # restocks shuffle with a generator made at the first one
         self.hands: list[list[AnyCard]] = [list(h) for h in deal.hands]
         self.stock: list[AnyCard] = list(reversed(deal.stock))
         self.discard_pile: list[AnyCard] = [deal.up]
@@ -935,14 +935,6 @@ class CrazyState(ShuffledRestocks):
 
     # ----------------------------------------------------------------------------------- views
 
-    def clone(self) -> CrazyState:
-        """An independent copy of the hand (for search: branch, play on, throw away).
-
-        Much faster than ``copy.deepcopy`` (see :func:`~rummykit.games.base.clone_state`); the
-        copy deals any later restock from the same generator state.
-        """
-        return clone_state(self)
-
     def view(self, seat: int) -> CrazyView:
         """What ``seat`` may see now."""
         if isinstance(seat, bool) or seat not in range(self.players):
@@ -993,7 +985,7 @@ class CrazyMatchResult:
 
 
 @dataclass
-class CrazyMatch:
+class CrazyMatch(MatchMechanics):
     """A game of Crazy Rummy: rounds 1 to 7, the deal passing left; the lowest total wins."""
 
     game: Crazy
@@ -1014,11 +1006,6 @@ class CrazyMatch:
                     players=self.players, seed=derive_seed(self.seed, 0), dealer=self.dealer
                 )
             )
-
-    def clone(self) -> CrazyMatch:
-        """An independent copy of the match: the hand in play cloned (``CrazyState.clone``), the
-        finished hands shared (they cannot change)."""
-        return replace(self, hands=[*self.hands[:-1], self.hand.clone()])
 
     @property
     def hand(self) -> CrazyState:
@@ -1046,12 +1033,6 @@ class CrazyMatch:
             raise IllegalActionError("the game is over")
         self.hand.apply(action, seat)
         self._catch_up()
-
-    def _catch_up(self) -> None:
-        """Settle the match if its last hand ended through ``match.hand.apply`` (not
-        :meth:`apply`): the match is decided however its hands were played."""
-        if self.result is None and self.hand.is_over:
-            self._settle()
 
     def _settle(self) -> None:
         if len(self.hands) == ROUNDS:

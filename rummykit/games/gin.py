@@ -14,15 +14,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
 from typing import Any, ClassVar, cast
 
 from rummykit.actions import Action, BigGin, Discard, Done, Draw, Knock, LayOff, Pass, Take
 from rummykit.cards import STANDARD_PACK, Card, format_cards, parse_natural_cards
 from rummykit.games.base import (
+    CloneableHand,
     Deal,
     IllegalActionError,
+    MatchMechanics,
     MatchView,
     OptionSpec,
     Phase,
@@ -30,7 +32,6 @@ from rummykit.games.base import (
     check_options,
     check_player_count,
     check_seed,
-    clone_state,
     derive_seed,
     match_view,
     natural,
@@ -298,7 +299,7 @@ def _check_seat(dealer: int) -> int:
     return dealer
 
 
-class GinState:
+class GinState(CloneableHand):
     """One hand of Gin Rummy: deal, first-turn offer, draw/discard turns, knock, lay-offs, score.
 
     Use :meth:`legal_actions`, :meth:`verify`, :meth:`can` and :meth:`apply` (or the named
@@ -732,19 +733,6 @@ class GinState:
         plan = best_layoffs(self.hands[self.to_act], self.knock_melds)
         return [*(LayOff(c, i + 1) for c, i in plan.layoffs), Done()]
 
-    def clone(self) -> GinState:
-        """An independent copy of the hand (for search: branch, play on, throw away).
-
-        Much faster than ``copy.deepcopy`` (see :func:`~rummykit.games.base.clone_state`).
-
-        >>> state = Gin().new_hand(seed=7)
-        >>> branch = state.clone()
-        >>> branch.apply(branch.legal_actions()[0])
-        >>> len(branch.history), len(state.history)
-        (1, 0)
-        """
-        return clone_state(self)
-
     def view(self, seat: int) -> GinView:
         """What ``seat`` may see now; the other hand is revealed only once the hand is scored."""
         _check_seat(seat)
@@ -864,7 +852,7 @@ class GinMatchView(MatchView):
 
 
 @dataclass
-class GinMatch:
+class GinMatch(MatchMechanics):
     """A match of hands to ``target_score``, with game, box and shutout bonuses at the end.
 
     ``match.hand`` is the hand in play; once it is over, :meth:`next_hand` deals the next one (the
@@ -886,11 +874,6 @@ class GinMatch:
             self.hands.append(
                 self.game.new_hand(seed=derive_seed(self.seed, 0), dealer=self.dealer)
             )
-
-    def clone(self) -> GinMatch:
-        """An independent copy of the match: the hand in play cloned (``GinState.clone``), the
-        finished hands shared (they cannot change)."""
-        return replace(self, hands=[*self.hands[:-1], self.hand.clone()])
 
     @property
     def hand(self) -> GinState:
@@ -925,12 +908,6 @@ class GinMatch:
             raise IllegalActionError("the match is over")
         self.hand.apply(action, seat)
         if self.hand.is_over:
-            self._settle()
-
-    def _catch_up(self) -> None:
-        """Settle the match if its last hand ended through ``match.hand.apply`` (not
-        :meth:`apply`): the match is decided however its hands were played."""
-        if self.result is None and self.hand.is_over:
             self._settle()
 
     def next_dealer(self) -> int:

@@ -21,8 +21,10 @@ from typing import Any, ClassVar, cast
 from rummykit.actions import Action, Discard, Draw, LayOff, NewMeld, Take
 from rummykit.cards import STANDARD_PACK, Card, format_cards, parse_natural_cards
 from rummykit.games.base import (
+    CloneableHand,
     Deal,
     IllegalActionError,
+    MatchMechanics,
     MatchView,
     OptionSpec,
     Phase,
@@ -31,7 +33,6 @@ from rummykit.games.base import (
     check_options,
     check_player_count,
     check_seed,
-    clone_state,
     derive_seed,
     match_view,
     natural,
@@ -336,7 +337,7 @@ class Rummy:
         return RummyMatch(self, players=players, seed=seed, dealer=dealer, hands=hands)
 
 
-class RummyState(ShuffledRestocks):
+class RummyState(CloneableHand, ShuffledRestocks):
     """One hand of Basic Rummy: draw, meld, lay off, discard, until someone goes out.
 
     Use :meth:`legal_actions`, :meth:`verify`, :meth:`can` and :meth:`apply`. A refused action
@@ -370,7 +371,6 @@ class RummyState(ShuffledRestocks):
         else:
             deal.check(STANDARD_PACK, players, size)
         self.deal = deal
-        self._rng = None  # restocks shuffle with a generator made at the first one
         hands = cast("tuple[tuple[Card, ...], ...]", deal.hands)
         self.hands: list[list[Card]] = [list(h) for h in hands]
         self.known: list[list[Card]] = [[] for _ in range(players)]
@@ -633,14 +633,6 @@ class RummyState(ShuffledRestocks):
 
     # --------------------------------------------------------------------------------- views
 
-    def clone(self) -> RummyState:
-        """An independent copy of the hand (for search: branch, play on, throw away).
-
-        Much faster than ``copy.deepcopy`` (see :func:`~rummykit.games.base.clone_state`); the
-        copy deals any later restock from the same generator state.
-        """
-        return clone_state(self)
-
     def view(self, seat: int) -> RummyView:
         """What ``seat`` may see now (other hands only by size, the stock only by size)."""
         if isinstance(seat, bool) or seat not in range(self.players):
@@ -708,7 +700,7 @@ class RummyMatchResult:
 
 
 @dataclass
-class RummyMatch:
+class RummyMatch(MatchMechanics):
     """Hands of Basic Rummy to ``target_score`` (or for ``hands`` hands), the deal passing left."""
 
     game: Rummy
@@ -729,11 +721,6 @@ class RummyMatch:
                     players=self.players, seed=derive_seed(self.seed, 0), dealer=self.dealer
                 )
             )
-
-    def clone(self) -> RummyMatch:
-        """An independent copy of the match: the hand in play cloned (``RummyState.clone``), the
-        finished hands shared (they cannot change)."""
-        return replace(self, hands=[*self.hands[:-1], self.hand.clone()])
 
     @property
     def hand(self) -> RummyState:
@@ -761,12 +748,6 @@ class RummyMatch:
             raise IllegalActionError("the match is over")
         self.hand.apply(action, seat)
         if self.hand.is_over:
-            self._settle()
-
-    def _catch_up(self) -> None:
-        """Settle the match if its last hand ended through ``match.hand.apply`` (not
-        :meth:`apply`): the match is decided however its hands were played."""
-        if self.result is None and self.hand.is_over:
             self._settle()
 
     def next_dealer(self) -> int:

@@ -35,7 +35,7 @@ from rummykit.actions import (
     Take,
     parse_action,
 )
-from rummykit.cards import AnyCard, CardError, parse_card
+from rummykit.cards import AnyCard, CardError, cut, parse_card
 from rummykit.games import GAMES, find_game
 from rummykit.games.base import Game, HandState, IllegalActionError, Match, Phase, View
 from rummykit.games.crazy import CrazyView
@@ -187,12 +187,6 @@ def _hidden_char(ch: str) -> bool:
     if category != "Cf":
         return category.startswith("C")
     return not (ch in "\u200c\u200d" or "\U000e0020" <= ch <= "\U000e007f")
-
-
-def _view_number(seq: int) -> str:
-    """A view number as an error message shows it (a forged one may have thousands of digits)."""
-    text = str(seq)
-    return text if len(text) <= 12 else text[:11] + "…"
 
 
 def clean_name(value: Any) -> str | None:
@@ -686,7 +680,7 @@ class Table:
             raise ProtocolError("the match is over", "over")
         if seq != self.seq:
             raise ProtocolError(
-                f"that message is for view {_view_number(seq)}, but the table is at view {self.seq}"
+                f"that message is for view {cut(str(seq), 12)}, but the table is at view {self.seq}"
                 " (a stale or repeated message); nothing changed",
                 "stale",
             )
@@ -772,7 +766,7 @@ class Table:
             return {seat: self.view_message(seat)}
         if seq != self.seq:
             raise ProtocolError(
-                f"that message is for view {_view_number(seq)}, but the table is at view {self.seq}",
+                f"that message is for view {cut(str(seq), 12)}, but the table is at view {self.seq}",
                 "stale",
             )
         if not self.hand.is_over:
