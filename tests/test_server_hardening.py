@@ -287,3 +287,34 @@ def test_a_table_whose_record_no_longer_replays_is_unknown(tmp_path: Path) -> No
     with sqlite3.connect(store.path) as db:
         db.execute("UPDATE actions SET action = 'knock AS' WHERE table_id = ?", (table.id,))
     assert TableManager(store).get(table.id) is None
+
+
+def test_the_page_is_sent_compressed_and_revalidated_but_the_api_is_not(client: TestClient) -> None:
+    page = app_module.WEB_DIR / "js" / "main.js"
+    response = client.get("/js/main.js", headers={"Accept-Encoding": "gzip"})
+    assert response.status_code == 200
+    assert response.headers["content-encoding"] == "gzip"
+    assert "accept-encoding" in response.headers["vary"].lower()
+    assert response.content == page.read_bytes()  # httpx undoes the gzip
+    assert response.num_bytes_downloaded < page.stat().st_size / 2
+    assert response.headers["cache-control"] == "no-cache"
+    # The page's files are revalidated: unchanged, the answer is an empty 304.
+    again = client.get("/js/main.js", headers={"If-None-Match": response.headers["etag"]})
+    assert again.status_code == 304
+    assert again.content == b""
+    # A browser that does not accept gzip gets the file as it is.
+    plain = client.get("/js/main.js", headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in plain.headers
+    assert plain.content == page.read_bytes()
+    # The API (seat tokens next to text the caller chose) is never compressed nor cached.
+    api = client.post(
+        "/api/tables",
+        json={"game": "gin", "opponents": 1, "name": "x" * 2000},
+        headers={"Accept-Encoding": "gzip"},
+    )
+    assert api.status_code in (201, 400)
+    assert "content-encoding" not in api.headers
+    assert api.headers["cache-control"] == "no-store"
+    games = client.get("/api/games", headers={"Accept-Encoding": "gzip"})
+    assert len(games.content) > 1024
+    assert "content-encoding" not in games.headers
