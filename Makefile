@@ -33,6 +33,7 @@ bench: $(VENV)/.bench
 	$(BIN)/python bench/solver.py
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/clone.py
+	$(BIN)/python bench/rl_step.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
