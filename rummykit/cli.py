@@ -75,8 +75,8 @@ app = typer.Typer(
     name="rummykit",
     help=(
         "Gin Rummy (gin), Basic Rummy for 2-6 players (rummy, rummy-classic) and Crazy Rummy "
-        "(crazy): play in the browser (serve), replay records, simulate computer players, "
-        "watch a demo hand."
+        "(crazy): play in the browser (serve) or the terminal (play), replay records, simulate "
+        "computer players, watch a demo hand."
     ),
     no_args_is_help=True,
     add_completion=False,
@@ -1201,6 +1201,75 @@ def demo(
         _crazy_demo(played, size, 1 if seed is None else seed)
     else:  # pragma: no cover - every game of GAMES has a demo
         raise _fail(f"no demo for {played.name} yet", 2)
+
+
+@app.command()
+def play(
+    game: Annotated[str, typer.Argument(help=f"The game: {GAME_NAMES}.")] = "gin",
+    players: Annotated[
+        int | None,
+        typer.Option(
+            "--players",
+            "-p",
+            help="Table size, you included (gin: 2; rummy: 2-6, default 2; crazy: default 4).",
+        ),
+    ] = None,
+    level: Annotated[
+        str, typer.Option("--level", "-l", help="The computer players: easy, medium or hard.")
+    ] = "medium",
+    seed: Annotated[
+        int | None, typer.Option("--seed", "-s", help="Seed of the match (default: random).")
+    ] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--option",
+            "-o",
+            help="A rules option as name=value (repeatable), as for sim: target_score=50.",
+        ),
+    ] = None,
+    save: Annotated[
+        Path | None,
+        typer.Option("--save", help="Write the match record here at the end (or on quit)."),
+    ] = None,
+) -> None:
+    """Play a match in the terminal against computer players (you are seat 0).
+
+    Each turn lists your legal moves, numbered: answer with a number or the move's notation
+    (discard KD), hint for advice, help, or quit. The browser game (serve) shows more.
+    """
+    import random as _random
+
+    from rummykit.record import dump_record, match_record
+    from rummykit.terminal import TerminalGame
+
+    try:
+        options = dict(_parse_option(o) for o in option or ())
+    except ValueError as exc:
+        raise _fail(str(exc), 2) from None
+    played = _find_game(game, _lower_choices(_find_game(game), options))
+    if level.strip().lower() not in ("easy", "medium", "hard"):
+        raise _fail(f"unknown level {level!r} (easy, medium or hard)", 2)
+    usual = 4 if played.name == "crazy" else played.min_players
+    size = players if players is not None else usual
+    try:
+        check_players(played, size)
+    except ValueError as exc:
+        raise _fail(str(exc), 2) from None
+    if seed is None:
+        seed = _random.SystemRandom().randrange(1 << 31)
+    out = _out()
+    out.print(
+        f"rummykit {__version__}: {played.name} against {size - 1} {level} computer"
+        f" player{'s' if size > 2 else ''}, seed {seed}. Type help for the moves.",
+        highlight=False,
+    )
+    table = TerminalGame(played, size, level.strip().lower(), seed, out)
+    finished = table.run()
+    if save is not None:
+        names = table.names
+        save.write_text(dump_record(match_record(table.match, names)) + "\n", encoding="utf-8")
+        out.print(f"Record saved to {save} ({'the whole match' if finished else 'so far'}).")
 
 
 @app.command()
