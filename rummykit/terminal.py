@@ -117,7 +117,7 @@ class TerminalGame:
     def _ask(self, prompt: str) -> str:
         try:
             answer = self.ask(prompt).strip()
-        except EOFError:
+        except (EOFError, KeyboardInterrupt):  # end of input or Ctrl-C: stop, no traceback
             raise Quit from None
         if answer.lower() in ("quit", "q", "exit"):
             raise Quit

@@ -93,11 +93,17 @@ def test_bad_answers_are_explained_and_change_nothing() -> None:
     assert [str(m) for m in mine] == ["pass"]
 
 
-def test_end_of_input_stops_the_match() -> None:
+def test_end_of_input_or_ctrl_c_stops_the_match() -> None:
     console, _ = _console()
     table = TerminalGame(find_game("rummy"), 4, "easy", 1, console, ask=_scripted([]))
     assert table.run() is False
     assert not table.match.is_over
+
+    def interrupted(prompt: str) -> str:
+        raise KeyboardInterrupt
+
+    table = TerminalGame(find_game("gin"), 2, "easy", 1, console, ask=interrupted)
+    assert table.run() is False
 
 
 def test_the_moves_are_listed_in_hand_order_and_numbered() -> None:
