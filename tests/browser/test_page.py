@@ -229,6 +229,15 @@ def best_discard(page: Any) -> tuple[int, str]:
     return min((d, n) for d, n in options if d is not None)
 
 
+BOARD_PLACES = """() => {
+  const board = document.getElementById("board").getBoundingClientRect();
+  const origin = board.top - document.getElementById("board").scrollTop;
+  const bar = document.getElementById("scorebar").getBoundingClientRect();
+  return [Math.round(bar.top - origin), Math.round(document.getElementById("log").getBoundingClientRect().height)];
+}"""
+"""Where the board's content starts (from the board's top, scrolled or not) and the log's height."""
+
+
 def test_gin_hand_by_clicks_to_a_knock_and_the_score_screen(
     server: Any, new_page: Any, shot: Any
 ) -> None:
@@ -239,6 +248,7 @@ def test_gin_hand_by_clicks_to_a_knock_and_the_score_screen(
     start(page, server.url, "Gin Rummy", level="Hard")  # the strongest computer player
     expect(page.get_by_role("button", name=re.compile(r"^Stock, \d+ cards$"))).to_be_visible()
     knocked = hinted = False
+    places: set[tuple[int, int]] = set()
     for _ in range(300):
         wait_turn(page)
         if result_open(page):
@@ -261,6 +271,7 @@ def test_gin_hand_by_clicks_to_a_knock_and_the_score_screen(
             continue
         stock = page.get_by_role("button", name=re.compile("^Stock"))
         if stock.is_enabled():
+            places.add(tuple(page.evaluate(BOARD_PLACES)))
             act(page, stock)
             if not knocked and seq(page) > 8:
                 shot(page, "phone-gin-table")
@@ -282,6 +293,9 @@ def test_gin_hand_by_clicks_to_a_knock_and_the_score_screen(
             act(page, button)  # tapping the selected card again discards it
     else:
         pytest.fail("no knock in 300 turns")
+    # Turn after turn, the board starts at its top (no band of empty felt above the scores) and
+    # the log keeps its height: the piles stay where they were, however long the log is.
+    assert len(places) == 1 and next(iter(places))[0] <= 16, places
     page.wait_for_function("() => document.querySelector('#dlg-result').open")
     dialog = page.get_by_role("dialog")
     # (the knock may have won the whole match: then the dialog says so first)
@@ -637,6 +651,64 @@ def test_crazy_rummy_round_with_a_lay_down_and_a_buy(server: Any, new_page: Any,
     assert bought and laid
 
 
+HEAR_MOVES = """() => {
+  window.heard = [];
+  new MutationObserver((changes) => {
+    for (const change of changes) for (const node of change.addedNodes) window.heard.push(node.textContent);
+  }).observe(document.getElementById("live"), { childList: true, subtree: true });
+}"""
+"""Keep every line the live region reads out (each move once), in ``window.heard``."""
+NOT_BOUGHT = "You did not buy "
+
+PROMPT_SEQ_HELD = """() => [
+  document.getElementById("prompt").textContent,
+  Number(document.getElementById("table").dataset.seq),
+  document.querySelectorAll("#hand button").length,
+  Boolean(document.querySelector(".scores li.me.acting")),
+]"""
+
+
+def test_stop_asking_passes_every_later_offer_of_the_round(server: Any, new_page: Any) -> None:
+    """Crazy Rummy at four: after "Stop asking this round" the page passes each later offer of
+    the round itself (saying so), and asks again in the next round."""
+    page = new_page()
+    start(page, server.url, "Crazy Rummy", opponents="3 opponents")
+    page.evaluate(HEAR_MOVES)
+    stopped: str | None = None  # the round in which the person last said stop
+    clicks = 0
+    for _ in range(900):
+        wait_turn(page)
+        if result_open(page):
+            play_on(page)
+            continue
+        found = re.search(r"Round \d+", page.locator("#scorebar").inner_text())
+        assert found is not None
+        round_now = found.group()
+        prompt, before, held, mine = page.evaluate(PROMPT_SEQ_HELD)  # all at one moment
+        if not mine:
+            continue  # the page's own pass went by already
+        if prompt == "Not buying this round: passing.":
+            assert stopped == round_now
+            wait_past(page, before, "the page's own pass")  # no click: the page said pass
+            assert page.evaluate(PROMPT_SEQ_HELD)[2] == held  # nothing bought
+            continue
+        panel = page.get_by_role("group", name="May I?")
+        if panel.is_visible():
+            assert round_now != stopped, f"asked to buy again in {round_now}"
+            passes = [m for m in page.evaluate("() => window.heard") if m.startswith(NOT_BOUGHT)]
+            if stopped is not None and len(passes) > clicks:
+                break  # the page passed at least once by itself, and a new round asks again
+            act(page, panel.get_by_role("button", name="Stop asking this round"))
+            clicks += 1
+            stopped = round_now
+            continue
+        if draw_or_pass(page):
+            continue
+        discard_for_books(page)
+    else:
+        pytest.fail("no offer passed by the page, then asked again in a new round")
+
+
 LAPTOP = (1366, 768)  # the most common laptop screen: wide, but short
 
 
@@ -779,6 +851,20 @@ def test_language_switch(server: Any, new_page: Any, shot: Any) -> None:
     expect(page.locator("#hint-text")).to_have_text(
         re.compile(r"^Gợi ý: (bỏ qua|lấy|rút|bỏ [0-9AJQK]+[♣♦♥♠]|gõ)")
     )
+    # "bạn" (you) put in where a Vietnamese sentence starts gets its capital letter
+    titles = page.evaluate(
+        """async () => {
+          const { sentenceCase } = await import("/js/results.js");
+          return [sentenceCase("Ù Gin! bạn được 25 điểm"), sentenceCase("bạn được 10 điểm."),
+                  sentenceCase("Máy gõ: bạn được 3 điểm"), sentenceCase("7 points to you.")];
+        }"""
+    )
+    assert titles == [
+        "Ù Gin! Bạn được 25 điểm",
+        "Bạn được 10 điểm.",
+        "Máy gõ: bạn được 3 điểm",
+        "7 points to you.",
+    ]
     page.get_by_role("button", name="Luật chơi").click()
     expect(
         page.get_by_role("dialog").get_by_role("heading", name="Tóm tắt luật Gin Rummy")

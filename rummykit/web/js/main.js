@@ -49,6 +49,7 @@ function newUi() {
     resultShown: null,
     inviteShown: null,
     dealtWhileOpen: false,
+    noBuyRound: null, // Crazy Rummy: the round in which this person asked not to be asked to buy
   };
 }
 
@@ -595,10 +596,13 @@ function onView(m) {
   const hand = m.view.hand;
   const myTurnNow = hand.to_act === S.session.seat;
   const myTurnBefore = prev && prev.view.hand.to_act === S.session.seat && !newHand;
-  if (myTurnNow && !myTurnBefore && S.welcome) announce(promptText(ctx()));
-  if (!prev || (myTurnNow && !myTurnBefore)) ui.showPiles = true;
+  // "Pass for this round": asked to buy again in the same round, the page says pass itself.
+  const autoPass = myTurnNow && hand.phase === "buy" && ui.noBuyRound === m.view.hand_number;
+  if (myTurnNow && !myTurnBefore && S.welcome && !autoPass) announce(promptText(ctx()));
+  if (!prev || (myTurnNow && !myTurnBefore && !autoPass)) ui.showPiles = true;
   showScreen("table");
   scheduleRender(newMoves);
+  if (autoPass) act("pass");
   if (hand.phase === "hand_over" && ui.resultShown !== m.view.hand_number && S.welcome) {
     ui.resultShown = m.view.hand_number;
     openResult();
@@ -1098,6 +1102,11 @@ function wire() {
   $("btn-pass").addEventListener("click", () => act("pass"));
   $("btn-buy").addEventListener("click", () => act("buy"));
   $("btn-nobuy").addEventListener("click", () => act("pass"));
+  $("btn-nobuy-round").addEventListener("click", () => {
+    if (!S.msg) return;
+    S.ui.noBuyRound = S.msg.view.hand_number;
+    act("pass");
+  });
   $("btn-discard").addEventListener("click", discardSelected);
   $("btn-knock").addEventListener("click", knock);
   $("btn-meld").addEventListener("click", meld);

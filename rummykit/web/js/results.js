@@ -71,10 +71,18 @@ function seats(ctx) {
 
 // ------------------------------------------------------------------------------------- hands
 
+/** ``text`` with a capital letter starting each sentence: a name put in as "you" ("bạn") may
+ * open one in another language's word order ("Ù Gin! Bạn được 25 điểm"). */
+export function sentenceCase(text) {
+  return text.replace(/(^|[.!?]\s+)(\p{Ll})/gu, (_, before, letter) => before + letter.toUpperCase());
+}
+
 function ginTitle(ctx, r) {
   const name = r.winner === null ? "" : objectName(ctx, r.winner);
   const k = `result.gin.${r.outcome}`;
-  return t(k, { name, count: r.points, knocker: r.knocker === null ? "" : seatName(ctx, r.knocker) });
+  return sentenceCase(
+    t(k, { name, count: r.points, knocker: r.knocker === null ? "" : seatName(ctx, r.knocker) }),
+  );
 }
 
 function ginBody(ctx, r, body) {
@@ -111,9 +119,9 @@ function ginBody(ctx, r, body) {
     body.append(el("p", "result-layoffs", t("result.no_layoffs")));
   }
   const pts = el("p", "result-points");
-  pts.textContent = r.bonus
+  pts.textContent = sentenceCase(r.bonus
     ? t("result.points_bonus", { name: objectName(ctx, r.winner), count: r.points, bonus: r.bonus })
-    : t("result.points", { name: objectName(ctx, r.winner), count: r.points });
+    : t("result.points", { name: objectName(ctx, r.winner), count: r.points }));
   // How the points add up: the loser's deadwood less the winner's, then the bonus.
   const loser = 1 - r.winner;
   const diff = r.deadwood[loser] - r.deadwood[r.winner];

@@ -177,9 +177,10 @@ function renderOpponents(ctx) {
     if (hand.to_act === seat) box.classList.add("acting");
     const head = el("h3", "opp-name", seatName(ctx, seat));
     const level = ctx.welcome.seats[seat].level;
-    if (level) head.append(el("span", "level", ` · ${t(`level.${level}`)}`));
-    if (waitingFor(ctx, seat)) head.append(el("span", "level", ` · ${t("opp.not_joined")}`));
-    else if (away(ctx, seat)) head.append(el("span", "level", ` · ${t("opp.away")}`));
+    // The space before each "·" is where the line may break; "· Easy" stays together.
+    if (level) head.append(" ", el("span", "level", `· ${t(`level.${level}`)}`));
+    if (waitingFor(ctx, seat)) head.append(" ", el("span", "level", `· ${t("opp.not_joined")}`));
+    else if (away(ctx, seat)) head.append(" ", el("span", "level", `· ${t("opp.away")}`));
     box.append(head);
     if (hand.to_act === seat) box.append(el("p", "sr-only", t("score.acting")));
     if (away(ctx, seat) && !ctx.msg.view.over) {
@@ -477,8 +478,8 @@ function renderActions(ctx) {
   enable("btn-best-layoffs", layoff);
   enable("btn-hint", mine && msg.view.hand.legal_actions.length > 0);
   show("btn-result", hand.phase === "hand_over");
-  // Crazy Rummy: "May I?" when this seat is asked to buy.
-  const buying = hand.phase === "buy" && mine;
+  // Crazy Rummy: "May I?" when this seat is asked to buy (unless it said to stop asking).
+  const buying = hand.phase === "buy" && mine && !notBuying(ctx);
   show("buy-panel", buying);
   if (buying) {
     const card = hand.offered || top;
@@ -517,6 +518,11 @@ function renderChoices(ctx) {
 
 // ------------------------------------------------------------------------------------ prompt
 
+/** Crazy Rummy: this person asked not to be asked to buy again in this round. */
+export function notBuying(ctx) {
+  return ctx.ui.noBuyRound === ctx.msg.view.hand_number;
+}
+
 export function promptText(ctx) {
   const { msg, welcome } = ctx;
   const hand = msg.view.hand;
@@ -543,7 +549,7 @@ export function promptText(ctx) {
     case "draw":
       return has(msg, "take") ? t("prompt.draw", { card: top }) : t("prompt.draw_stock");
     case "buy":
-      return t("prompt.buy");
+      return t(notBuying(ctx) ? "prompt.not_buying" : "prompt.buy");
     case "layoff":
       return t("prompt.layoff");
     case "discard":
