@@ -312,6 +312,48 @@ def test_gin_hand_by_clicks_to_a_knock_and_the_score_screen(
     shot(page, "phone-gin-result")
 
 
+def melds_in_hand(page: Any) -> list[int | None]:
+    """Per card of the hand, in display order: the number of its meld, or None."""
+    found = [re.search(r"in meld (\d+)", c["title"]) for c in cards(page)]
+    return [int(f.group(1)) if f else None for f in found]
+
+
+def test_the_hand_sorts_by_suit_rank_and_melds(server: Any, new_page: Any) -> None:
+    page = new_page()
+    start(page, server.url, "Gin Rummy")
+    sort = page.locator("#btn-sort")
+    for _ in range(200):  # play on (best discards) until the hand holds two melds
+        wait_turn(page)
+        if result_open(page):
+            play_on(page)
+            continue
+        if len({m for m in melds_in_hand(page) if m}) >= 2:
+            break
+        if draw_or_pass(page):
+            continue
+        if page.get_by_role("button", name="Best lay-offs").is_visible():
+            act(page, page.get_by_role("button", name="Best lay-offs"))  # the computer knocked
+            continue
+        act(page, select(page, best_discard(page)[1]))
+    else:
+        pytest.fail("never two melds in the hand")
+    expect(sort).to_have_text("Sort by rank")
+    sort.click()
+    expect(sort).to_have_text("Sort by melds")
+    ranks = [c["name"].split(" ")[0] for c in cards(page)]
+    order = ["ace", *[str(n) for n in range(2, 11)], "jack", "queen", "king"]
+    assert ranks == sorted(ranks, key=order.index)
+    sort.click()
+    expect(sort).to_have_text("Sort by suit")
+    numbers = melds_in_hand(page)
+    melded = [n for n in numbers if n is not None]
+    # every meld's cards side by side, meld 1 first, and the unmatched cards after them all
+    assert numbers[: len(melded)] == melded == sorted(melded), numbers
+    assert len(set(melded)) >= 2
+    sort.click()
+    expect(sort).to_have_text("Sort by rank")  # back to suits
+
+
 def test_gin_hand_by_keyboard_alone(server: Any, new_page: Any, shot: Any) -> None:
     page = new_page()
     page.goto(server.url)

@@ -7,7 +7,7 @@ import { has, meldFor, targetsFor, verbs } from "./intents.js";
 import { renderResult } from "./results.js";
 import { Connection } from "./socket.js";
 import { countHouse, readStart, renderFields, renderFriends, renderHouse, renderStart, showContinue, showFriendFields } from "./start.js";
-import { contractText, describe, focusHandCard, handEntries, promptText, render, selectedCards } from "./table.js";
+import { contractText, describe, focusHandCard, handEntries, promptText, render, selectedCards, sortModes } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
 const SESSIONS = "rummykit.sessions"; // every seat this browser holds, newest first
@@ -50,6 +50,7 @@ function newUi() {
     inviteShown: null,
     dealtWhileOpen: false,
     noBuyRound: null, // Crazy Rummy: the round in which this person asked not to be asked to buy
+    melds: null, // Gin and Basic Rummy: the server's best melds of the hand, to sort it by melds
   };
 }
 
@@ -567,6 +568,7 @@ function onView(m) {
   }
   const before = prev && !newHand ? keyOf(handEntries(prev.view.hand, ui)) : new Set();
   S.msg = m;
+  ui.melds = (m.aids && m.aids.melds) || null; // for the hand sorted by melds
   const afterEntries = handEntries(m.view.hand, ui);
   const after = keyOf(afterEntries);
   const removed = [...before].filter((k) => !after.has(k));
@@ -766,7 +768,8 @@ function onHint(m) {
 }
 
 function toggleSort() {
-  S.ui.sortMode = S.ui.sortMode === "rank" ? "suit" : "rank";
+  const modes = sortModes(ctx());
+  S.ui.sortMode = modes[(modes.indexOf(S.ui.sortMode) + 1) % modes.length] || "suit";
   S.ui.order = [];
   scheduleRender();
 }

@@ -60,8 +60,20 @@ export function handEntries(view, ui) {
     const fresh = entries.filter((e) => !pos.has(e.key));
     return [...known, ...fresh];
   }
+  if (ui.sortMode === "melds" && ui.melds) {
+    // The melds of the best arrangement side by side (each run low to high), then the rest by suit.
+    const place = new Map();
+    ui.melds.forEach((meld, i) => meld.forEach((card, j) => place.set(card, i * 16 + j)));
+    const at = (card) => (place.has(card) ? place.get(card) : 1000 + suitOrder(card));
+    return entries.sort((a, b) => at(a.card) - at(b.card) || a.key.localeCompare(b.key));
+  }
   const order = ui.sortMode === "rank" ? rankOrder : suitOrder;
   return entries.sort((a, b) => order(a.card) - order(b.card) || a.key.localeCompare(b.key));
+}
+
+/** The hand orders the sort button goes through: by melds too where the server finds them. */
+export function sortModes(ctx) {
+  return ctx.welcome.game === "crazy" ? ["suit", "rank"] : ["suit", "rank", "melds"];
 }
 
 function el(tag, cls, text) {
@@ -423,7 +435,9 @@ function renderHand(ctx) {
   } else if (msg.aids && msg.aids.deadwood !== undefined && welcome.game === "rummy") {
     dw.textContent = t("hand.unmelded", { n: msg.aids.deadwood });
   } else dw.textContent = "";
-  $("btn-sort").textContent = t(ui.sortMode === "rank" ? "hand.sort_suit" : "hand.sort_rank");
+  const modes = sortModes(ctx);
+  const next = modes[(modes.indexOf(ui.sortMode) + 1) % modes.length] || "suit";
+  $("btn-sort").textContent = t(`hand.sort_${next}`);
 }
 
 // ----------------------------------------------------------------------------------- actions
