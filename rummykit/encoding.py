@@ -246,14 +246,7 @@ class GinEncoder(Encoder):
             return 57 + action.card.index if action.melds is None else -1
         if kind is LayOff:
             assert isinstance(action, LayOff)
-            card = action.card
-            if (
-                not isinstance(card, Card)
-                or action.end is not None
-                or not 1 <= action.meld <= GIN_MAX_KNOCK_MELDS
-            ):
-                return -1
-            return 109 + (action.meld - 1) * CARDS + card.index
+            return _layoff_number(action, 109, GIN_MAX_KNOCK_MELDS)
         return _GIN_SIMPLE.get(kind, -1)
 
     def _check(self, view: Readable) -> View:
@@ -338,14 +331,7 @@ class RummyEncoder(Encoder):
             return 54 + _SHAPE_NUMBERS.get(bits, -55)
         if kind is LayOff:
             assert isinstance(action, LayOff)
-            card = action.card
-            if (
-                not isinstance(card, Card)
-                or action.end is not None
-                or not 1 <= action.meld <= RUMMY_MAX_TABLE_MELDS
-            ):
-                return -1
-            return 383 + (action.meld - 1) * CARDS + card.index
+            return _layoff_number(action, 383, RUMMY_MAX_TABLE_MELDS)
         return 0 if kind is Draw else 1 if kind is Take else -1
 
     def _check(self, view: Readable) -> View:
@@ -383,6 +369,15 @@ class RummyEncoder(Encoder):
         self._scalar(out, "melds_this_turn", min(view.melds_this_turn, 4) / 4)
         self._scalar(out, "stock_size", view.stock_size / CARDS)
         self._scalar(out, "restocks", min(view.restocks, 4) / 4)
+
+
+def _layoff_number(action: LayOff, first: int, melds: int) -> int:
+    """The number of a lay-off among those from ``first``, meld by meld (1 to ``melds``), card by
+    card; -1 for a joker, a named end or a meld beyond them."""
+    card = action.card
+    if not isinstance(card, Card) or action.end is not None or not 1 <= action.meld <= melds:
+        return -1
+    return first + (action.meld - 1) * CARDS + card.index
 
 
 def _accepted(table: Sequence[TableMeld], on_table: set[Card]) -> list[Card]:
