@@ -598,7 +598,7 @@ function onView(m) {
   const hand = m.view.hand;
   const myTurnNow = hand.to_act === S.session.seat;
   const myTurnBefore = prev && prev.view.hand.to_act === S.session.seat && !newHand;
-  // "Pass for this round": asked to buy again in the same round, the page says pass itself.
+  // "Stop asking this round": asked to buy again in the same round, the page says pass itself.
   const autoPass = myTurnNow && hand.phase === "buy" && ui.noBuyRound === m.view.hand_number;
   if (myTurnNow && !myTurnBefore && S.welcome && !autoPass) announce(promptText(ctx()));
   if (!prev || (myTurnNow && !myTurnBefore && !autoPass)) ui.showPiles = true;
