@@ -221,13 +221,12 @@ def _taken(vec_positions: Sequence[int]) -> int:
 # --------------------------------------------------------------------------------------------------
 
 _CACHE_LIMIT: Final = 50_000  # entries per cache; a full cache starts again empty
-_SOLVE_TABLES: dict[tuple[int, int, WildRules], _SolveTable] = {}
 _DIST_TABLES: dict[tuple[int, int, int, WildRules], _DistRecords] = {}
 
 
 def cache_clear() -> None:
     """Forget the cached suit tables (they only make repeated calls faster)."""
-    _SOLVE_TABLES.clear()
+    _SOLVE_REST.clear()
     _SOLVE_SHAPES.clear()
     _DIST_TABLES.clear()
     _SUIT_DIST_TABLES.clear()
@@ -280,44 +279,58 @@ def _solve_shapes(
     return found
 
 
+def _keep_best(table: _SolveTable) -> _SolveTable:
+    """Drop entries another entry with as many runs and the same 2s beats on every count."""
+    groups: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
+    kept: _SolveTable = {}
+    for k in sorted(table, key=lambda k: (table[k][0], k[1], -k[2])):
+        j, lo, hi, twos = k
+        left = table[k][0]
+        group = groups.setdefault((j, twos), [])
+        if any(kl <= left and klo <= lo and khi >= hi for kl, klo, khi in group):
+            continue
+        group.append((left, lo, hi))
+        kept[k] = table[k]
+    return kept
+
+
+_SOLVE_REST: dict[tuple[int, int, WildRules], _SolveTable] = {}
+
+
+def _solve_rest(v: int, max_runs: int, rules: WildRules) -> _SolveTable:
+    """The table of the cards of ``v`` (cached): a dynamic programme from the lowest card up.
+
+    The lowest card other than a 2 either stays in hand (with its copies) or is the lowest card
+    of a run; what is left of the suit is solved the same way.
+    """
+    key = (v, max_runs, rules)
+    found = _SOLVE_REST.get(key)
+    if found is not None:
+        return found
+    triggers = v & _TRIGGERS
+    if not triggers:
+        return _remember(_SOLVE_REST, key, {(0, 0, 0, 0): (0, ())})
+    nibble = ((triggers & -triggers).bit_length() - 1) >> 2
+    count = _count(v, nibble)
+    points = count * _NIBBLE_PTS[nibble]
+    table: _SolveTable = {
+        k: (left + points, runs)
+        for k, (left, runs) in _solve_rest(v - (count << (4 * nibble)), max_runs, rules).items()
+    }
+    if max_runs:
+        for shape, taken, low, high, two in _solve_shapes(v, nibble, rules):
+            rest = _solve_rest(v - taken, max_runs - 1, rules)
+            for (j, lo, hi, twos), (left, runs) in rest.items():
+                k = (j + 1, lo + low, hi + high, twos + two)
+                old = table.get(k)
+                if old is None or left < old[0]:
+                    table[k] = (left, (shape, *runs))
+    return _remember(_SOLVE_REST, key, _keep_best(table))
+
+
 def _solve_table(vec: int, max_runs: int, rules: WildRules) -> _SolveTable:
     """Every useful way of making up to ``max_runs`` runs from one suit's cards."""
-    key = (vec, max_runs, rules)
-    cached = _SOLVE_TABLES.get(key)
-    if cached is not None:
-        return cached
-    table: _SolveTable = {}
-
-    def walk(v: int, runs: tuple[_Shape, ...], left: int, lo: int, hi: int, twos: int) -> None:
-        triggers = v & _TRIGGERS
-        if not triggers:
-            k = (len(runs), lo, hi, twos)
-            old = table.get(k)
-            if old is None or left < old[0]:
-                table[k] = (left, runs)
-            return
-        nibble = ((triggers & -triggers).bit_length() - 1) >> 2
-        count = _count(v, nibble)
-        walk(v - (count << (4 * nibble)), runs, left + count * _NIBBLE_PTS[nibble], lo, hi, twos)
-        if len(runs) < max_runs:
-            for shape, taken, low, high, two in _solve_shapes(v, nibble, rules):
-                walk(v - taken, (*runs, shape), left, lo + low, hi + high, twos + two)
-
-    walk(vec, (), 0, 0, 0, 0)
-    # drop entries another entry with as many runs and the same 2s beats on every count
-    items = sorted(
-        table.items(), key=lambda kv: (kv[0][0], kv[0][3], kv[1][0], kv[0][1], -kv[0][2])
-    )
-    kept: _SolveTable = {}
-    for k, value in items:
-        j, lo, hi, twos = k
-        if any(
-            kj == j and kt == twos and kv[0] <= value[0] and klo <= lo and khi >= hi
-            for (kj, klo, khi, kt), kv in kept.items()
-        ):
-            continue
-        kept[k] = value
-    return _remember(_SOLVE_TABLES, key, kept)
+    return _solve_rest(vec, max_runs, rules)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -372,41 +385,66 @@ def _isolated(vec: int, nibble: int, rules: WildRules) -> bool:
     return not vec & masks[nibble]
 
 
+def _allocations(runs: int) -> list[tuple[int, ...]]:
+    """Every way of spreading ``runs`` runs over the four suits."""
+    return [a for a in product(range(runs + 1), repeat=4) if sum(a) == runs]
+
+
+# A book choice: (cards left per suit, least and most wilds of the books, the books (rank nibble,
+# copies per suit), points of the naturals the books take)
+_BookChoice: TypeAlias = tuple[
+    tuple[int, ...], int, int, tuple[tuple[int, tuple[int, ...]], ...], int
+]
+
+
 def _solve_books(
     vecs: tuple[int, ...], books: int, runs: int, rules: WildRules
-) -> Iterator[tuple[tuple[int, ...], int, int, tuple[tuple[int, tuple[int, ...]], ...]]]:
-    """Every way of choosing the books: (vectors left, least wilds, most wilds, books).
+) -> list[_BookChoice]:
+    """Every way of choosing the books worth trying.
 
-    Each book is (rank nibble, copies per suit). Copies of a book's rank that no run can use always
-    go into the books (leaving them out could only leave them in hand).
+    A copy of a book's rank that no run uses is better in a book than in hand, so the books take
+    every copy but those the runs may use: in a suit with ``j`` runs, up to ``j`` copies of the
+    rank (a run holds one card of each rank), none if no run of the suit can reach the card.
     """
     if books == 0:
-        yield vecs, 0, 0, ()
-        return
+        return [(vecs, 0, 0, (), 0)]
     n_min = _min_book_naturals(rules)
     copies = {r: tuple(_count(v, r) for v in vecs) for r in _BOOK_NIBBLES}
+    reach = {r: tuple(runs > 0 and not _isolated(v, r, rules) for v in vecs) for r in _BOOK_NIBBLES}
     ranks = [r for r in _BOOK_NIBBLES if sum(copies[r]) >= n_min]
+    allocations = _allocations(runs)
+    out: list[_BookChoice] = []
     for combo in combinations_with_replacement(ranks, books):
-        per_rank = Counter(combo)
-        if any(sum(copies[r]) < k * n_min for r, k in per_rank.items()):
+        per_rank = sorted(Counter(combo).items())
+        if any(sum(copies[r]) < k * n_min for r, k in per_rank):
             continue
-        choices = []
-        for r, k in per_rank.items():
-            fixed = [runs == 0 or _isolated(v, r, rules) for v in vecs]
-            choices.append([(r, k, t) for t in _sub_counts(copies[r], fixed, k * n_min, 99)])
-        for picked in product(*choices):
+        picks: set[tuple[tuple[int, ...], ...]] = set()
+        for alloc in allocations:
+            options = []
+            for r, k in per_rank:
+                ranges = [
+                    range(max(0, c - (j if near else 0)), c + 1)
+                    for c, j, near in zip(copies[r], alloc, reach[r], strict=True)
+                ]
+                options.append(
+                    [t for t in product(*ranges) if sum(t) >= k * n_min]
+                )
+            picks.update(product(*options))
+        for pick in picks:
             left = list(vecs)
-            lo = hi = 0
+            lo = hi = points = 0
             specs: list[tuple[int, tuple[int, ...]]] = []
-            for r, k, taken in picked:
+            for (r, k), taken in zip(per_rank, pick, strict=True):
                 for s in range(4):
                     left[s] -= taken[s] << (4 * r)
+                points += sum(taken) * _NIBBLE_PTS[r]
                 for per_suit in _split(taken, k):
                     low, high = _book_interval(sum(per_suit), rules)
                     lo += low
                     hi += high
                     specs.append((r, per_suit))
-            yield tuple(left), lo, hi, tuple(specs)
+            out.append((tuple(left), lo, hi, tuple(specs), points))
+    return out
 
 
 def _split(taken: Sequence[int], k: int) -> list[tuple[int, ...]]:
@@ -460,17 +498,36 @@ def solve_contract(
     if len(hand) < contract.min_cards(rules):
         return None
     wilds = jokers + _total_twos(vecs)
-    if contract.runs and contract.books:
-        # the books can only take cards away from the runs: first see if the runs alone can be
-        full = _merge_solve(
-            [_solve_table(v, contract.runs, rules) for v in vecs], contract.runs, wilds, 0, 0
-        )
-        if not any(j == contract.runs for j, _, _, _ in full):
-            return None
-    best: tuple[int, tuple[tuple[int, tuple[int, ...]], ...], _Chain, int] | None = None
-    for rest, book_lo, book_hi, specs in _solve_books(vecs, contract.books, contract.runs, rules):
+    # the runs with every card free: no solution if they cannot be made, and a bound for each
+    # choice of books (they take cards from the runs, never give any)
+    full = _merge_solve(
+        [_solve_table(v, contract.runs, rules) for v in vecs], contract.runs, wilds, 0, 0
+    )
+    ends = [
+        (left, wilds - twos, hi)
+        for (j, lo, hi, twos), (left, _) in full.items()
+        if j == contract.runs and lo <= wilds - twos
+    ]
+    if not ends:
+        return None
+    floors: dict[int, int] = {}
+    choices = []
+    for rest, book_lo, book_hi, specs, points in _solve_books(
+        vecs, contract.books, contract.runs, rules
+    ):
         if book_lo > wilds:
             continue
+        floor = floors.get(book_hi)
+        if floor is None:
+            floor = floors[book_hi] = min(
+                left + _WILD_PTS * (pool - min(pool, hi + book_hi)) for left, pool, hi in ends
+            )
+        choices.append((floor - points, specs, rest, book_lo, book_hi))
+    choices.sort()
+    best: tuple[int, tuple[tuple[int, tuple[int, ...]], ...], _Chain, int] | None = None
+    for bound, specs, rest, book_lo, book_hi in choices:
+        if best is not None and bound >= best[0]:
+            break
         tables = [_solve_table(v, contract.runs, rules) for v in rest]
         merged = _merge_solve(tables, contract.runs, wilds, book_lo, book_hi)
         for (j, lo, hi, twos), (left, chain) in merged.items():
