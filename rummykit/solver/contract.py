@@ -149,6 +149,7 @@ class ContractSolution:
 _TRIGGERS: Final = sum(15 << (4 * i) for i in range(13) if i != 1)  # every nibble but the 2s
 _NIBBLE_PTS: Final = (15, 20, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10)
 _WILD_PTS: Final = 20
+_ONES: Final = sum(1 << (4 * i) for i in range(13))  # a 1 in every nibble
 _BOOK_NIBBLES: Final = (0, *range(2, 13))  # every rank but the 2 can make a book
 
 
@@ -260,23 +261,54 @@ def _run_interval(shape: _Shape, rules: WildRules) -> tuple[int, int]:
     return max(span, rules.min_run) - n, min(rules.max_wilds_run, n, MAX_RUN - n)
 
 
-_SOLVE_SHAPES: dict[tuple[int, int, WildRules], tuple[tuple[_Shape, int, int, int, int], ...]] = {}
+_SOLVE_SHAPES: dict[
+    tuple[int, int, int, int, WildRules], tuple[tuple[_Shape, int, int, int, int], ...]
+] = {}
 
 
 def _solve_shapes(
-    vec: int, nibble: int, rules: WildRules
+    vec: int, nibble: int, runs: int, rules: WildRules
 ) -> tuple[tuple[_Shape, int, int, int, int], ...]:
-    """The runs through the lowest card: (positions, cards taken, least, most wilds, 2s used)."""
-    key = (vec, nibble, rules)
+    """The runs through the lowest card: (positions, cards taken, least, most wilds, 2s used).
+
+    ``runs`` is how many runs the suit may still make, this one included. A run that leaves out a
+    card it could hold (inside it or next to an end, not a 2) is dropped when the hand has more
+    copies of that card than the other runs can take: a copy then stays in hand, and the run with
+    it is as good on wilds and leaves fewer points.
+    """
+    # the cards below the lowest one are gone: only which cards above it the hand has (some, more
+    # copies than ``runs``) and whether it has a 2 matter
+    above = vec >> (4 * nibble)
+    some = (above | above >> 1 | above >> 2 | above >> 3) & _ONES
+    many = some if runs <= 1 else (above >> 1) & _ONES if runs == 2 else 0  # two copies at most
+    key = (some, many, _count(vec, 1) > 0, nibble, runs, rules)
     found = _SOLVE_SHAPES.get(key)
     if found is None:
         out = []
         for shape in _shapes(vec, nibble, rules.max_wilds_run, MAX_RUN):
             low, high = _run_interval(shape, rules)
-            if low <= high:
+            if low <= high and not _shape_beaten(vec, shape, low, high, runs, rules):
                 out.append((shape, _taken(shape), low, high, 1 if 2 in shape else 0))
         found = _remember(_SOLVE_SHAPES, key, tuple(out))
     return found
+
+
+def _shape_beaten(
+    vec: int, shape: _Shape, low: int, high: int, runs: int, rules: WildRules
+) -> bool:
+    """True if the run with one more of the hand's cards (one that must stay in hand otherwise)
+    needs no more wilds and holds as many."""
+    first, last = shape[0], shape[-1]
+    for q in range(first - 1, last + 2):
+        if q in shape or not 3 <= q <= ACE_HIGH or _count(vec, _nib(q)) < runs:
+            continue
+        more = tuple(sorted((*shape, q)))
+        if more[-1] - more[0] + 1 > MAX_RUN:
+            continue
+        low2, high2 = _run_interval(more, rules)
+        if low2 <= low and high2 >= high:
+            return True
+    return False
 
 
 def _keep_best(table: _SolveTable) -> _SolveTable:
@@ -318,7 +350,7 @@ def _solve_rest(v: int, max_runs: int, rules: WildRules) -> _SolveTable:
         for k, (left, runs) in _solve_rest(v - (count << (4 * nibble)), max_runs, rules).items()
     }
     if max_runs:
-        for shape, taken, low, high, two in _solve_shapes(v, nibble, rules):
+        for shape, taken, low, high, two in _solve_shapes(v, nibble, max_runs, rules):
             rest = _solve_rest(v - taken, max_runs - 1, rules)
             for (j, lo, hi, twos), (left, runs) in rest.items():
                 k = (j + 1, lo + low, hi + high, twos + two)
