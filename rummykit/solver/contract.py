@@ -262,7 +262,7 @@ def _run_interval(shape: _Shape, rules: WildRules) -> tuple[int, int]:
 
 
 _SOLVE_SHAPES: dict[
-    tuple[int, int, int, int, WildRules], tuple[tuple[_Shape, int, int, int, int], ...]
+    tuple[int, int, bool, int, int, WildRules], tuple[tuple[_Shape, int, int, int, int], ...]
 ] = {}
 
 
@@ -458,9 +458,7 @@ def _solve_books(
                     range(max(0, c - (j if near else 0)), c + 1)
                     for c, j, near in zip(copies[r], alloc, reach[r], strict=True)
                 ]
-                options.append(
-                    [t for t in product(*ranges) if sum(t) >= k * n_min]
-                )
+                options.append([t for t in product(*ranges) if sum(t) >= k * n_min])
             picks.update(product(*options))
         for pick in picks:
             left = list(vecs)
@@ -1091,57 +1089,97 @@ def _dist_plans(
     scratch_room = min(_run_room(rules.min_run, rules), rules.min_run)
     book_options = _dist_book_options(vecs, n_runs, rules) if contract.books else []
     costs = [_book_cost(b, rules) for b in book_options]
-    combos = list(combinations_with_replacement(range(len(book_options)), contract.books))
-    # a lower bound for the runs: their fewest gaps with every card free
-    run_floor = 0
-    if len(combos) > 1:
-        full_tables = [_suit_dist_table(v, v, n_runs, rules) for v in vecs]
-        merged_full = _merge_dist(full_tables, n_runs, wilds)
-        run_floor = min(
-            (g + (n_runs - j) * scratch_gaps for (j, _, _), (g, _) in merged_full.items()),
-            default=0,
-        )
-    most_room = n_runs * _run_room(max(_run_lengths(rules)), rules)
-    bounded = []
-    for combo in combos:
-        gaps = sum(costs[i][0] for i in combo)
-        room = sum(costs[i][1] for i in combo)
-        bounded.append((gaps + run_floor - min(wilds, room + most_room), gaps, room, combo))
-    bounded.sort()
+    if exhaustive:
+        for combo in combinations_with_replacement(range(len(book_options)), contract.books):
+            fitted = _dist_rest(vecs, tuple(book_options[i] for i in combo), n_runs)
+            if fitted is not None:
+                books, rest = fitted
+                records = [
+                    _dist_table(rest[s], vecs[s], n_runs, rules, keep_all=True) for s in range(4)
+                ]
+                book_gaps = sum(costs[i][0] for i in combo)
+                book_room = sum(costs[i][1] for i in combo)
+                yield from _every_dist_plan(
+                    records, books, book_gaps, book_room, wilds, n_runs, rules
+                )
+        return
+    # a lower bound for each choice of books: the runs with every card free (the books can only
+    # take cards away from them), per wild room of the books
+    ends = [
+        (gaps + (n_runs - j) * scratch_gaps, wilds - twos, room + (n_runs - j) * scratch_room)
+        for (j, room, twos), (gaps, _) in _merge_dist(
+            [_suit_dist_table(v, v, n_runs, rules) for v in vecs], n_runs, wilds
+        ).items()
+    ]
+    floors = {
+        book_room: min(g - min(pool, book_room + room) for g, pool, room in ends)
+        for book_room in range(contract.books * rules.max_wilds_book + 1)
+    }
+    # the books are tried by kind (gaps, wild room), the kinds in order of their bound
+    kinds: dict[tuple[int, int], list[int]] = {}
+    for i, kind in enumerate(costs):
+        kinds.setdefault(kind, []).append(i)
+    groups = []
+    for picked in combinations_with_replacement(sorted(kinds), contract.books):
+        book_gaps = sum(g for g, _ in picked)
+        book_room = sum(r for _, r in picked)
+        groups.append((book_gaps + floors[book_room], book_gaps, book_room, picked))
+    groups.sort()
     best_cost: int | None = None
     best_plan: _Plan | None = None
-    for bound, book_gaps, book_room, combo in bounded:
-        if not exhaustive and best_cost is not None and bound >= best_cost:
-            break
-        books = tuple(book_options[i] for i in combo)
-        if not _books_fit(books, vecs, by_suit=n_runs > 0):
-            continue
-        if n_runs == 0:
-            books = _assign_suits(books, vecs)
-        rest = list(vecs)
-        for r, taken, _ in books:
-            if r >= 0:
-                for s in range(4):
-                    rest[s] -= taken[s] << (4 * r)
-        if exhaustive:
-            records = [
-                _dist_table(rest[s], vecs[s], n_runs, rules, keep_all=True) for s in range(4)
-            ]
-            yield from _every_dist_plan(records, books, book_gaps, book_room, wilds, n_runs, rules)
-            continue
-        tables = [_suit_dist_table(rest[s], vecs[s], n_runs, rules) for s in range(4)]
-        merged = _merge_dist(tables, n_runs, wilds)
-        for (j, room, twos), (gaps, chain) in merged.items():
-            z = n_runs - j
-            pool = wilds - twos
-            cost = (
-                book_gaps + gaps + z * scratch_gaps - min(pool, book_room + room + z * scratch_room)
-            )
-            if best_cost is None or cost < best_cost:
-                best_cost = cost
-                best_plan = _Plan(cost, books, tuple(_unchain_dist(chain)), z)
+    for bound, book_gaps, book_room, picked in groups:
+        for combo in _combos(picked, kinds):
+            if best_cost is not None and bound >= best_cost:
+                break
+            fitted = _dist_rest(vecs, tuple(book_options[i] for i in combo), n_runs)
+            if fitted is None:
+                continue
+            books, rest = fitted
+            tables = [_suit_dist_table(rest[s], vecs[s], n_runs, rules) for s in range(4)]
+            merged = _merge_dist(tables, n_runs, wilds)
+            for (j, room, twos), (gaps, chain) in merged.items():
+                z = n_runs - j
+                pool = wilds - twos
+                cost = (
+                    book_gaps
+                    + gaps
+                    + z * scratch_gaps
+                    - min(pool, book_room + room + z * scratch_room)
+                )
+                if best_cost is None or cost < best_cost:
+                    best_cost = cost
+                    best_plan = _Plan(cost, books, tuple(_unchain_dist(chain)), z)
     if best_plan is not None:
         yield best_plan
+
+
+def _combos(
+    picked: Sequence[tuple[int, int]], kinds: dict[tuple[int, int], list[int]]
+) -> Iterator[tuple[int, ...]]:
+    """Every choice of books (indices) with these kinds."""
+    parts = [
+        list(combinations_with_replacement(kinds[kind], n))
+        for kind, n in sorted(Counter(picked).items())
+    ]
+    for pick in product(*parts):
+        yield tuple(i for part in pick for i in part)
+
+
+def _dist_rest(
+    vecs: tuple[int, ...], books: tuple[_DistBook, ...], n_runs: int
+) -> tuple[tuple[_DistBook, ...], list[int]] | None:
+    """The books (with their suits, if suits do not matter) and the cards left for the runs once
+    the books take theirs, or None if the hand does not hold what the books take."""
+    if not _books_fit(books, vecs, by_suit=n_runs > 0):
+        return None
+    if n_runs == 0:
+        books = _assign_suits(books, vecs)
+    rest = list(vecs)
+    for r, taken, _ in books:
+        if r >= 0:
+            for s in range(4):
+                rest[s] -= taken[s] << (4 * r)
+    return books, rest
 
 
 def _every_dist_plan(
