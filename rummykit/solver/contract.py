@@ -514,6 +514,90 @@ def _merge_solve(
     return cur
 
 
+_FAR: Final = 1 << 30  # more points than any hand has
+
+
+def _solve_cost(
+    merged: dict[tuple[int, int, int, int], tuple[int, _Chain]], runs: int, wilds: int
+) -> tuple[int, _Chain] | None:
+    """The best (points left, runs) of merged suit tables: all the runs, wilds within limits."""
+    best: tuple[int, _Chain] | None = None
+    for (j, lo, hi, twos), (left, chain) in merged.items():
+        pool = wilds - twos
+        if j == runs and lo <= pool:
+            cost = left + _WILD_PTS * (pool - min(pool, hi))
+            if best is None or cost < best[0]:
+                best = (cost, chain)
+    return best
+
+
+def _left_floors(table: _SolveTable, vec: int, cap: int, runs: int, rules: WildRules) -> list[int]:
+    """Per number of runs (0 to ``runs``), no more than the least points the suit can keep with
+    that many runs, from its table for up to ``cap`` runs.
+
+    Beyond ``cap``: each more run melds at most what the best single run melds, and a run needs
+    ``ceil(min_run / 2)`` natural cards at least.
+    """
+    floors = [_FAR] * (runs + 1)
+    for (j, _, _, _), (left, _) in table.items():
+        floors[j] = min(floors[j], left)
+    if cap < runs:
+        most = min(floors[: cap + 1])
+        one_run = floors[0] - min(floors[:2])
+        cards = sum(_count(vec, i) for i in range(13))
+        for j in range(cap + 1, runs + 1):
+            if j * ((rules.min_run + 1) // 2) <= cards:
+                floors[j] = max(0, most - (j - cap) * one_run)
+    return floors
+
+
+def _solve_runs(
+    vecs: Sequence[int],
+    runs: int,
+    wilds: int,
+    lo0: int,
+    hi0: int,
+    rules: WildRules,
+    enough: int | None,
+) -> tuple[dict[tuple[int, int, int, int], tuple[int, _Chain]], int]:
+    """The suit tables merged, with books needing ``lo0`` to ``hi0`` wilds, and a lower bound on
+    the points of any way they leave out.
+
+    Tables for many runs in a suit are slow on big hands and seldom needed: each suit starts
+    with a table for one run and gets one for more only while the bound on the points left with
+    more runs in it (the other suits then make fewer) is below the best found (and ``enough``).
+    """
+    caps = [min(runs, 1)] * 4
+    allocations = _allocations(runs)
+    while True:
+        tables = [_solve_table(v, cap, rules) for v, cap in zip(vecs, caps, strict=True)]
+        merged = _merge_solve(tables, runs, wilds, lo0, hi0)
+        if min(caps) == runs:
+            return merged, _FAR
+        found = _solve_cost(merged, runs, wilds)
+        limit = min(_FAR if found is None else found[0], _FAR if enough is None else enough)
+        floors = [
+            _left_floors(t, v, cap, runs, rules)
+            for t, v, cap in zip(tables, vecs, caps, strict=True)
+        ]
+        beyond = {
+            s: min(
+                (
+                    sum(f[j] for f, j in zip(floors, a, strict=True))
+                    for a in allocations
+                    if a[s] > caps[s]
+                ),
+            )
+            for s in range(4)
+            if caps[s] < runs
+        }
+        more = [s for s, bound in beyond.items() if bound < limit]
+        if not more:
+            return merged, min(beyond.values())
+        for s in more:
+            caps[s] += 1
+
+
 def solve_contract(
     hand: Sequence[AnyCard], contract: Contract, rules: WildRules = DEFAULT_RULES
 ) -> ContractSolution | None:
@@ -530,9 +614,7 @@ def solve_contract(
     wilds = jokers + _total_twos(vecs)
     # the runs with every card free: no solution if they cannot be made, and a bound for each
     # choice of books (they take cards from the runs, never give any)
-    full = _merge_solve(
-        [_solve_table(v, contract.runs, rules) for v in vecs], contract.runs, wilds, 0, 0
-    )
+    full, beyond = _solve_runs(vecs, contract.runs, wilds, 0, 0, rules, None)
     ends = [
         (left, wilds - twos, hi)
         for (j, lo, hi, twos), (left, _) in full.items()
@@ -550,26 +632,24 @@ def solve_contract(
         floor = floors.get(book_hi)
         if floor is None:
             floor = floors[book_hi] = min(
-                left + _WILD_PTS * (pool - min(pool, hi + book_hi)) for left, pool, hi in ends
+                beyond,
+                min(left + _WILD_PTS * (pool - min(pool, hi + book_hi)) for left, pool, hi in ends),
             )
         choices.append((floor - points, specs, rest, book_lo, book_hi))
     choices.sort()
-    best: tuple[int, tuple[tuple[int, tuple[int, ...]], ...], _Chain, int] | None = None
+    best: tuple[int, tuple[tuple[int, tuple[int, ...]], ...], _Chain] | None = None
     for bound, specs, rest, book_lo, book_hi in choices:
         if best is not None and bound >= best[0]:
             break
-        tables = [_solve_table(v, contract.runs, rules) for v in rest]
-        merged = _merge_solve(tables, contract.runs, wilds, book_lo, book_hi)
-        for (j, lo, hi, twos), (left, chain) in merged.items():
-            pool = wilds - twos
-            if j != contract.runs or lo > pool:
-                continue
-            cost = left + _WILD_PTS * (pool - min(pool, hi))
-            if best is None or cost < best[0]:
-                best = (cost, specs, chain, pool)
+        merged, _ = _solve_runs(
+            rest, contract.runs, wilds, book_lo, book_hi, rules, None if best is None else best[0]
+        )
+        found = _solve_cost(merged, contract.runs, wilds)
+        if found is not None and (best is None or found[0] < best[0]):
+            best = (found[0], specs, found[1])
     if best is None:
         return None
-    cost, specs, chain, _ = best
+    cost, specs, chain = best
     solution = _build_solution(hand, specs, _unchain(chain), jokers, rules)
     if solution.points_left != cost:  # pragma: no cover - a bug, never expected
         raise AssertionError(f"solver inconsistency: {solution} costs {cost}")
@@ -1066,6 +1146,93 @@ def _merge_dist(
     return cur
 
 
+def _dist_cost(
+    merged: dict[tuple[int, int, int], tuple[int, _DistChain]],
+    runs: int,
+    wilds: int,
+    book_gaps: int,
+    book_room: int,
+    rules: WildRules,
+) -> tuple[int, _DistChain, int] | None:
+    """The best (cards to add, runs, runs of missing cards only) of merged suit tables."""
+    scratch_gaps = rules.min_run
+    scratch_room = min(_run_room(rules.min_run, rules), rules.min_run)
+    best: tuple[int, _DistChain, int] | None = None
+    for (j, room, twos), (gaps, chain) in merged.items():
+        z = runs - j
+        pool = wilds - twos
+        cost = book_gaps + gaps + z * scratch_gaps - min(pool, book_room + room + z * scratch_room)
+        if best is None or cost < best[0]:
+            best = (cost, chain, z)
+    return best
+
+
+def _dist_runs(
+    vecs: Sequence[int],
+    originals: Sequence[int],
+    runs: int,
+    wilds: int,
+    book_gaps: int,
+    book_room: int,
+    rules: WildRules,
+    enough: int | None,
+) -> tuple[dict[tuple[int, int, int], tuple[int, _DistChain]], int]:
+    """The distance tables of the suits merged, and a lower bound on the cards any way they
+    leave out needs (with books of these gaps and wild room).
+
+    As for solving, a suit starts with a table for one run and gets one for more only while the
+    bound is below the best found (and ``enough``). The bound: a run never holds more wilds than
+    it has gaps, and taking a run away never adds gaps nor gaps beyond its wilds.
+    """
+    caps = [min(runs, 1)] * 4
+    scratch_gaps = rules.min_run
+    scratch_net = scratch_gaps - min(_run_room(rules.min_run, rules), rules.min_run)
+    allocations = [a for a in product(range(runs + 1), repeat=4) if sum(a) <= runs]
+    while True:
+        tables = [
+            _suit_dist_table(v, o, cap, rules)
+            for v, o, cap in zip(vecs, originals, caps, strict=True)
+        ]
+        merged = _merge_dist(tables, runs, wilds)
+        if min(caps) == runs:
+            return merged, _FAR
+        found = _dist_cost(merged, runs, wilds, book_gaps, book_room, rules)
+        limit = min(_FAR if found is None else found[0], _FAR if enough is None else enough)
+        # per suit and number of runs: least gaps, least gaps beyond wild room
+        least: list[list[tuple[int, int]]] = []
+        for table, cap in zip(tables, caps, strict=True):
+            per_j = [(_FAR, _FAR)] * (runs + 1)
+            for (j, room, _), (gaps, _) in table.items():
+                g, n = per_j[j]
+                per_j[j] = (min(g, gaps), min(n, gaps - room))
+            for j in range(cap + 1, runs + 1):
+                per_j[j] = per_j[cap]
+            least.append(per_j)
+        beyond: dict[int, int] = {}
+        for alloc in allocations:
+            z = runs - sum(alloc)
+            gaps = (
+                book_gaps
+                + z * scratch_gaps
+                + sum(f[j][0] for f, j in zip(least, alloc, strict=True))
+            )
+            net = (
+                book_gaps
+                - book_room
+                + z * scratch_net
+                + sum(f[j][1] for f, j in zip(least, alloc, strict=True))
+            )
+            bound = max(gaps - wilds, net)
+            for s in range(4):
+                if alloc[s] > caps[s]:
+                    beyond[s] = min(beyond.get(s, _FAR), bound)
+        more = [s for s, bound in beyond.items() if bound < limit]
+        if not more:
+            return merged, min(beyond.values(), default=_FAR)
+        for s in more:
+            caps[s] += 1
+
+
 @dataclass(frozen=True, slots=True)
 class _Plan:
     """A way to complete the contract: books, runs per suit, runs of missing cards only."""
@@ -1105,15 +1272,15 @@ def _dist_plans(
         return
     # a lower bound for each choice of books: the runs with every card free (the books can only
     # take cards away from them), per wild room of the books
+    most_room = contract.books * rules.max_wilds_book
+    full, beyond = _dist_runs(vecs, vecs, n_runs, wilds, 0, most_room, rules, None)
     ends = [
         (gaps + (n_runs - j) * scratch_gaps, wilds - twos, room + (n_runs - j) * scratch_room)
-        for (j, room, twos), (gaps, _) in _merge_dist(
-            [_suit_dist_table(v, v, n_runs, rules) for v in vecs], n_runs, wilds
-        ).items()
+        for (j, room, twos), (gaps, _) in full.items()
     ]
     floors = {
-        book_room: min(g - min(pool, book_room + room) for g, pool, room in ends)
-        for book_room in range(contract.books * rules.max_wilds_book + 1)
+        book_room: min(beyond, min(g - min(pool, book_room + room) for g, pool, room in ends))
+        for book_room in range(most_room + 1)
     }
     # the books are tried by kind (gaps, wild room), the kinds in order of their bound
     kinds: dict[tuple[int, int], list[int]] = {}
@@ -1135,20 +1302,13 @@ def _dist_plans(
             if fitted is None:
                 continue
             books, rest = fitted
-            tables = [_suit_dist_table(rest[s], vecs[s], n_runs, rules) for s in range(4)]
-            merged = _merge_dist(tables, n_runs, wilds)
-            for (j, room, twos), (gaps, chain) in merged.items():
-                z = n_runs - j
-                pool = wilds - twos
-                cost = (
-                    book_gaps
-                    + gaps
-                    + z * scratch_gaps
-                    - min(pool, book_room + room + z * scratch_room)
-                )
-                if best_cost is None or cost < best_cost:
-                    best_cost = cost
-                    best_plan = _Plan(cost, books, tuple(_unchain_dist(chain)), z)
+            merged, _ = _dist_runs(
+                rest, vecs, n_runs, wilds, book_gaps, book_room, rules, best_cost
+            )
+            found = _dist_cost(merged, n_runs, wilds, book_gaps, book_room, rules)
+            if found is not None and (best_cost is None or found[0] < best_cost):
+                best_cost, chain, z = found
+                best_plan = _Plan(best_cost, books, tuple(_unchain_dist(chain)), z)
     if best_plan is not None:
         yield best_plan
 
