@@ -544,11 +544,23 @@ def _left_floors(table: _SolveTable, vec: int, cap: int, runs: int, rules: WildR
     if cap < runs:
         most = min(floors[: cap + 1])
         one_run = floors[0] - min(floors[:2])
-        cards = sum(_count(vec, i) for i in range(13))
+        cards = _cards(vec)
         for j in range(cap + 1, runs + 1):
             if j * ((rules.min_run + 1) // 2) <= cards:
                 floors[j] = max(0, most - (j - cap) * one_run)
     return floors
+
+
+_SMALL_SUIT: Final = 6  # cards of a suit whose tables for every run count are quick to build
+
+
+def _first_caps(vecs: Sequence[int], runs: int) -> list[int]:
+    """The runs each suit's first table allows: all for a small suit, else one."""
+    return [runs if _cards(v) <= _SMALL_SUIT else min(runs, 1) for v in vecs]
+
+
+def _cards(vec: int) -> int:
+    return sum(_count(vec, i) for i in range(13))
 
 
 def _solve_runs(
@@ -567,7 +579,7 @@ def _solve_runs(
     with a table for one run and gets one for more only while the bound on the points left with
     more runs in it (the other suits then make fewer) is below the best found (and ``enough``).
     """
-    caps = [min(runs, 1)] * 4
+    caps = _first_caps(vecs, runs)
     allocations = _allocations(runs)
     while True:
         tables = [_solve_table(v, cap, rules) for v, cap in zip(vecs, caps, strict=True)]
@@ -1176,15 +1188,16 @@ def _dist_runs(
     book_room: int,
     rules: WildRules,
     enough: int | None,
-) -> tuple[dict[tuple[int, int, int], tuple[int, _DistChain]], int]:
-    """The distance tables of the suits merged, and a lower bound on the cards any way they
-    leave out needs (with books of these gaps and wild room).
+) -> tuple[dict[tuple[int, int, int], tuple[int, _DistChain]], list[tuple[int, int]]]:
+    """The distance tables of the suits merged (with books of these gaps and wild room), and
+    lower bounds for the ways they leave out: (gaps of the runs, their gaps beyond their room);
+    such a way needs at least ``max(book_gaps + gaps - wilds, book_gaps - book_room + net)``.
 
     As for solving, a suit starts with a table for one run and gets one for more only while the
-    bound is below the best found (and ``enough``). The bound: a run never holds more wilds than
-    it has gaps, and taking a run away never adds gaps nor gaps beyond its wilds.
+    bound is below the best found (and ``enough``). The bound holds as a run never has more wild
+    room than gaps, and a run taken away never adds gaps nor gaps beyond room.
     """
-    caps = [min(runs, 1)] * 4
+    caps = _first_caps(vecs, runs)
     scratch_gaps = rules.min_run
     scratch_net = scratch_gaps - min(_run_room(rules.min_run, rules), rules.min_run)
     allocations = [a for a in product(range(runs + 1), repeat=4) if sum(a) <= runs]
@@ -1195,7 +1208,7 @@ def _dist_runs(
         ]
         merged = _merge_dist(tables, runs, wilds)
         if min(caps) == runs:
-            return merged, _FAR
+            return merged, []
         found = _dist_cost(merged, runs, wilds, book_gaps, book_room, rules)
         limit = min(_FAR if found is None else found[0], _FAR if enough is None else enough)
         # per suit and number of runs: least gaps, least gaps beyond wild room
@@ -1208,27 +1221,20 @@ def _dist_runs(
             for j in range(cap + 1, runs + 1):
                 per_j[j] = per_j[cap]
             least.append(per_j)
-        beyond: dict[int, int] = {}
+        pairs: list[tuple[int, int]] = []
+        more: set[int] = set()
         for alloc in allocations:
+            beyond = [s for s in range(4) if alloc[s] > caps[s]]
+            if not beyond:
+                continue
             z = runs - sum(alloc)
-            gaps = (
-                book_gaps
-                + z * scratch_gaps
-                + sum(f[j][0] for f, j in zip(least, alloc, strict=True))
-            )
-            net = (
-                book_gaps
-                - book_room
-                + z * scratch_net
-                + sum(f[j][1] for f, j in zip(least, alloc, strict=True))
-            )
-            bound = max(gaps - wilds, net)
-            for s in range(4):
-                if alloc[s] > caps[s]:
-                    beyond[s] = min(beyond.get(s, _FAR), bound)
-        more = [s for s, bound in beyond.items() if bound < limit]
+            gaps = z * scratch_gaps + sum(f[j][0] for f, j in zip(least, alloc, strict=True))
+            net = z * scratch_net + sum(f[j][1] for f, j in zip(least, alloc, strict=True))
+            pairs.append((gaps, net))
+            if max(book_gaps + gaps - wilds, book_gaps - book_room + net) < limit:
+                more.update(beyond)
         if not more:
-            return merged, min(beyond.values(), default=_FAR)
+            return merged, pairs
         for s in more:
             caps[s] += 1
 
@@ -1273,13 +1279,16 @@ def _dist_plans(
     # a lower bound for each choice of books: the runs with every card free (the books can only
     # take cards away from them), per wild room of the books
     most_room = contract.books * rules.max_wilds_book
-    full, beyond = _dist_runs(vecs, vecs, n_runs, wilds, 0, most_room, rules, None)
+    full, beyond = _dist_runs(vecs, vecs, n_runs, wilds, 0, 0, rules, None)
     ends = [
         (gaps + (n_runs - j) * scratch_gaps, wilds - twos, room + (n_runs - j) * scratch_room)
         for (j, room, twos), (gaps, _) in full.items()
     ]
     floors = {
-        book_room: min(beyond, min(g - min(pool, book_room + room) for g, pool, room in ends))
+        book_room: min(
+            min((max(g - wilds, net - book_room) for g, net in beyond), default=_FAR),
+            min(g - min(pool, book_room + room) for g, pool, room in ends),
+        )
         for book_room in range(most_room + 1)
     }
     # the books are tried by kind (gaps, wild room), the kinds in order of their bound
