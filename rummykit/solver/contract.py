@@ -39,10 +39,11 @@ fail (a rare clash over a missing card), every plan is tried in order, so the an
 
 from __future__ import annotations
 
+import heapq
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import combinations, combinations_with_replacement, product
+from itertools import combinations, combinations_with_replacement, groupby, product
 from typing import Final, TypeAlias, TypeVar
 
 from rummykit.cards import JOKER, STANDARD_PACK, AnyCard, Card, Joker
@@ -422,35 +423,62 @@ def _allocations(runs: int) -> list[tuple[int, ...]]:
     return [a for a in product(range(runs + 1), repeat=4) if sum(a) == runs]
 
 
-# A book choice: (cards left per suit, least and most wilds of the books, the books (rank nibble,
-# copies per suit), points of the naturals the books take)
-_BookChoice: TypeAlias = tuple[
-    tuple[int, ...], int, int, tuple[tuple[int, tuple[int, ...]], ...], int
-]
+_Ranks: TypeAlias = tuple[tuple[int, int], ...]  # the books' ranks: (nibble, books of it)
+_Pick: TypeAlias = tuple[tuple[int, ...], ...]  # per rank, the copies per suit its books take
 
 
-def _solve_books(
-    vecs: tuple[int, ...], books: int, runs: int, rules: WildRules
-) -> list[_BookChoice]:
-    """Every way of choosing the books worth trying.
+def _book_choices(
+    vecs: tuple[int, ...],
+    books: int,
+    runs: int,
+    rules: WildRules,
+    floor: Callable[[int], int],
+) -> Iterator[tuple[int, int, int, _Ranks, _Pick]]:
+    """The ways of choosing the books worth trying, best bound first: (bound, least and most
+    wilds of the books, ranks, copies taken).
+
+    ``floor(most wilds of the books)`` bounds the points the runs leave with every card free, so
+    the bound of a choice is that minus the points of the naturals its books take. Ranks are
+    expanded into choices only when their own bound (every copy taken) comes up.
 
     A copy of a book's rank that no run uses is better in a book than in hand, so the books take
     every copy but those the runs may use: in a suit with ``j`` runs, up to ``j`` copies of the
     rank (a run holds one card of each rank), none if no run of the suit can reach the card.
     """
     if books == 0:
-        return [(vecs, 0, 0, (), 0)]
+        yield floor(0), 0, 0, (), ()
+        return
     n_min = _min_book_naturals(rules)
     copies = {r: tuple(_count(v, r) for v in vecs) for r in _BOOK_NIBBLES}
-    reach = {r: tuple(runs > 0 and not _isolated(v, r, rules) for v in vecs) for r in _BOOK_NIBBLES}
+    intervals: dict[tuple[int, int], tuple[int, int]] = {}
+
+    def interval(n: int, k: int) -> tuple[int, int]:
+        """Least and most wilds of ``k`` books sharing ``n`` copies as evenly as possible."""
+        found = intervals.get((n, k))
+        if found is None:
+            sizes = [n // k + (i < n % k) for i in range(k)]
+            found = intervals[n, k] = (
+                sum(_book_interval(m, rules)[0] for m in sizes),
+                sum(_book_interval(m, rules)[1] for m in sizes),
+            )
+        return found
+
+    heap: list[tuple[int, int, int, int, _Ranks, _Pick]] = []
     ranks = [r for r in _BOOK_NIBBLES if sum(copies[r]) >= n_min]
-    allocations = _allocations(runs)
-    out: list[_BookChoice] = []
     for combo in combinations_with_replacement(ranks, books):
-        per_rank = sorted(Counter(combo).items())
-        if any(sum(copies[r]) < k * n_min for r, k in per_rank):
+        per_rank = tuple((r, len(list(group))) for r, group in groupby(combo))
+        if all(sum(copies[r]) >= k * n_min for r, k in per_rank):
+            points = sum(sum(copies[r]) * _NIBBLE_PTS[r] for r, _ in per_rank)
+            hi = sum(interval(sum(copies[r]), k)[1] for r, k in per_rank)
+            heapq.heappush(heap, (floor(hi) - points, 0, 0, 0, per_rank, ()))
+    reach = {r: tuple(runs > 0 and not _isolated(v, r, rules) for v in vecs) for r in _BOOK_NIBBLES}
+    allocations = _allocations(runs)
+    while heap:
+        bound, expanded, lo, hi, per_rank, pick = heapq.heappop(heap)
+        if expanded:
+            yield bound, lo, hi, per_rank, pick
             continue
-        picks: set[tuple[tuple[int, ...], ...]] = set()
+        picks: set[_Pick] = set()
         for alloc in allocations:
             options = []
             for r, k in per_rank:
@@ -461,20 +489,27 @@ def _solve_books(
                 options.append([t for t in product(*ranges) if sum(t) >= k * n_min])
             picks.update(product(*options))
         for pick in picks:
-            left = list(vecs)
             lo = hi = points = 0
-            specs: list[tuple[int, tuple[int, ...]]] = []
             for (r, k), taken in zip(per_rank, pick, strict=True):
-                for s in range(4):
-                    left[s] -= taken[s] << (4 * r)
-                points += sum(taken) * _NIBBLE_PTS[r]
-                for per_suit in _split(taken, k):
-                    low, high = _book_interval(sum(per_suit), rules)
-                    lo += low
-                    hi += high
-                    specs.append((r, per_suit))
-            out.append((tuple(left), lo, hi, tuple(specs), points))
-    return out
+                n = sum(taken)
+                points += n * _NIBBLE_PTS[r]
+                low, high = interval(n, k)
+                lo += low
+                hi += high
+            heapq.heappush(heap, (floor(hi) - points, 1, lo, hi, per_rank, pick))
+
+
+def _book_specs(
+    vecs: tuple[int, ...], per_rank: _Ranks, pick: _Pick
+) -> tuple[list[int], tuple[tuple[int, tuple[int, ...]], ...]]:
+    """The cards left per suit and the books (rank nibble, copies per suit) of a book choice."""
+    left = list(vecs)
+    specs: list[tuple[int, tuple[int, ...]]] = []
+    for (r, k), taken in zip(per_rank, pick, strict=True):
+        for s in range(4):
+            left[s] -= taken[s] << (4 * r)
+        specs.extend((r, per_suit) for per_suit in _split(taken, k))
+    return left, tuple(specs)
 
 
 def _split(taken: Sequence[int], k: int) -> list[tuple[int, ...]]:
@@ -635,24 +670,25 @@ def solve_contract(
     if not ends:
         return None
     floors: dict[int, int] = {}
-    choices = []
-    for rest, book_lo, book_hi, specs, points in _solve_books(
-        vecs, contract.books, contract.runs, rules
-    ):
-        if book_lo > wilds:
-            continue
-        floor = floors.get(book_hi)
-        if floor is None:
-            floor = floors[book_hi] = min(
+
+    def floor(book_hi: int) -> int:
+        found = floors.get(book_hi)
+        if found is None:
+            found = floors[book_hi] = min(
                 beyond,
                 min(left + _WILD_PTS * (pool - min(pool, hi + book_hi)) for left, pool, hi in ends),
             )
-        choices.append((floor - points, specs, rest, book_lo, book_hi))
-    choices.sort()
+        return found
+
     best: tuple[int, tuple[tuple[int, tuple[int, ...]], ...], _Chain] | None = None
-    for bound, specs, rest, book_lo, book_hi in choices:
+    for bound, book_lo, book_hi, per_rank, pick in _book_choices(
+        vecs, contract.books, contract.runs, rules, floor
+    ):
         if best is not None and bound >= best[0]:
             break
+        if book_lo > wilds:
+            continue
+        rest, specs = _book_specs(vecs, per_rank, pick)
         merged, _ = _solve_runs(
             rest, contract.runs, wilds, book_lo, book_hi, rules, None if best is None else best[0]
         )
