@@ -286,30 +286,72 @@ def _solve_shapes(
     found = _SOLVE_SHAPES.get(key)
     if found is None:
         out = []
-        for shape in _shapes(vec, nibble, rules.max_wilds_run, MAX_RUN):
+        for shape in _unbeaten_shapes(vec, nibble, runs, rules):
             low, high = _run_interval(shape, rules)
-            if low <= high and not _shape_beaten(vec, shape, low, high, runs, rules):
+            if low <= high:
                 out.append((shape, _taken(shape), low, high, 1 if 2 in shape else 0))
         found = _remember(_SOLVE_SHAPES, key, tuple(out))
     return found
 
 
-def _shape_beaten(
-    vec: int, shape: _Shape, low: int, high: int, runs: int, rules: WildRules
-) -> bool:
-    """True if the run with one more of the hand's cards (one that must stay in hand otherwise)
-    needs no more wilds and holds as many."""
-    first, last = shape[0], shape[-1]
-    for q in range(first - 1, last + 2):
-        if q in shape or not 3 <= q <= ACE_HIGH or _count(vec, _nib(q)) < runs:
-            continue
-        more = tuple(sorted((*shape, q)))
-        if more[-1] - more[0] + 1 > MAX_RUN:
-            continue
-        low2, high2 = _run_interval(more, rules)
-        if low2 <= low and high2 >= high:
-            return True
-    return False
+def _unbeaten_shapes(vec: int, nibble: int, runs: int, rules: WildRules) -> list[_Shape]:
+    """The sets of natural positions of :func:`_shapes` (holes up to the wild limit, 13 long at
+    most) but those another run beats: one with a card more that must stay in hand otherwise (a
+    card with more copies than ``runs``, not a 2) in a hole or next to its free end, while that
+    card does not lower the wilds the run holds (a run of 12 naturals holds fewer than one of
+    11)."""
+    present = 0
+    heavy = 0
+    for p in range(1, ACE_HIGH + 1):
+        count = _count(vec, _nib(p))
+        if count:
+            present |= 1 << p
+            if p >= 3 and count >= runs:
+                heavy |= 1 << p
+    most = rules.max_wilds_run
+
+    def holds(n: int) -> int:
+        return min(most, n, MAX_RUN - n)
+
+    # naturals from which one more can lower the wilds the run holds
+    unsafe = min((n for n in range(1, MAX_RUN) if holds(n + 1) < holds(n)), default=MAX_RUN)
+    out: list[_Shape] = []
+
+    def extend(
+        positions: list[int], last: int, step: int, holes: int, first: int, blocked: bool
+    ) -> None:
+        n = len(positions)
+        if n >= unsafe or not blocked:
+            nxt = last + step
+            free_end = 3 <= nxt <= ACE_HIGH and abs(nxt - first) < MAX_RUN and heavy >> nxt & 1
+            if n >= unsafe or not free_end:
+                out.append(tuple(sorted(positions)))
+        for gap in range(most - holes + 1):
+            q = last + step * (gap + 1)
+            if not 2 <= q <= ACE_HIGH or abs(q - first) + 1 > MAX_RUN:
+                break
+            if present >> q & 1:
+                between = sum(1 << x for x in range(min(last, q) + 1, max(last, q)))
+                now_blocked = blocked or bool(heavy & between)
+                if now_blocked:
+                    # every run of this branch is beaten if none can reach ``unsafe`` naturals
+                    end = first + step * (MAX_RUN - 1)
+                    window = (
+                        range(q + 1, min(end, ACE_HIGH) + 1) if step > 0 else range(max(end, 2), q)
+                    )
+                    if n + 1 + sum(present >> x & 1 for x in window) < unsafe:
+                        continue
+                extend([*positions, q], q, step, holes + gap, first, now_blocked)
+
+    if nibble == 0:
+        extend([1], 1, 1, 0, 1, False)
+        extend([ACE_HIGH], ACE_HIGH, -1, 0, ACE_HIGH, False)
+        return out
+    p0 = nibble + 1
+    extend([p0], p0, 1, 0, p0, False)
+    if present >> 2 & 1 and p0 - 3 <= most and p0 - 1 <= MAX_RUN:
+        extend([2, p0], p0, 1, p0 - 3, 2, False)
+    return out
 
 
 def _keep_best(table: _SolveTable) -> _SolveTable:
