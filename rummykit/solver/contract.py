@@ -294,10 +294,27 @@ def _solve_shapes(
     return found
 
 
+_UNSAFE: dict[WildRules, int] = {}
+
+
+def _unsafe_length(rules: WildRules) -> int:
+    """The fewest naturals of a run that one more natural makes hold fewer wilds."""
+    found = _UNSAFE.get(rules)
+    if found is None:
+
+        def holds(n: int) -> int:
+            return min(rules.max_wilds_run, n, MAX_RUN - n)
+
+        found = _UNSAFE[rules] = min(
+            (n for n in range(1, MAX_RUN) if holds(n + 1) < holds(n)), default=MAX_RUN
+        )
+    return found
+
+
 def _unbeaten_shapes(vec: int, nibble: int, runs: int, rules: WildRules) -> list[_Shape]:
     """The sets of natural positions of :func:`_shapes` (holes up to the wild limit, 13 long at
     most) but those another run beats: one with a card more that must stay in hand otherwise (a
-    card with more copies than ``runs``, not a 2) in a hole or next to its free end, while that
+    card with at least ``runs`` copies, not a 2) in a hole or next to its free end, while that
     card does not lower the wilds the run holds (a run of 12 naturals holds fewer than one of
     11)."""
     present = 0
@@ -309,12 +326,7 @@ def _unbeaten_shapes(vec: int, nibble: int, runs: int, rules: WildRules) -> list
             if p >= 3 and count >= runs:
                 heavy |= 1 << p
     most = rules.max_wilds_run
-
-    def holds(n: int) -> int:
-        return min(most, n, MAX_RUN - n)
-
-    # naturals from which one more can lower the wilds the run holds
-    unsafe = min((n for n in range(1, MAX_RUN) if holds(n + 1) < holds(n)), default=MAX_RUN)
+    unsafe = _unsafe_length(rules)
     out: list[_Shape] = []
 
     def extend(
@@ -325,21 +337,21 @@ def _unbeaten_shapes(vec: int, nibble: int, runs: int, rules: WildRules) -> list
             nxt = last + step
             free_end = 3 <= nxt <= ACE_HIGH and abs(nxt - first) < MAX_RUN and heavy >> nxt & 1
             if n >= unsafe or not free_end:
-                out.append(tuple(sorted(positions)))
+                out.append(tuple(positions) if step > 0 else tuple(reversed(positions)))
         for gap in range(most - holes + 1):
             q = last + step * (gap + 1)
             if not 2 <= q <= ACE_HIGH or abs(q - first) + 1 > MAX_RUN:
                 break
             if present >> q & 1:
-                between = sum(1 << x for x in range(min(last, q) + 1, max(last, q)))
-                now_blocked = blocked or bool(heavy & between)
+                low, high = (last, q) if step > 0 else (q, last)
+                now_blocked = blocked or bool(heavy & ((1 << high) - (2 << low)))
                 if now_blocked:
                     # every run of this branch is beaten if none can reach ``unsafe`` naturals
-                    end = first + step * (MAX_RUN - 1)
-                    window = (
-                        range(q + 1, min(end, ACE_HIGH) + 1) if step > 0 else range(max(end, 2), q)
-                    )
-                    if n + 1 + sum(present >> x & 1 for x in window) < unsafe:
+                    if step > 0:
+                        window = (2 << min(first + MAX_RUN - 1, ACE_HIGH)) - (2 << q)
+                    else:
+                        window = (1 << q) - (1 << max(first - MAX_RUN + 1, 2))
+                    if n + 1 + (present & window).bit_count() < unsafe:
                         continue
                 extend([*positions, q], q, step, holes + gap, first, now_blocked)
 
