@@ -18,20 +18,37 @@ True
 ['3C', '9H']
 
 How it works. A hand is four suit vectors (4 bits of count per rank, two packs) and a number of
-jokers. Runs never mix suits, so for each suit a table lists every way of making up to the
-contract's runs from that suit's cards alone, reduced to what matters when suits are put together:
-(runs made, the least and the most wilds those runs need and can hold, natural 2s they use) and
-the best points left for it. Wilds are interchangeable, so they are placed last: a run with
-natural cards at positions P needs ``max(span, min_run) - |P|`` wilds and holds at most
+jokers. Runs never mix suits, so for each suit a table lists every way of making up to so many
+runs from that suit's cards alone, reduced to what matters when suits are put together: (runs made,
+the least and the most wilds those runs need and can hold, natural 2s they use) and the best points
+left for it. Wilds are interchangeable, so they are placed last: a run with natural cards at
+positions P needs ``max(span, min_run) - |P|`` wilds and holds at most
 ``min(max_wilds_run, |P|, 13 - |P|)``; a book of n naturals needs ``max(0, min_book - n)`` and
-holds ``min(max_wilds_book, n)``. The books are enumerated (their rank and which copies they
-take), the suit tables of the rest are merged, and the wilds fill the melds' needs, then their room.
-The suit tables are cached, so a hand that changes by a card reuses three of its four.
+holds ``min(max_wilds_book, n)``. The suit tables of what the books leave are merged, and the wilds
+fill the melds' needs, then their room.
+
+A suit table is a dynamic programme from the lowest card up (the card stays in hand, or starts a
+run through cards above it), cached per remaining cards, so tables of hands that differ by a card
+or by a book's copies share most of their work. A run that skips a card is not tried when a copy
+of that card must then stay in hand (more copies than the suit's other runs can take): the run with
+it leaves fewer points and holds as many wilds. Tables for more than one run in a suit are slow on
+big hands and rarely pay, so a suit of more than a few cards starts with a table for one run and
+gets more only while a lower bound on the points left with more runs there (each more run melds at
+most what the best single run melds) is below the best found.
+
+The books: a copy of a book's rank that no run uses is better in the book than in hand, so a book
+takes every copy but up to one per run of its suit. The runs made with every card free bound what
+any choice of books leaves (books only take cards away), so each choice has a lower bound: that
+bound, per wild room of the books, less the points of the naturals the books take. Sets of ranks
+(bounded by taking every copy) and then their choices are tried best bound first, until the bound
+reaches the best found.
 
 For the distance, melds are only as long as they must be (a longer meld never needs fewer cards,
 so books of 3 and runs of 4 with the usual limits); each gap takes one of the hand's wilds while the
 limits allow, else an added card. The same tables are built per suit, from groups of cards too far
-apart to share a run (cached on their own); books are enumerated with a lower bound, or, for a
+apart to share a run (cached on their own), again with one run per big suit first (a run never has
+more wild room than gaps, so the gaps beyond room bound what more runs could do); books are tried
+by kind (gaps, wild room) in order of a bound from the runs with every card free, or, for a
 contract of books only, chosen by a dynamic programme over the ranks. The best plan is then turned
 into actual cards, no card beyond its two copies and no more wilds than the game has; should that
 fail (a rare clash over a missing card), every plan is tried in order, so the answer stays exact.
@@ -151,6 +168,7 @@ _TRIGGERS: Final = sum(15 << (4 * i) for i in range(13) if i != 1)  # every nibb
 _NIBBLE_PTS: Final = (15, 20, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10)
 _WILD_PTS: Final = 20
 _ONES: Final = sum(1 << (4 * i) for i in range(13))  # a 1 in every nibble
+_TWOS: Final = 15 << 4  # the nibble of the 2s
 _BOOK_NIBBLES: Final = (0, *range(2, 13))  # every rank but the 2 can make a book
 
 
@@ -262,35 +280,39 @@ def _run_interval(shape: _Shape, rules: WildRules) -> tuple[int, int]:
     return max(span, rules.min_run) - n, min(rules.max_wilds_run, n, MAX_RUN - n)
 
 
-_SOLVE_SHAPES: dict[
-    tuple[int, int, bool, int, int, WildRules], tuple[tuple[_Shape, int, int, int, int], ...]
-] = {}
+_ShapeInfo: TypeAlias = tuple[_Shape, int, int, int, int]
+# per rules: (cards above the lowest, those with many copies, a 2?, nibble, runs) -> shapes
+_SOLVE_SHAPES: dict[WildRules, dict[tuple[int, int, bool, int, int], tuple[_ShapeInfo, ...]]] = {}
 
 
 def _solve_shapes(
-    vec: int, nibble: int, runs: int, rules: WildRules
-) -> tuple[tuple[_Shape, int, int, int, int], ...]:
+    vec: int,
+    nibble: int,
+    runs: int,
+    rules: WildRules,
+    memo: dict[tuple[int, int, bool, int, int], tuple[_ShapeInfo, ...]],
+) -> tuple[_ShapeInfo, ...]:
     """The runs through the lowest card: (positions, cards taken, least, most wilds, 2s used).
 
     ``runs`` is how many runs the suit may still make, this one included. A run that leaves out a
     card it could hold (inside it or next to an end, not a 2) is dropped when the hand has more
     copies of that card than the other runs can take: a copy then stays in hand, and the run with
-    it is as good on wilds and leaves fewer points.
+    it is as good on wilds and leaves fewer points. ``memo`` caches them for ``rules``.
     """
     # the cards below the lowest one are gone: only which cards above it the hand has (some, more
     # copies than ``runs``) and whether it has a 2 matter
     above = vec >> (4 * nibble)
-    some = (above | above >> 1 | above >> 2 | above >> 3) & _ONES
-    many = some if runs <= 1 else (above >> 1) & _ONES if runs == 2 else 0  # two copies at most
-    key = (some, many, _count(vec, 1) > 0, nibble, runs, rules)
-    found = _SOLVE_SHAPES.get(key)
+    some = (above | above >> 1) & _ONES  # two copies at most
+    many = some if runs <= 1 else (above >> 1) & _ONES if runs == 2 else 0
+    key = (some, many, vec & _TWOS != 0, nibble, runs)
+    found = memo.get(key)
     if found is None:
         out = []
         for shape in _unbeaten_shapes(vec, nibble, runs, rules):
             low, high = _run_interval(shape, rules)
             if low <= high:
                 out.append((shape, _taken(shape), low, high, 1 if 2 in shape else 0))
-        found = _remember(_SOLVE_SHAPES, key, tuple(out))
+        found = memo[key] = tuple(out)
     return found
 
 
@@ -319,12 +341,20 @@ def _unbeaten_shapes(vec: int, nibble: int, runs: int, rules: WildRules) -> list
     11)."""
     present = 0
     heavy = 0
-    for p in range(1, ACE_HIGH + 1):
-        count = _count(vec, _nib(p))
+    bits = vec
+    p = 1
+    while bits:
+        count = bits & 15
         if count:
             present |= 1 << p
             if p >= 3 and count >= runs:
                 heavy |= 1 << p
+        bits >>= 4
+        p += 1
+    if present & 2:  # the ace is also at position 14
+        present |= 1 << ACE_HIGH
+        if vec & 15 >= runs:
+            heavy |= 1 << ACE_HIGH
     most = rules.max_wilds_run
     unsafe = _unsafe_length(rules)
     out: list[_Shape] = []
@@ -381,43 +411,57 @@ def _keep_best(table: _SolveTable) -> _SolveTable:
     return kept
 
 
-_SOLVE_REST: dict[tuple[int, int, WildRules], _SolveTable] = {}
+_SolveMemo: TypeAlias = dict[tuple[int, int], _SolveTable]
+_SOLVE_REST: dict[WildRules, _SolveMemo] = {}
 
 
-def _solve_rest(v: int, max_runs: int, rules: WildRules) -> _SolveTable:
-    """The table of the cards of ``v`` (cached): a dynamic programme from the lowest card up.
+def _solve_rest(
+    v: int,
+    max_runs: int,
+    rules: WildRules,
+    memo: _SolveMemo,
+    shapes: dict[tuple[int, int, bool, int, int], tuple[_ShapeInfo, ...]],
+) -> _SolveTable:
+    """The table of the cards of ``v``: a dynamic programme from the lowest card up, cached in
+    ``memo`` (run shapes in ``shapes``).
 
     The lowest card other than a 2 either stays in hand (with its copies) or is the lowest card
     of a run; what is left of the suit is solved the same way.
     """
-    key = (v, max_runs, rules)
-    found = _SOLVE_REST.get(key)
+    key = (v, max_runs)
+    found = memo.get(key)
     if found is not None:
         return found
     triggers = v & _TRIGGERS
     if not triggers:
-        return _remember(_SOLVE_REST, key, {(0, 0, 0, 0): (0, ())})
+        found = memo[key] = {(0, 0, 0, 0): (0, ())}
+        return found
     nibble = ((triggers & -triggers).bit_length() - 1) >> 2
     count = _count(v, nibble)
     points = count * _NIBBLE_PTS[nibble]
-    table: _SolveTable = {
-        k: (left + points, runs)
-        for k, (left, runs) in _solve_rest(v - (count << (4 * nibble)), max_runs, rules).items()
-    }
+    skip = _solve_rest(v - (count << (4 * nibble)), max_runs, rules, memo, shapes)
+    table: _SolveTable = {k: (left + points, runs) for k, (left, runs) in skip.items()}
     if max_runs:
-        for shape, taken, low, high, two in _solve_shapes(v, nibble, max_runs, rules):
-            rest = _solve_rest(v - taken, max_runs - 1, rules)
+        for shape, taken, low, high, two in _solve_shapes(v, nibble, max_runs, rules, shapes):
+            rest = _solve_rest(v - taken, max_runs - 1, rules, memo, shapes)
             for (j, lo, hi, twos), (left, runs) in rest.items():
                 k = (j + 1, lo + low, hi + high, twos + two)
                 old = table.get(k)
                 if old is None or left < old[0]:
                     table[k] = (left, (shape, *runs))
-    return _remember(_SOLVE_REST, key, _keep_best(table))
+    found = memo[key] = _keep_best(table)
+    return found
 
 
 def _solve_table(vec: int, max_runs: int, rules: WildRules) -> _SolveTable:
-    """Every useful way of making up to ``max_runs`` runs from one suit's cards."""
-    return _solve_rest(vec, max_runs, rules)
+    """Every useful way of making up to ``max_runs`` runs from one suit's cards (cached)."""
+    memo = _SOLVE_REST.get(rules)
+    if memo is None or len(memo) >= _CACHE_LIMIT:
+        memo = _SOLVE_REST[rules] = {}
+    shapes = _SOLVE_SHAPES.get(rules)
+    if shapes is None or len(shapes) >= _CACHE_LIMIT:
+        shapes = _SOLVE_SHAPES[rules] = {}
+    return _solve_rest(vec, max_runs, rules, memo, shapes)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -472,9 +516,20 @@ def _isolated(vec: int, nibble: int, rules: WildRules) -> bool:
     return not vec & masks[nibble]
 
 
-def _allocations(runs: int) -> list[tuple[int, ...]]:
-    """Every way of spreading ``runs`` runs over the four suits."""
-    return [a for a in product(range(runs + 1), repeat=4) if sum(a) == runs]
+_ALLOCATIONS: dict[int, list[tuple[int, ...]]] = {}
+
+
+def _allocations(runs: int, *, exact: bool = True) -> list[tuple[int, ...]]:
+    """Every way of spreading ``runs`` runs (or, if not ``exact``, up to so many) over the suits."""
+    key = runs if exact else -1 - runs
+    found = _ALLOCATIONS.get(key)
+    if found is None:
+        found = _ALLOCATIONS[key] = [
+            a
+            for a in product(range(runs + 1), repeat=4)
+            if sum(a) == runs or (not exact and sum(a) < runs)
+        ]
+    return found
 
 
 _Ranks: TypeAlias = tuple[tuple[int, int], ...]  # the books' ranks: (nibble, books of it)
@@ -649,7 +704,8 @@ def _first_caps(vecs: Sequence[int], runs: int) -> list[int]:
 
 
 def _cards(vec: int) -> int:
-    return sum(_count(vec, i) for i in range(13))
+    """The cards of a suit vector (no count above 2)."""
+    return (vec & _ONES).bit_count() + 2 * (vec & _ONES << 1).bit_count()
 
 
 def _solve_runs(
@@ -723,6 +779,10 @@ def solve_contract(
     ]
     if not ends:
         return None
+    if not contract.books:
+        runs_only = _solve_cost(full, contract.runs, wilds)
+        assert runs_only is not None
+        return _finish(hand, runs_only[0], (), runs_only[1], jokers, rules)
     floors: dict[int, int] = {}
 
     def floor(book_hi: int) -> int:
@@ -751,7 +811,18 @@ def solve_contract(
             best = (found[0], specs, found[1])
     if best is None:
         return None
-    cost, specs, chain = best
+    return _finish(hand, *best, jokers, rules)
+
+
+def _finish(
+    hand: Sequence[AnyCard],
+    cost: int,
+    specs: Sequence[tuple[int, tuple[int, ...]]],
+    chain: _Chain,
+    jokers: int,
+    rules: WildRules,
+) -> ContractSolution:
+    """The solution of the chosen books and runs, checked against its cost."""
     solution = _build_solution(hand, specs, _unchain(chain), jokers, rules)
     if solution.points_left != cost:  # pragma: no cover - a bug, never expected
         raise AssertionError(f"solver inconsistency: {solution} costs {cost}")
@@ -1290,7 +1361,7 @@ def _dist_runs(
     caps = _first_caps(vecs, runs)
     scratch_gaps = rules.min_run
     scratch_net = scratch_gaps - min(_run_room(rules.min_run, rules), rules.min_run)
-    allocations = [a for a in product(range(runs + 1), repeat=4) if sum(a) <= runs]
+    allocations = _allocations(runs, exact=False)
     while True:
         tables = [
             _suit_dist_table(v, o, cap, rules)
@@ -1370,6 +1441,12 @@ def _dist_plans(
     # take cards away from them), per wild room of the books
     most_room = contract.books * rules.max_wilds_book
     full, beyond = _dist_runs(vecs, vecs, n_runs, wilds, 0, 0, rules, None)
+    if not contract.books:
+        runs_only = _dist_cost(full, n_runs, wilds, 0, 0, rules)
+        assert runs_only is not None
+        cost, chain, z = runs_only
+        yield _Plan(cost, (), tuple(_unchain_dist(chain)), z)
+        return
     ends = [
         (gaps + (n_runs - j) * scratch_gaps, wilds - twos, room + (n_runs - j) * scratch_room)
         for (j, room, twos), (gaps, _) in full.items()
