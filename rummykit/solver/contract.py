@@ -411,6 +411,18 @@ def _keep_best(table: _SolveTable) -> _SolveTable:
     return kept
 
 
+def _points(vec: int) -> int:
+    """The points of a suit vector's cards but the 2s."""
+    total = 0
+    nibble = 0
+    vec &= _TRIGGERS
+    while vec:
+        total += (vec & 15) * _NIBBLE_PTS[nibble]
+        vec >>= 4
+        nibble += 1
+    return total
+
+
 _SolveMemo: TypeAlias = dict[tuple[int, int], _SolveTable]
 _SOLVE_REST: dict[WildRules, _SolveMemo] = {}
 
@@ -432,6 +444,9 @@ def _solve_rest(
     found = memo.get(key)
     if found is not None:
         return found
+    if not max_runs:
+        found = memo[key] = {(0, 0, 0, 0): (_points(v), ())}
+        return found
     triggers = v & _TRIGGERS
     if not triggers:
         found = memo[key] = {(0, 0, 0, 0): (0, ())}
@@ -441,15 +456,14 @@ def _solve_rest(
     points = count * _NIBBLE_PTS[nibble]
     skip = _solve_rest(v - (count << (4 * nibble)), max_runs, rules, memo, shapes)
     table: _SolveTable = {k: (left + points, runs) for k, (left, runs) in skip.items()}
-    if max_runs:
-        for shape, taken, low, high, two in _solve_shapes(v, nibble, max_runs, rules, shapes):
-            rest = _solve_rest(v - taken, max_runs - 1, rules, memo, shapes)
-            for (j, lo, hi, twos), (left, runs) in rest.items():
-                k = (j + 1, lo + low, hi + high, twos + two)
-                old = table.get(k)
-                if old is None or left < old[0]:
-                    table[k] = (left, (shape, *runs))
-    found = memo[key] = _keep_best(table)
+    for shape, taken, low, high, two in _solve_shapes(v, nibble, max_runs, rules, shapes):
+        rest = _solve_rest(v - taken, max_runs - 1, rules, memo, shapes)
+        for (j, lo, hi, twos), (left, runs) in rest.items():
+            k = (j + 1, lo + low, hi + high, twos + two)
+            old = table.get(k)
+            if old is None or left < old[0]:
+                table[k] = (left, (shape, *runs))
+    found = memo[key] = _keep_best(table) if len(table) > 1 else table
     return found
 
 
