@@ -638,7 +638,10 @@ def use_plain_tables(monkeypatch: pytest.MonkeyPatch) -> None:
     """From now on, suit tables for every run count at once, with every run shape."""
     from rummykit.solver import contract as module
 
-    def every_shape(vec: int, nibble: int, runs: int, rules: WildRules) -> list[tuple[int, ...]]:
+    def every_shape(
+        present: int, many: int, nibble: int, rules: WildRules
+    ) -> list[tuple[int, ...]]:
+        vec = sum(1 << (4 * (p - 1)) for p in range(1, 14) if present >> p & 1)
         return module._shapes(vec, nibble, rules.max_wilds_run, MAX_RUN)
 
     monkeypatch.setattr(module, "_first_caps", lambda vecs, runs: [runs] * 4)

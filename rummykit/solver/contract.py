@@ -281,8 +281,8 @@ def _run_interval(shape: _Shape, rules: WildRules) -> tuple[int, int]:
 
 
 _ShapeInfo: TypeAlias = tuple[_Shape, int, int, int, int]
-# per rules: (cards above the lowest, those with many copies, a 2?, nibble, runs) -> shapes
-_SOLVE_SHAPES: dict[WildRules, dict[tuple[int, int, bool, int, int], tuple[_ShapeInfo, ...]]] = {}
+# per rules: (cards from the lowest up, those with many copies, a 2?, nibble) -> shapes
+_SOLVE_SHAPES: dict[WildRules, dict[tuple[int, int, bool, int], tuple[_ShapeInfo, ...]]] = {}
 
 
 def _solve_shapes(
@@ -290,7 +290,7 @@ def _solve_shapes(
     nibble: int,
     runs: int,
     rules: WildRules,
-    memo: dict[tuple[int, int, bool, int, int], tuple[_ShapeInfo, ...]],
+    memo: dict[tuple[int, int, bool, int], tuple[_ShapeInfo, ...]],
 ) -> tuple[_ShapeInfo, ...]:
     """The runs through the lowest card: (positions, cards taken, least, most wilds, 2s used).
 
@@ -301,14 +301,13 @@ def _solve_shapes(
     """
     # the cards below the lowest one are gone: only which cards above it the hand has (some, more
     # copies than ``runs``) and whether it has a 2 matter
-    above = vec >> (4 * nibble)
-    some = (above | above >> 1) & _ONES  # two copies at most
-    many = some if runs <= 1 else (above >> 1) & _ONES if runs == 2 else 0
-    key = (some, many, vec & _TWOS != 0, nibble, runs)
+    some = (vec | vec >> 1) & _ONES  # two copies at most
+    many = some if runs <= 1 else (vec >> 1) & _ONES if runs == 2 else 0
+    key = (some >> (4 * nibble), many >> (4 * nibble), vec & _TWOS != 0, nibble)
     found = memo.get(key)
     if found is None:
         out = []
-        for shape in _unbeaten_shapes(vec, nibble, runs, rules):
+        for shape in _unbeaten_shapes(_positions(some), _positions(many), nibble, rules):
             low, high = _run_interval(shape, rules)
             if low <= high:
                 out.append((shape, _taken(shape), low, high, 1 if 2 in shape else 0))
@@ -333,28 +332,25 @@ def _unsafe_length(rules: WildRules) -> int:
     return found
 
 
-def _unbeaten_shapes(vec: int, nibble: int, runs: int, rules: WildRules) -> list[_Shape]:
+def _positions(flags: int) -> int:
+    """Run positions (bit p for position p, the ace at 1 and 14) of nibble flags."""
+    out = 0
+    while flags:
+        low = flags & -flags
+        out |= 2 << ((low.bit_length() - 1) >> 2)
+        flags ^= low
+    if out & 2:
+        out |= 1 << ACE_HIGH
+    return out
+
+
+def _unbeaten_shapes(present: int, many: int, nibble: int, rules: WildRules) -> list[_Shape]:
     """The sets of natural positions of :func:`_shapes` (holes up to the wild limit, 13 long at
-    most) but those another run beats: one with a card more that must stay in hand otherwise (a
-    card with at least ``runs`` copies, not a 2) in a hole or next to its free end, while that
-    card does not lower the wilds the run holds (a run of 12 naturals holds fewer than one of
-    11)."""
-    present = 0
-    heavy = 0
-    bits = vec
-    p = 1
-    while bits:
-        count = bits & 15
-        if count:
-            present |= 1 << p
-            if p >= 3 and count >= runs:
-                heavy |= 1 << p
-        bits >>= 4
-        p += 1
-    if present & 2:  # the ace is also at position 14
-        present |= 1 << ACE_HIGH
-        if vec & 15 >= runs:
-            heavy |= 1 << ACE_HIGH
+    most) for a suit with cards at positions ``present``, but those another run beats: one with
+    a card more that must stay in hand otherwise (one at ``many``, not a 2) in a hole or next to
+    its free end, while that card does not lower the wilds the run holds (a run of 12 naturals
+    holds fewer than one of 11)."""
+    heavy = many & ~7  # never the ace low nor a 2
     most = rules.max_wilds_run
     unsafe = _unsafe_length(rules)
     out: list[_Shape] = []
@@ -432,7 +428,7 @@ def _solve_rest(
     max_runs: int,
     rules: WildRules,
     memo: _SolveMemo,
-    shapes: dict[tuple[int, int, bool, int, int], tuple[_ShapeInfo, ...]],
+    shapes: dict[tuple[int, int, bool, int], tuple[_ShapeInfo, ...]],
 ) -> _SolveTable:
     """The table of the cards of ``v``: a dynamic programme from the lowest card up, cached in
     ``memo`` (run shapes in ``shapes``).
