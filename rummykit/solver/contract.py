@@ -459,7 +459,7 @@ def _solve_rest(
             old = table.get(k)
             if old is None or left < old[0]:
                 table[k] = (left, (shape, *runs))
-    found = memo[key] = _keep_best(table) if len(table) > 1 else table
+    found = memo[key] = _keep_best(table) if len(table) > 8 else table
     return found
 
 
