@@ -564,9 +564,6 @@ def _book_choices(
     every copy but those the runs may use: in a suit with ``j`` runs, up to ``j`` copies of the
     rank (a run holds one card of each rank), none if no run of the suit can reach the card.
     """
-    if books == 0:
-        yield floor(0), 0, 0, (), ()
-        return
     n_min = _min_book_naturals(rules)
     copies = {r: tuple(_count(v, r) for v in vecs) for r in _BOOK_NIBBLES}
     intervals: dict[tuple[int, int], tuple[int, int]] = {}
