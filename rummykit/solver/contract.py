@@ -565,7 +565,7 @@ def _book_choices(
     rank (a run holds one card of each rank), none if no run of the suit can reach the card.
     """
     n_min = _min_book_naturals(rules)
-    copies = {r: tuple(_count(v, r) for v in vecs) for r in _BOOK_NIBBLES}
+    copies = {r: tuple(v >> (4 * r) & 15 for v in vecs) for r in _BOOK_NIBBLES}
     intervals: dict[tuple[int, int], tuple[int, int]] = {}
 
     def interval(n: int, k: int) -> tuple[int, int]:
@@ -580,30 +580,40 @@ def _book_choices(
         return found
 
     heap: list[tuple[int, int, int, int, _Ranks, _Pick]] = []
-    ranks = [r for r in _BOOK_NIBBLES if sum(copies[r]) >= n_min]
+    totals = {r: sum(copies[r]) for r in _BOOK_NIBBLES}
+    ranks = [r for r in _BOOK_NIBBLES if totals[r] >= n_min]
     for combo in combinations_with_replacement(ranks, books):
         per_rank = tuple((r, len(list(group))) for r, group in groupby(combo))
-        if all(sum(copies[r]) >= k * n_min for r, k in per_rank):
-            points = sum(sum(copies[r]) * _NIBBLE_PTS[r] for r, _ in per_rank)
-            hi = sum(interval(sum(copies[r]), k)[1] for r, k in per_rank)
+        if all(totals[r] >= k * n_min for r, k in per_rank):
+            points = sum(totals[r] * _NIBBLE_PTS[r] for r, _ in per_rank)
+            hi = sum(interval(totals[r], k)[1] for r, k in per_rank)
             heapq.heappush(heap, (floor(hi) - points, 0, 0, 0, per_rank, ()))
-    reach = {r: tuple(runs > 0 and not _isolated(v, r, rules) for v in vecs) for r in _BOOK_NIBBLES}
     allocations = _allocations(runs)
+    options: dict[tuple[int, int, int], list[tuple[int, ...]]] = {}  # by (rank, books, allocation)
+    reach: dict[int, tuple[bool, ...]] = {}  # by rank: per suit, can a run take a copy?
+
+    def takes(r: int, k: int, a: int) -> list[tuple[int, ...]]:
+        """The copies per suit ``k`` books of rank ``r`` may take with the runs of allocation a."""
+        found = options.get((r, k, a))
+        if found is None:
+            near = reach.get(r)
+            if near is None:
+                near = reach[r] = tuple(runs > 0 and not _isolated(v, r, rules) for v in vecs)
+            ranges = [
+                range(max(0, c - (j if may else 0)), c + 1)
+                for c, j, may in zip(copies[r], allocations[a], near, strict=True)
+            ]
+            found = options[r, k, a] = [t for t in product(*ranges) if sum(t) >= k * n_min]
+        return found
+
     while heap:
         bound, expanded, lo, hi, per_rank, pick = heapq.heappop(heap)
         if expanded:
             yield bound, lo, hi, per_rank, pick
             continue
         picks: set[_Pick] = set()
-        for alloc in allocations:
-            options = []
-            for r, k in per_rank:
-                ranges = [
-                    range(max(0, c - (j if near else 0)), c + 1)
-                    for c, j, near in zip(copies[r], alloc, reach[r], strict=True)
-                ]
-                options.append([t for t in product(*ranges) if sum(t) >= k * n_min])
-            picks.update(product(*options))
+        for a in range(len(allocations)):
+            picks.update(product(*(takes(r, k, a) for r, k in per_rank)))
         for pick in picks:
             lo = hi = points = 0
             for (r, k), taken in zip(per_rank, pick, strict=True):
