@@ -733,9 +733,11 @@ def _solve_runs(
     hi0: int,
     rules: WildRules,
     enough: int | None,
-) -> tuple[dict[tuple[int, int, int, int], tuple[int, _Chain]], int]:
-    """The suit tables merged, with books needing ``lo0`` to ``hi0`` wilds, and a lower bound on
-    the points of any way they leave out.
+    hints: Sequence[Sequence[int]] | None = None,
+) -> tuple[dict[tuple[int, int, int, int], tuple[int, _Chain]], int, list[list[int]]]:
+    """The suit tables merged, with books needing ``lo0`` to ``hi0`` wilds, a lower bound on the
+    points of any way they leave out, and per suit and number of runs, a lower bound on the
+    points the suit keeps (see :func:`_left_floors`; ``hints`` are more such bounds).
 
     Tables for many runs in a suit are slow on big hands and seldom needed: each suit starts
     with a table for one run and gets one for more only while the bound on the points left with
@@ -746,14 +748,16 @@ def _solve_runs(
     while True:
         tables = [_solve_table(v, cap, rules) for v, cap in zip(vecs, caps, strict=True)]
         merged = _merge_solve(tables, runs, wilds, lo0, hi0)
-        if min(caps) == runs:
-            return merged, _FAR
-        found = _solve_cost(merged, runs, wilds)
-        limit = min(_FAR if found is None else found[0], _FAR if enough is None else enough)
         floors = [
             _left_floors(t, v, cap, runs, rules)
             for t, v, cap in zip(tables, vecs, caps, strict=True)
         ]
+        if hints is not None:
+            floors = [list(map(max, f, h)) for f, h in zip(floors, hints, strict=True)]
+        if min(caps) == runs:
+            return merged, _FAR, floors
+        found = _solve_cost(merged, runs, wilds)
+        limit = min(_FAR if found is None else found[0], _FAR if enough is None else enough)
         beyond = {
             s: min(
                 (
@@ -767,7 +771,7 @@ def _solve_runs(
         }
         more = [s for s, bound in beyond.items() if bound < limit]
         if not more:
-            return merged, min(beyond.values())
+            return merged, min(beyond.values()), floors
         for s in more:
             caps[s] += 1
 
@@ -788,7 +792,7 @@ def solve_contract(
     wilds = jokers + _total_twos(vecs)
     # the runs with every card free: no solution if they cannot be made, and a bound for each
     # choice of books (they take cards from the runs, never give any)
-    full, beyond = _solve_runs(vecs, contract.runs, wilds, 0, 0, rules, None)
+    full, beyond, full_floors = _solve_runs(vecs, contract.runs, wilds, 0, 0, rules, None)
     ends = [
         (left, wilds - twos, hi)
         for (j, lo, hi, twos), (left, _) in full.items()
@@ -820,8 +824,24 @@ def solve_contract(
         if book_lo > wilds:
             continue
         rest, specs = _book_specs(vecs, per_rank, pick)
-        merged, _ = _solve_runs(
-            rest, contract.runs, wilds, book_lo, book_hi, rules, None if best is None else best[0]
+        # a suit keeps at least what it keeps with every card, less the points the books take
+        hints = [
+            [max(0, f - taken) for f in floors]
+            for floors, taken in zip(
+                full_floors,
+                (_points(v) - _points(r) for v, r in zip(vecs, rest, strict=True)),
+                strict=True,
+            )
+        ]
+        merged, _, _ = _solve_runs(
+            rest,
+            contract.runs,
+            wilds,
+            book_lo,
+            book_hi,
+            rules,
+            None if best is None else best[0],
+            hints,
         )
         found = _solve_cost(merged, contract.runs, wilds)
         if found is not None and (best is None or found[0] < best[0]):
