@@ -41,7 +41,7 @@ takes every copy but up to one per run of its suit. The runs made with every car
 any choice of books leaves (books only take cards away), so each choice has a lower bound: that
 bound, per wild room of the books, less the points of the naturals the books take. Sets of ranks
 (bounded by taking every copy) and then their choices are tried best bound first, until the bound
-reaches the best found.
+reaches the best found; a choice's suits also start from the whole hand's bounds per suit.
 
 For the distance, melds are only as long as they must be (a longer meld never needs fewer cards,
 so books of 3 and runs of 4 with the usual limits); each gap takes one of the hand's wilds while the
