@@ -588,22 +588,20 @@ def _book_choices(
             points = sum(totals[r] * _NIBBLE_PTS[r] for r, _ in per_rank)
             hi = sum(interval(totals[r], k)[1] for r, k in per_rank)
             heapq.heappush(heap, (floor(hi) - points, 0, 0, 0, per_rank, ()))
-    allocations = _allocations(runs)
-    options: dict[tuple[int, int, int], list[tuple[int, ...]]] = {}  # by (rank, books, allocation)
-    reach: dict[int, tuple[bool, ...]] = {}  # by rank: per suit, can a run take a copy?
+    options: dict[tuple[int, int], list[tuple[int, ...]]] = {}  # by (rank, books)
 
-    def takes(r: int, k: int, a: int) -> list[tuple[int, ...]]:
-        """The copies per suit ``k`` books of rank ``r`` may take with the runs of allocation a."""
-        found = options.get((r, k, a))
+    def takes(r: int, k: int) -> list[tuple[int, ...]]:
+        """The copies per suit ``k`` books of rank ``r`` may take: all but up to ``runs`` in all
+        (none where no run can reach the card)."""
+        found = options.get((r, k))
         if found is None:
-            near = reach.get(r)
-            if near is None:
-                near = reach[r] = tuple(runs > 0 and not _isolated(v, r, rules) for v in vecs)
             ranges = [
-                range(max(0, c - (j if may else 0)), c + 1)
-                for c, j, may in zip(copies[r], allocations[a], near, strict=True)
+                range(c if _isolated(v, r, rules) else max(0, c - runs), c + 1)
+                for c, v in zip(copies[r], vecs, strict=True)
             ]
-            found = options[r, k, a] = [t for t in product(*ranges) if sum(t) >= k * n_min]
+            found = options[r, k] = [
+                t for t in product(*ranges) if sum(t) >= k * n_min and totals[r] - sum(t) <= runs
+            ]
         return found
 
     while heap:
@@ -611,9 +609,17 @@ def _book_choices(
         if expanded:
             yield bound, lo, hi, per_rank, pick
             continue
-        picks: set[_Pick] = set()
-        for a in range(len(allocations)):
-            picks.update(product(*(takes(r, k, a) for r, k in per_rank)))
+        # the copies left in a suit are for its runs: no more than ``runs`` runs in all
+        picks = [
+            p
+            for p in product(*(takes(r, k) for r, k in per_rank))
+            if len(p) == 1
+            or sum(
+                max(copies[r][s] - taken[s] for (r, _), taken in zip(per_rank, p, strict=True))
+                for s in range(4)
+            )
+            <= runs
+        ]
         for pick in picks:
             lo = hi = points = 0
             for (r, k), taken in zip(per_rank, pick, strict=True):
@@ -737,7 +743,8 @@ def _solve_runs(
 ) -> tuple[dict[tuple[int, int, int, int], tuple[int, _Chain]], int, list[list[int]]]:
     """The suit tables merged, with books needing ``lo0`` to ``hi0`` wilds, a lower bound on the
     points of any way they leave out, and per suit and number of runs, a lower bound on the
-    points the suit keeps (see :func:`_left_floors`; ``hints`` are more such bounds).
+    points the suit keeps (see :func:`_left_floors`; none if every table is complete; ``hints``
+    are more such bounds).
 
     Tables for many runs in a suit are slow on big hands and seldom needed: each suit starts
     with a table for one run and gets one for more only while the bound on the points left with
@@ -748,14 +755,14 @@ def _solve_runs(
     while True:
         tables = [_solve_table(v, cap, rules) for v, cap in zip(vecs, caps, strict=True)]
         merged = _merge_solve(tables, runs, wilds, lo0, hi0)
+        if min(caps) == runs:
+            return merged, _FAR, []
         floors = [
             _left_floors(t, v, cap, runs, rules)
             for t, v, cap in zip(tables, vecs, caps, strict=True)
         ]
-        if hints is not None:
+        if hints:
             floors = [list(map(max, f, h)) for f, h in zip(floors, hints, strict=True)]
-        if min(caps) == runs:
-            return merged, _FAR, floors
         found = _solve_cost(merged, runs, wilds)
         limit = min(_FAR if found is None else found[0], _FAR if enough is None else enough)
         beyond = {
@@ -825,14 +832,12 @@ def solve_contract(
             continue
         rest, specs = _book_specs(vecs, per_rank, pick)
         # a suit keeps at least what it keeps with every card, less the points the books take
-        hints = [
-            [max(0, f - taken) for f in floors]
-            for floors, taken in zip(
-                full_floors,
-                (_points(v) - _points(r) for v, r in zip(vecs, rest, strict=True)),
-                strict=True,
-            )
-        ]
+        hints = []
+        if full_floors:  # else the whole hand's tables are complete, and so are these
+            hints = [
+                [max(0, f - (_points(v) - _points(r))) for f in floors]
+                for floors, v, r in zip(full_floors, vecs, rest, strict=True)
+            ]
         merged, _, _ = _solve_runs(
             rest,
             contract.runs,
