@@ -750,6 +750,9 @@ def _solve_runs(
     with a table for one run and gets one for more only while the bound on the points left with
     more runs in it (the other suits then make fewer) is below the best found (and ``enough``).
     """
+    if runs <= 1:  # a table for one run is complete
+        tables = [_solve_table(v, runs, rules) for v in vecs]
+        return _merge_solve(tables, runs, wilds, lo0, hi0), _FAR, []
     caps = _first_caps(vecs, runs)
     allocations = _allocations(runs)
     while True:
@@ -1400,7 +1403,7 @@ def _dist_runs(
     bound is below the best found (and ``enough``). The bound holds as a run never has more wild
     room than gaps, and a run taken away never adds gaps nor gaps beyond room.
     """
-    caps = _first_caps(vecs, runs)
+    caps = _first_caps(vecs, runs) if runs > 1 else [runs] * 4
     scratch_gaps = rules.min_run
     scratch_net = scratch_gaps - min(_run_room(rules.min_run, rules), rules.min_run)
     allocations = _allocations(runs, exact=False)
