@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from functools import cache
@@ -22,7 +23,7 @@ from rummykit.solver.contract import (
     missing_cards,
     solve_contract,
 )
-from rummykit.wild_melds import Book, Run, WildRules, crazy_points, hand_points, is_wild
+from rummykit.wild_melds import MAX_RUN, Book, Run, WildRules, crazy_points, hand_points, is_wild
 
 PACK = double_pack(4)
 RULES = WildRules()
@@ -584,3 +585,135 @@ def test_distance_named_cards_complete_the_contract(
     case: tuple[Contract, tuple[AnyCard, ...]],
 ) -> None:
     check_distance(*case, brute_below=1)
+
+
+# --------------------------------------------------------------------------------------------------
+# Big hands (after many buys): the shortcuts against the plain search
+# --------------------------------------------------------------------------------------------------
+
+
+def big_hand(seed: int, size: int, suits: int = 4) -> tuple[AnyCard, ...]:
+    """A seeded hand of ``size`` cards of the two packs, naturals from ``suits`` suits only."""
+    rng = random.Random(seed)
+    keep = set(rng.sample(list(Suit), suits))
+    pool = [c for c in PACK if isinstance(c, Joker) or c.number == 2 or c.suit in keep]
+    return tuple(rng.sample(pool, size))
+
+
+def plain_points(hand: Sequence[AnyCard], contract: Contract) -> int | None:
+    """The fewest points left, by the plain search the solver cuts short: every choice of books
+    (any copies of any ranks), every run count per suit, every run through each lowest card."""
+    from rummykit.solver import contract as module
+
+    vecs, jokers = module._vectors(hand)
+    wilds = jokers + module._total_twos(vecs)
+    n_min = module._min_book_naturals(RULES)
+    best: int | None = None
+    ranks = [r for r in module._BOOK_NIBBLES if sum(module._count(v, r) for v in vecs) >= n_min]
+    for combo in combinations_with_replacement(ranks, contract.books):
+        picks = []
+        for r, k in Counter(combo).items():
+            counts = [module._count(v, r) for v in vecs]
+            picks.append(
+                [(r, k, t) for t in product(*(range(c + 1) for c in counts)) if sum(t) >= k * n_min]
+            )
+        for picked in product(*picks):
+            rest = list(vecs)
+            lo = hi = 0
+            for r, k, taken in picked:
+                for s in range(4):
+                    rest[s] -= taken[s] << (4 * r)
+                for per_suit in module._split(taken, k):
+                    low, high = module._book_interval(sum(per_suit), RULES)
+                    lo, hi = lo + low, hi + high
+            tables = [module._solve_table(v, contract.runs, RULES) for v in rest]
+            merged = module._merge_solve(tables, contract.runs, wilds, lo, hi)
+            found = module._solve_cost(merged, contract.runs, wilds)
+            if found is not None and (best is None or found[0] < best):
+                best = found[0]
+    return best
+
+
+def use_plain_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    """From now on, suit tables for every run count at once, with every run shape."""
+    from rummykit.solver import contract as module
+
+    def every_shape(
+        present: int, many: int, nibble: int, rules: WildRules
+    ) -> list[tuple[int, ...]]:
+        vec = sum(1 << (4 * (p - 1)) for p in range(1, 14) if present >> p & 1)
+        return module._shapes(vec, nibble, rules.max_wilds_run, MAX_RUN)
+
+    monkeypatch.setattr(module, "_first_caps", lambda vecs, runs: [runs] * 4)
+    monkeypatch.setattr(module, "_unbeaten_shapes", every_shape)
+    cache_clear()
+
+
+@pytest.mark.parametrize(
+    ("seed", "size", "suits"),
+    [
+        (1, 22, 4),
+        (2, 26, 3),
+        (3, 20, 2),
+        (4, 32, 4),
+        (5, 28, 2),
+        (6, 30, 3),
+        (7, 16, 1),
+        (8, 20, 1),
+    ],
+)
+def test_big_hands_match_the_plain_search(
+    seed: int, size: int, suits: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Solving and the distance give the same values without their shortcuts (lazy tables for
+    more runs, runs beaten by a card more, the bounds on the books)."""
+    hand = big_hand(seed, size, suits)
+    cache_clear()
+    fast = [solve_contract(hand, c) for c in CONTRACTS]
+    distances = [contract_distance(hand, c) for c in CONTRACTS]
+    for contract, sol, d in zip(CONTRACTS, fast, distances, strict=True):
+        assert (sol is None) == (d > 0)
+        if sol is not None:
+            check_solution(hand, contract, sol)
+    use_plain_tables(monkeypatch)
+    for contract, sol, d in zip(CONTRACTS, fast, distances, strict=True):
+        assert plain_points(hand, contract) == (None if sol is None else sol.points_left)
+        assert contract_distance(hand, contract) == d
+    cache_clear()
+
+
+def test_a_fifty_card_hand_lays_down_every_contract() -> None:
+    hand = big_hand(2026, 50)
+    for contract in CONTRACTS:
+        sol = solve_contract(hand, contract)
+        assert sol is not None
+        check_solution(hand, contract, sol)
+        assert contract_distance(hand, contract) == 0
+        assert missing_cards(hand, contract) == ()
+
+
+def test_a_big_hand_without_runs() -> None:
+    # every copy of A, 4, 7, T and K, no wilds: books galore, but each run needs two more cards
+    hand = tuple(c for c in PACK if isinstance(c, Card) and c.number in (1, 4, 7, 10, 13))
+    assert len(hand) == 40
+    points = {c: solve_contract(hand, c) for c in CONTRACTS if not c.runs}
+    assert {str(c): s.points_left for c, s in points.items() if s} == {
+        "2 books": 160,
+        "3 books": 80,
+    }
+    for contract in CONTRACTS:
+        if contract.runs:
+            assert solve_contract(hand, contract) is None
+            assert contract_distance(hand, contract) == 2 * contract.runs
+            extra = missing_cards(hand, contract)
+            assert solve_contract((*hand, *extra), contract) is not None
+
+
+def test_two_runs_in_one_long_suit_beat_runs_in_two() -> None:
+    # hearts 3-9 twice make two runs; one of them and 4S 5S X 7S leave more points
+    hand = cards("3H 4H 5H 6H 7H 8H 9H 3H 4H 5H 6H 7H 8H 9H 4S 5S 7S X KD QC 9C")
+    sol = solve_contract(hand, CONTRACTS[2])
+    assert sol is not None
+    check_solution(hand, CONTRACTS[2], sol)
+    assert [str(c) for c in sol.left] == ["9C", "QC", "KD", "4S", "5S", "7S"]
+    assert sol.points_left == 45 == plain_points(hand, CONTRACTS[2])

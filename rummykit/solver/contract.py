@@ -18,20 +18,37 @@ True
 ['3C', '9H']
 
 How it works. A hand is four suit vectors (4 bits of count per rank, two packs) and a number of
-jokers. Runs never mix suits, so for each suit a table lists every way of making up to the
-contract's runs from that suit's cards alone, reduced to what matters when suits are put together:
-(runs made, the least and the most wilds those runs need and can hold, natural 2s they use) and
-the best points left for it. Wilds are interchangeable, so they are placed last: a run with
-natural cards at positions P needs ``max(span, min_run) - |P|`` wilds and holds at most
+jokers. Runs never mix suits, so for each suit a table lists every way of making up to so many
+runs from that suit's cards alone, reduced to what matters when suits are put together: (runs made,
+the least and the most wilds those runs need and can hold, natural 2s they use) and the best points
+left for it. Wilds are interchangeable, so they are placed last: a run with natural cards at
+positions P needs ``max(span, min_run) - |P|`` wilds and holds at most
 ``min(max_wilds_run, |P|, 13 - |P|)``; a book of n naturals needs ``max(0, min_book - n)`` and
-holds ``min(max_wilds_book, n)``. The books are enumerated (their rank and which copies they
-take), the suit tables of the rest are merged, and the wilds fill the melds' needs, then their room.
-The suit tables are cached, so a hand that changes by a card reuses three of its four.
+holds ``min(max_wilds_book, n)``. The suit tables of what the books leave are merged, and the wilds
+fill the melds' needs, then their room.
+
+A suit table is a dynamic programme from the lowest card up (the card stays in hand, or starts a
+run through cards above it), cached per remaining cards, so tables of hands that differ by a card
+or by a book's copies share most of their work. A run that skips a card is not tried when a copy
+of that card must then stay in hand (more copies than the suit's other runs can take): the run with
+it leaves fewer points and holds as many wilds. Tables for more than one run in a suit are slow on
+big hands and rarely pay, so a suit of more than a few cards starts with a table for one run and
+gets more only while a lower bound on the points left with more runs there (each more run melds at
+most what the best single run melds) is below the best found.
+
+The books: a copy of a book's rank that no run uses is better in the book than in hand, so a book
+takes every copy but up to one per run of its suit. The runs made with every card free bound what
+any choice of books leaves (books only take cards away), so each choice has a lower bound: that
+bound, per wild room of the books, less the points of the naturals the books take. Sets of ranks
+(bounded by taking every copy) and then their choices are tried best bound first, until the bound
+reaches the best found; a choice's suits also start from the whole hand's bounds per suit.
 
 For the distance, melds are only as long as they must be (a longer meld never needs fewer cards,
 so books of 3 and runs of 4 with the usual limits); each gap takes one of the hand's wilds while the
 limits allow, else an added card. The same tables are built per suit, from groups of cards too far
-apart to share a run (cached on their own); books are enumerated with a lower bound, or, for a
+apart to share a run (cached on their own), again with one run per big suit first (a run never has
+more wild room than gaps, so the gaps beyond room bound what more runs could do); books are tried
+by kind (gaps, wild room) in order of a bound from the runs with every card free, or, for a
 contract of books only, chosen by a dynamic programme over the ranks. The best plan is then turned
 into actual cards, no card beyond its two copies and no more wilds than the game has; should that
 fail (a rare clash over a missing card), every plan is tried in order, so the answer stays exact.
@@ -39,10 +56,11 @@ fail (a rare clash over a missing card), every plan is tried in order, so the an
 
 from __future__ import annotations
 
+import heapq
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import combinations, combinations_with_replacement, product
+from itertools import combinations, combinations_with_replacement, groupby, product
 from typing import Final, TypeAlias, TypeVar
 
 from rummykit.cards import JOKER, STANDARD_PACK, AnyCard, Card, Joker
@@ -149,6 +167,8 @@ class ContractSolution:
 _TRIGGERS: Final = sum(15 << (4 * i) for i in range(13) if i != 1)  # every nibble but the 2s
 _NIBBLE_PTS: Final = (15, 20, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10)
 _WILD_PTS: Final = 20
+_ONES: Final = sum(1 << (4 * i) for i in range(13))  # a 1 in every nibble
+_TWOS: Final = 15 << 4  # the nibble of the 2s
 _BOOK_NIBBLES: Final = (0, *range(2, 13))  # every rank but the 2 can make a book
 
 
@@ -221,13 +241,12 @@ def _taken(vec_positions: Sequence[int]) -> int:
 # --------------------------------------------------------------------------------------------------
 
 _CACHE_LIMIT: Final = 50_000  # entries per cache; a full cache starts again empty
-_SOLVE_TABLES: dict[tuple[int, int, WildRules], _SolveTable] = {}
 _DIST_TABLES: dict[tuple[int, int, int, WildRules], _DistRecords] = {}
 
 
 def cache_clear() -> None:
     """Forget the cached suit tables (they only make repeated calls faster)."""
-    _SOLVE_TABLES.clear()
+    _SOLVE_REST.clear()
     _SOLVE_SHAPES.clear()
     _DIST_TABLES.clear()
     _SUIT_DIST_TABLES.clear()
@@ -261,63 +280,198 @@ def _run_interval(shape: _Shape, rules: WildRules) -> tuple[int, int]:
     return max(span, rules.min_run) - n, min(rules.max_wilds_run, n, MAX_RUN - n)
 
 
-_SOLVE_SHAPES: dict[tuple[int, int, WildRules], tuple[tuple[_Shape, int, int, int, int], ...]] = {}
+_ShapeInfo: TypeAlias = tuple[_Shape, int, int, int, int]
+# per rules: (cards from the lowest up, those with many copies, a 2?, nibble) -> shapes
+_SOLVE_SHAPES: dict[WildRules, dict[tuple[int, int, bool, int], tuple[_ShapeInfo, ...]]] = {}
 
 
 def _solve_shapes(
-    vec: int, nibble: int, rules: WildRules
-) -> tuple[tuple[_Shape, int, int, int, int], ...]:
-    """The runs through the lowest card: (positions, cards taken, least, most wilds, 2s used)."""
-    key = (vec, nibble, rules)
-    found = _SOLVE_SHAPES.get(key)
+    vec: int,
+    nibble: int,
+    runs: int,
+    rules: WildRules,
+    memo: dict[tuple[int, int, bool, int], tuple[_ShapeInfo, ...]],
+) -> tuple[_ShapeInfo, ...]:
+    """The runs through the lowest card: (positions, cards taken, least, most wilds, 2s used).
+
+    ``runs`` is how many runs the suit may still make, this one included. A run that leaves out a
+    card it could hold (inside it or next to an end, not a 2) is dropped when the hand has more
+    copies of that card than the other runs can take: a copy then stays in hand, and the run with
+    it is as good on wilds and leaves fewer points. ``memo`` caches them for ``rules``.
+    """
+    # the cards below the lowest one are gone: only which cards above it the hand has (some, more
+    # copies than ``runs``) and whether it has a 2 matter
+    some = (vec | vec >> 1) & _ONES  # two copies at most
+    many = some if runs <= 1 else (vec >> 1) & _ONES if runs == 2 else 0
+    key = (some >> (4 * nibble), many >> (4 * nibble), vec & _TWOS != 0, nibble)
+    found = memo.get(key)
     if found is None:
         out = []
-        for shape in _shapes(vec, nibble, rules.max_wilds_run, MAX_RUN):
+        for shape in _unbeaten_shapes(_positions(some), _positions(many), nibble, rules):
             low, high = _run_interval(shape, rules)
             if low <= high:
                 out.append((shape, _taken(shape), low, high, 1 if 2 in shape else 0))
-        found = _remember(_SOLVE_SHAPES, key, tuple(out))
+        found = memo[key] = tuple(out)
+    return found
+
+
+_UNSAFE: dict[WildRules, int] = {}
+
+
+def _unsafe_length(rules: WildRules) -> int:
+    """The fewest naturals of a run that one more natural makes hold fewer wilds."""
+    found = _UNSAFE.get(rules)
+    if found is None:
+
+        def holds(n: int) -> int:
+            return min(rules.max_wilds_run, n, MAX_RUN - n)
+
+        found = _UNSAFE[rules] = min(
+            (n for n in range(1, MAX_RUN) if holds(n + 1) < holds(n)), default=MAX_RUN
+        )
+    return found
+
+
+def _positions(flags: int) -> int:
+    """Run positions (bit p for position p, the ace at 1 and 14) of nibble flags."""
+    out = 0
+    while flags:
+        low = flags & -flags
+        out |= 2 << ((low.bit_length() - 1) >> 2)
+        flags ^= low
+    if out & 2:
+        out |= 1 << ACE_HIGH
+    return out
+
+
+def _unbeaten_shapes(present: int, many: int, nibble: int, rules: WildRules) -> list[_Shape]:
+    """The sets of natural positions of :func:`_shapes` (holes up to the wild limit, 13 long at
+    most) for a suit with cards at positions ``present``, but those another run beats: one with
+    a card more that must stay in hand otherwise (one at ``many``, not a 2) in a hole or next to
+    its free end, while that card does not lower the wilds the run holds (a run of 12 naturals
+    holds fewer than one of 11)."""
+    heavy = many & ~7  # never the ace low nor a 2
+    most = rules.max_wilds_run
+    unsafe = _unsafe_length(rules)
+    out: list[_Shape] = []
+
+    def extend(
+        positions: list[int], last: int, step: int, holes: int, first: int, blocked: bool
+    ) -> None:
+        n = len(positions)
+        if n >= unsafe or not blocked:
+            nxt = last + step
+            free_end = 3 <= nxt <= ACE_HIGH and abs(nxt - first) < MAX_RUN and heavy >> nxt & 1
+            if n >= unsafe or not free_end:
+                out.append(tuple(positions) if step > 0 else tuple(reversed(positions)))
+        for gap in range(most - holes + 1):
+            q = last + step * (gap + 1)
+            if not 2 <= q <= ACE_HIGH or abs(q - first) + 1 > MAX_RUN:
+                break
+            if present >> q & 1:
+                low, high = (last, q) if step > 0 else (q, last)
+                now_blocked = blocked or bool(heavy & ((1 << high) - (2 << low)))
+                if now_blocked:
+                    # every run of this branch is beaten if none can reach ``unsafe`` naturals
+                    if step > 0:
+                        window = (2 << min(first + MAX_RUN - 1, ACE_HIGH)) - (2 << q)
+                    else:
+                        window = (1 << q) - (1 << max(first - MAX_RUN + 1, 2))
+                    if n + 1 + (present & window).bit_count() < unsafe:
+                        continue
+                extend([*positions, q], q, step, holes + gap, first, now_blocked)
+
+    if nibble == 0:
+        extend([1], 1, 1, 0, 1, False)
+        extend([ACE_HIGH], ACE_HIGH, -1, 0, ACE_HIGH, False)
+        return out
+    p0 = nibble + 1
+    extend([p0], p0, 1, 0, p0, False)
+    if present >> 2 & 1 and p0 - 3 <= most and p0 - 1 <= MAX_RUN:
+        extend([2, p0], p0, 1, p0 - 3, 2, False)
+    return out
+
+
+def _keep_best(table: _SolveTable) -> _SolveTable:
+    """Drop entries another entry with as many runs and the same 2s beats on every count."""
+    groups: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
+    kept: _SolveTable = {}
+    for k in sorted(table, key=lambda k: (table[k][0], k[1], -k[2])):
+        j, lo, hi, twos = k
+        left = table[k][0]
+        group = groups.setdefault((j, twos), [])
+        if any(kl <= left and klo <= lo and khi >= hi for kl, klo, khi in group):
+            continue
+        group.append((left, lo, hi))
+        kept[k] = table[k]
+    return kept
+
+
+def _points(vec: int) -> int:
+    """The points of a suit vector's cards but the 2s."""
+    total = 0
+    nibble = 0
+    vec &= _TRIGGERS
+    while vec:
+        total += (vec & 15) * _NIBBLE_PTS[nibble]
+        vec >>= 4
+        nibble += 1
+    return total
+
+
+_SolveMemo: TypeAlias = dict[tuple[int, int], _SolveTable]
+_SOLVE_REST: dict[WildRules, _SolveMemo] = {}
+
+
+def _solve_rest(
+    v: int,
+    max_runs: int,
+    rules: WildRules,
+    memo: _SolveMemo,
+    shapes: dict[tuple[int, int, bool, int], tuple[_ShapeInfo, ...]],
+) -> _SolveTable:
+    """The table of the cards of ``v``: a dynamic programme from the lowest card up, cached in
+    ``memo`` (run shapes in ``shapes``).
+
+    The lowest card other than a 2 either stays in hand (with its copies) or is the lowest card
+    of a run; what is left of the suit is solved the same way.
+    """
+    key = (v, max_runs)
+    found = memo.get(key)
+    if found is not None:
+        return found
+    if not max_runs:
+        found = memo[key] = {(0, 0, 0, 0): (_points(v), ())}
+        return found
+    triggers = v & _TRIGGERS
+    if not triggers:
+        found = memo[key] = {(0, 0, 0, 0): (0, ())}
+        return found
+    nibble = ((triggers & -triggers).bit_length() - 1) >> 2
+    count = _count(v, nibble)
+    points = count * _NIBBLE_PTS[nibble]
+    skip = _solve_rest(v - (count << (4 * nibble)), max_runs, rules, memo, shapes)
+    table: _SolveTable = {k: (left + points, runs) for k, (left, runs) in skip.items()}
+    for shape, taken, low, high, two in _solve_shapes(v, nibble, max_runs, rules, shapes):
+        rest = _solve_rest(v - taken, max_runs - 1, rules, memo, shapes)
+        for (j, lo, hi, twos), (left, runs) in rest.items():
+            k = (j + 1, lo + low, hi + high, twos + two)
+            old = table.get(k)
+            if old is None or left < old[0]:
+                table[k] = (left, (shape, *runs))
+    found = memo[key] = _keep_best(table) if len(table) > 8 else table
     return found
 
 
 def _solve_table(vec: int, max_runs: int, rules: WildRules) -> _SolveTable:
-    """Every useful way of making up to ``max_runs`` runs from one suit's cards."""
-    key = (vec, max_runs, rules)
-    cached = _SOLVE_TABLES.get(key)
-    if cached is not None:
-        return cached
-    table: _SolveTable = {}
-
-    def walk(v: int, runs: tuple[_Shape, ...], left: int, lo: int, hi: int, twos: int) -> None:
-        triggers = v & _TRIGGERS
-        if not triggers:
-            k = (len(runs), lo, hi, twos)
-            old = table.get(k)
-            if old is None or left < old[0]:
-                table[k] = (left, runs)
-            return
-        nibble = ((triggers & -triggers).bit_length() - 1) >> 2
-        count = _count(v, nibble)
-        walk(v - (count << (4 * nibble)), runs, left + count * _NIBBLE_PTS[nibble], lo, hi, twos)
-        if len(runs) < max_runs:
-            for shape, taken, low, high, two in _solve_shapes(v, nibble, rules):
-                walk(v - taken, (*runs, shape), left, lo + low, hi + high, twos + two)
-
-    walk(vec, (), 0, 0, 0, 0)
-    # drop entries another entry with as many runs and the same 2s beats on every count
-    items = sorted(
-        table.items(), key=lambda kv: (kv[0][0], kv[0][3], kv[1][0], kv[0][1], -kv[0][2])
-    )
-    kept: _SolveTable = {}
-    for k, value in items:
-        j, lo, hi, twos = k
-        if any(
-            kj == j and kt == twos and kv[0] <= value[0] and klo <= lo and khi >= hi
-            for (kj, klo, khi, kt), kv in kept.items()
-        ):
-            continue
-        kept[k] = value
-    return _remember(_SOLVE_TABLES, key, kept)
+    """Every useful way of making up to ``max_runs`` runs from one suit's cards (cached)."""
+    memo = _SOLVE_REST.get(rules)
+    if memo is None or len(memo) >= _CACHE_LIMIT:
+        memo = _SOLVE_REST[rules] = {}
+    shapes = _SOLVE_SHAPES.get(rules)
+    if shapes is None or len(shapes) >= _CACHE_LIMIT:
+        shapes = _SOLVE_SHAPES[rules] = {}
+    return _solve_rest(vec, max_runs, rules, memo, shapes)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -372,41 +526,122 @@ def _isolated(vec: int, nibble: int, rules: WildRules) -> bool:
     return not vec & masks[nibble]
 
 
-def _solve_books(
-    vecs: tuple[int, ...], books: int, runs: int, rules: WildRules
-) -> Iterator[tuple[tuple[int, ...], int, int, tuple[tuple[int, tuple[int, ...]], ...]]]:
-    """Every way of choosing the books: (vectors left, least wilds, most wilds, books).
+_ALLOCATIONS: dict[int, list[tuple[int, ...]]] = {}
 
-    Each book is (rank nibble, copies per suit). Copies of a book's rank that no run can use always
-    go into the books (leaving them out could only leave them in hand).
+
+def _allocations(runs: int, *, exact: bool = True) -> list[tuple[int, ...]]:
+    """Every way of spreading ``runs`` runs (or, if not ``exact``, up to so many) over the suits."""
+    key = runs if exact else -1 - runs
+    found = _ALLOCATIONS.get(key)
+    if found is None:
+        found = _ALLOCATIONS[key] = [
+            a
+            for a in product(range(runs + 1), repeat=4)
+            if sum(a) == runs or (not exact and sum(a) < runs)
+        ]
+    return found
+
+
+_Ranks: TypeAlias = tuple[tuple[int, int], ...]  # the books' ranks: (nibble, books of it)
+_Pick: TypeAlias = tuple[tuple[int, ...], ...]  # per rank, the copies per suit its books take
+
+
+def _book_choices(
+    vecs: tuple[int, ...],
+    books: int,
+    runs: int,
+    rules: WildRules,
+    floor: Callable[[int], int],
+) -> Iterator[tuple[int, int, int, _Ranks, _Pick]]:
+    """The ways of choosing the books worth trying, best bound first: (bound, least and most
+    wilds of the books, ranks, copies taken).
+
+    ``floor(most wilds of the books)`` bounds the points the runs leave with every card free, so
+    the bound of a choice is that minus the points of the naturals its books take. Ranks are
+    expanded into choices only when their own bound (every copy taken) comes up.
+
+    A copy of a book's rank that no run uses is better in a book than in hand, so the books take
+    every copy but those the runs may use: in a suit with ``j`` runs, up to ``j`` copies of the
+    rank (a run holds one card of each rank), none if no run of the suit can reach the card.
     """
-    if books == 0:
-        yield vecs, 0, 0, ()
-        return
     n_min = _min_book_naturals(rules)
-    copies = {r: tuple(_count(v, r) for v in vecs) for r in _BOOK_NIBBLES}
-    ranks = [r for r in _BOOK_NIBBLES if sum(copies[r]) >= n_min]
+    copies = {r: tuple(v >> (4 * r) & 15 for v in vecs) for r in _BOOK_NIBBLES}
+    intervals: dict[tuple[int, int], tuple[int, int]] = {}
+
+    def interval(n: int, k: int) -> tuple[int, int]:
+        """Least and most wilds of ``k`` books sharing ``n`` copies as evenly as possible."""
+        found = intervals.get((n, k))
+        if found is None:
+            sizes = [n // k + (i < n % k) for i in range(k)]
+            found = intervals[n, k] = (
+                sum(_book_interval(m, rules)[0] for m in sizes),
+                sum(_book_interval(m, rules)[1] for m in sizes),
+            )
+        return found
+
+    heap: list[tuple[int, int, int, int, _Ranks, _Pick]] = []
+    totals = {r: sum(copies[r]) for r in _BOOK_NIBBLES}
+    ranks = [r for r in _BOOK_NIBBLES if totals[r] >= n_min]
     for combo in combinations_with_replacement(ranks, books):
-        per_rank = Counter(combo)
-        if any(sum(copies[r]) < k * n_min for r, k in per_rank.items()):
+        per_rank = tuple((r, len(list(group))) for r, group in groupby(combo))
+        if all(totals[r] >= k * n_min for r, k in per_rank):
+            points = sum(totals[r] * _NIBBLE_PTS[r] for r, _ in per_rank)
+            hi = sum(interval(totals[r], k)[1] for r, k in per_rank)
+            heapq.heappush(heap, (floor(hi) - points, 0, 0, 0, per_rank, ()))
+    options: dict[tuple[int, int], list[tuple[int, ...]]] = {}  # by (rank, books)
+
+    def takes(r: int, k: int) -> list[tuple[int, ...]]:
+        """The copies per suit ``k`` books of rank ``r`` may take: all but up to ``runs`` in all
+        (none where no run can reach the card)."""
+        found = options.get((r, k))
+        if found is None:
+            ranges = [
+                range(c if _isolated(v, r, rules) else max(0, c - runs), c + 1)
+                for c, v in zip(copies[r], vecs, strict=True)
+            ]
+            found = options[r, k] = [
+                t for t in product(*ranges) if sum(t) >= k * n_min and totals[r] - sum(t) <= runs
+            ]
+        return found
+
+    while heap:
+        bound, expanded, lo, hi, per_rank, pick = heapq.heappop(heap)
+        if expanded:
+            yield bound, lo, hi, per_rank, pick
             continue
-        choices = []
-        for r, k in per_rank.items():
-            fixed = [runs == 0 or _isolated(v, r, rules) for v in vecs]
-            choices.append([(r, k, t) for t in _sub_counts(copies[r], fixed, k * n_min, 99)])
-        for picked in product(*choices):
-            left = list(vecs)
-            lo = hi = 0
-            specs: list[tuple[int, tuple[int, ...]]] = []
-            for r, k, taken in picked:
-                for s in range(4):
-                    left[s] -= taken[s] << (4 * r)
-                for per_suit in _split(taken, k):
-                    low, high = _book_interval(sum(per_suit), rules)
-                    lo += low
-                    hi += high
-                    specs.append((r, per_suit))
-            yield tuple(left), lo, hi, tuple(specs)
+        # the copies left in a suit are for its runs: no more than ``runs`` runs in all
+        picks = [
+            p
+            for p in product(*(takes(r, k) for r, k in per_rank))
+            if len(p) == 1
+            or sum(
+                max(copies[r][s] - taken[s] for (r, _), taken in zip(per_rank, p, strict=True))
+                for s in range(4)
+            )
+            <= runs
+        ]
+        for pick in picks:
+            lo = hi = points = 0
+            for (r, k), taken in zip(per_rank, pick, strict=True):
+                n = sum(taken)
+                points += n * _NIBBLE_PTS[r]
+                low, high = interval(n, k)
+                lo += low
+                hi += high
+            heapq.heappush(heap, (floor(hi) - points, 1, lo, hi, per_rank, pick))
+
+
+def _book_specs(
+    vecs: tuple[int, ...], per_rank: _Ranks, pick: _Pick
+) -> tuple[list[int], tuple[tuple[int, tuple[int, ...]], ...]]:
+    """The cards left per suit and the books (rank nibble, copies per suit) of a book choice."""
+    left = list(vecs)
+    specs: list[tuple[int, tuple[int, ...]]] = []
+    for (r, k), taken in zip(per_rank, pick, strict=True):
+        for s in range(4):
+            left[s] -= taken[s] << (4 * r)
+        specs.extend((r, per_suit) for per_suit in _split(taken, k))
+    return left, tuple(specs)
 
 
 def _split(taken: Sequence[int], k: int) -> list[tuple[int, ...]]:
@@ -446,6 +681,111 @@ def _merge_solve(
     return cur
 
 
+_FAR: Final = 1 << 30  # more points than any hand has
+
+
+def _solve_cost(
+    merged: dict[tuple[int, int, int, int], tuple[int, _Chain]], runs: int, wilds: int
+) -> tuple[int, _Chain] | None:
+    """The best (points left, runs) of merged suit tables: all the runs, wilds within limits."""
+    best: tuple[int, _Chain] | None = None
+    for (j, lo, hi, twos), (left, chain) in merged.items():
+        pool = wilds - twos
+        if j == runs and lo <= pool:
+            cost = left + _WILD_PTS * (pool - min(pool, hi))
+            if best is None or cost < best[0]:
+                best = (cost, chain)
+    return best
+
+
+def _left_floors(table: _SolveTable, vec: int, cap: int, runs: int, rules: WildRules) -> list[int]:
+    """Per number of runs (0 to ``runs``), no more than the least points the suit can keep with
+    that many runs, from its table for up to ``cap`` runs.
+
+    Beyond ``cap``: each more run melds at most what the best single run melds, and a run needs
+    ``ceil(min_run / 2)`` natural cards at least.
+    """
+    floors = [_FAR] * (runs + 1)
+    for (j, _, _, _), (left, _) in table.items():
+        floors[j] = min(floors[j], left)
+    if cap < runs:
+        most = min(floors[: cap + 1])
+        one_run = floors[0] - min(floors[:2])
+        cards = _cards(vec)
+        for j in range(cap + 1, runs + 1):
+            if j * ((rules.min_run + 1) // 2) <= cards:
+                floors[j] = max(0, most - (j - cap) * one_run)
+    return floors
+
+
+_SMALL_SUIT: Final = 6  # cards of a suit whose tables for every run count are quick to build
+
+
+def _first_caps(vecs: Sequence[int], runs: int) -> list[int]:
+    """The runs each suit's first table allows: all for a small suit, else one."""
+    return [runs if _cards(v) <= _SMALL_SUIT else min(runs, 1) for v in vecs]
+
+
+def _cards(vec: int) -> int:
+    """The cards of a suit vector (no count above 2)."""
+    return (vec & _ONES).bit_count() + 2 * (vec & _ONES << 1).bit_count()
+
+
+def _solve_runs(
+    vecs: Sequence[int],
+    runs: int,
+    wilds: int,
+    lo0: int,
+    hi0: int,
+    rules: WildRules,
+    enough: int | None,
+    hints: Sequence[Sequence[int]] | None = None,
+) -> tuple[dict[tuple[int, int, int, int], tuple[int, _Chain]], int, list[list[int]]]:
+    """The suit tables merged, with books needing ``lo0`` to ``hi0`` wilds, a lower bound on the
+    points of any way they leave out, and per suit and number of runs, a lower bound on the
+    points the suit keeps (see :func:`_left_floors`; none if every table is complete; ``hints``
+    are more such bounds).
+
+    Tables for many runs in a suit are slow on big hands and seldom needed: each suit starts
+    with a table for one run and gets one for more only while the bound on the points left with
+    more runs in it (the other suits then make fewer) is below the best found (and ``enough``).
+    """
+    if runs <= 1:  # a table for one run is complete
+        tables = [_solve_table(v, runs, rules) for v in vecs]
+        return _merge_solve(tables, runs, wilds, lo0, hi0), _FAR, []
+    caps = _first_caps(vecs, runs)
+    allocations = _allocations(runs)
+    while True:
+        tables = [_solve_table(v, cap, rules) for v, cap in zip(vecs, caps, strict=True)]
+        merged = _merge_solve(tables, runs, wilds, lo0, hi0)
+        if min(caps) == runs:
+            return merged, _FAR, []
+        floors = [
+            _left_floors(t, v, cap, runs, rules)
+            for t, v, cap in zip(tables, vecs, caps, strict=True)
+        ]
+        if hints:
+            floors = [list(map(max, f, h)) for f, h in zip(floors, hints, strict=True)]
+        found = _solve_cost(merged, runs, wilds)
+        limit = min(_FAR if found is None else found[0], _FAR if enough is None else enough)
+        beyond = {
+            s: min(
+                (
+                    sum(f[j] for f, j in zip(floors, a, strict=True))
+                    for a in allocations
+                    if a[s] > caps[s]
+                ),
+            )
+            for s in range(4)
+            if caps[s] < runs
+        }
+        more = [s for s, bound in beyond.items() if bound < limit]
+        if not more:
+            return merged, min(beyond.values()), floors
+        for s in more:
+            caps[s] += 1
+
+
 def solve_contract(
     hand: Sequence[AnyCard], contract: Contract, rules: WildRules = DEFAULT_RULES
 ) -> ContractSolution | None:
@@ -460,29 +800,74 @@ def solve_contract(
     if len(hand) < contract.min_cards(rules):
         return None
     wilds = jokers + _total_twos(vecs)
-    if contract.runs and contract.books:
-        # the books can only take cards away from the runs: first see if the runs alone can be
-        full = _merge_solve(
-            [_solve_table(v, contract.runs, rules) for v in vecs], contract.runs, wilds, 0, 0
-        )
-        if not any(j == contract.runs for j, _, _, _ in full):
-            return None
-    best: tuple[int, tuple[tuple[int, tuple[int, ...]], ...], _Chain, int] | None = None
-    for rest, book_lo, book_hi, specs in _solve_books(vecs, contract.books, contract.runs, rules):
+    # the runs with every card free: no solution if they cannot be made, and a bound for each
+    # choice of books (they take cards from the runs, never give any)
+    full, beyond, full_floors = _solve_runs(vecs, contract.runs, wilds, 0, 0, rules, None)
+    ends = [
+        (left, wilds - twos, hi)
+        for (j, lo, hi, twos), (left, _) in full.items()
+        if j == contract.runs and lo <= wilds - twos
+    ]
+    if not ends:
+        return None
+    if not contract.books:
+        runs_only = _solve_cost(full, contract.runs, wilds)
+        assert runs_only is not None
+        return _finish(hand, runs_only[0], (), runs_only[1], jokers, rules)
+    floors: dict[int, int] = {}
+
+    def floor(book_hi: int) -> int:
+        found = floors.get(book_hi)
+        if found is None:
+            found = floors[book_hi] = min(
+                beyond,
+                min(left + _WILD_PTS * (pool - min(pool, hi + book_hi)) for left, pool, hi in ends),
+            )
+        return found
+
+    best: tuple[int, tuple[tuple[int, tuple[int, ...]], ...], _Chain] | None = None
+    for bound, book_lo, book_hi, per_rank, pick in _book_choices(
+        vecs, contract.books, contract.runs, rules, floor
+    ):
+        if best is not None and bound >= best[0]:
+            break
         if book_lo > wilds:
             continue
-        tables = [_solve_table(v, contract.runs, rules) for v in rest]
-        merged = _merge_solve(tables, contract.runs, wilds, book_lo, book_hi)
-        for (j, lo, hi, twos), (left, chain) in merged.items():
-            pool = wilds - twos
-            if j != contract.runs or lo > pool:
-                continue
-            cost = left + _WILD_PTS * (pool - min(pool, hi))
-            if best is None or cost < best[0]:
-                best = (cost, specs, chain, pool)
+        rest, specs = _book_specs(vecs, per_rank, pick)
+        # a suit keeps at least what it keeps with every card, less the points the books take
+        hints = []
+        if full_floors:  # else the whole hand's tables are complete, and so are these
+            hints = [
+                [max(0, f - (_points(v) - _points(r))) for f in floors]
+                for floors, v, r in zip(full_floors, vecs, rest, strict=True)
+            ]
+        merged, _, _ = _solve_runs(
+            rest,
+            contract.runs,
+            wilds,
+            book_lo,
+            book_hi,
+            rules,
+            None if best is None else best[0],
+            hints,
+        )
+        found = _solve_cost(merged, contract.runs, wilds)
+        if found is not None and (best is None or found[0] < best[0]):
+            best = (found[0], specs, found[1])
     if best is None:
         return None
-    cost, specs, chain, _ = best
+    return _finish(hand, *best, jokers, rules)
+
+
+def _finish(
+    hand: Sequence[AnyCard],
+    cost: int,
+    specs: Sequence[tuple[int, tuple[int, ...]]],
+    chain: _Chain,
+    jokers: int,
+    rules: WildRules,
+) -> ContractSolution:
+    """The solution of the chosen books and runs, checked against its cost."""
     solution = _build_solution(hand, specs, _unchain(chain), jokers, rules)
     if solution.points_left != cost:  # pragma: no cover - a bug, never expected
         raise AssertionError(f"solver inconsistency: {solution} costs {cost}")
@@ -979,6 +1364,87 @@ def _merge_dist(
     return cur
 
 
+def _dist_cost(
+    merged: dict[tuple[int, int, int], tuple[int, _DistChain]],
+    runs: int,
+    wilds: int,
+    book_gaps: int,
+    book_room: int,
+    rules: WildRules,
+) -> tuple[int, _DistChain, int] | None:
+    """The best (cards to add, runs, runs of missing cards only) of merged suit tables."""
+    scratch_gaps = rules.min_run
+    scratch_room = min(_run_room(rules.min_run, rules), rules.min_run)
+    best: tuple[int, _DistChain, int] | None = None
+    for (j, room, twos), (gaps, chain) in merged.items():
+        z = runs - j
+        pool = wilds - twos
+        cost = book_gaps + gaps + z * scratch_gaps - min(pool, book_room + room + z * scratch_room)
+        if best is None or cost < best[0]:
+            best = (cost, chain, z)
+    return best
+
+
+def _dist_runs(
+    vecs: Sequence[int],
+    originals: Sequence[int],
+    runs: int,
+    wilds: int,
+    book_gaps: int,
+    book_room: int,
+    rules: WildRules,
+    enough: int | None,
+) -> tuple[dict[tuple[int, int, int], tuple[int, _DistChain]], list[tuple[int, int]]]:
+    """The distance tables of the suits merged (with books of these gaps and wild room), and
+    lower bounds for the ways they leave out: (gaps of the runs, their gaps beyond their room);
+    such a way needs at least ``max(book_gaps + gaps - wilds, book_gaps - book_room + net)``.
+
+    As for solving, a suit starts with a table for one run and gets one for more only while the
+    bound is below the best found (and ``enough``). The bound holds as a run never has more wild
+    room than gaps, and a run taken away never adds gaps nor gaps beyond room.
+    """
+    caps = _first_caps(vecs, runs) if runs > 1 else [runs] * 4
+    scratch_gaps = rules.min_run
+    scratch_net = scratch_gaps - min(_run_room(rules.min_run, rules), rules.min_run)
+    allocations = _allocations(runs, exact=False)
+    while True:
+        tables = [
+            _suit_dist_table(v, o, cap, rules)
+            for v, o, cap in zip(vecs, originals, caps, strict=True)
+        ]
+        merged = _merge_dist(tables, runs, wilds)
+        if min(caps) == runs:
+            return merged, []
+        found = _dist_cost(merged, runs, wilds, book_gaps, book_room, rules)
+        limit = min(_FAR if found is None else found[0], _FAR if enough is None else enough)
+        # per suit and number of runs: least gaps, least gaps beyond wild room
+        least: list[list[tuple[int, int]]] = []
+        for table, cap in zip(tables, caps, strict=True):
+            per_j = [(_FAR, _FAR)] * (runs + 1)
+            for (j, room, _), (gaps, _) in table.items():
+                g, n = per_j[j]
+                per_j[j] = (min(g, gaps), min(n, gaps - room))
+            for j in range(cap + 1, runs + 1):
+                per_j[j] = per_j[cap]
+            least.append(per_j)
+        pairs: list[tuple[int, int]] = []
+        more: set[int] = set()
+        for alloc in allocations:
+            beyond = [s for s in range(4) if alloc[s] > caps[s]]
+            if not beyond:
+                continue
+            z = runs - sum(alloc)
+            gaps = z * scratch_gaps + sum(f[j][0] for f, j in zip(least, alloc, strict=True))
+            net = z * scratch_net + sum(f[j][1] for f, j in zip(least, alloc, strict=True))
+            pairs.append((gaps, net))
+            if max(book_gaps + gaps - wilds, book_gaps - book_room + net) < limit:
+                more.update(beyond)
+        if not more:
+            return merged, pairs
+        for s in more:
+            caps[s] += 1
+
+
 @dataclass(frozen=True, slots=True)
 class _Plan:
     """A way to complete the contract: books, runs per suit, runs of missing cards only."""
@@ -1002,57 +1468,99 @@ def _dist_plans(
     scratch_room = min(_run_room(rules.min_run, rules), rules.min_run)
     book_options = _dist_book_options(vecs, n_runs, rules) if contract.books else []
     costs = [_book_cost(b, rules) for b in book_options]
-    combos = list(combinations_with_replacement(range(len(book_options)), contract.books))
-    # a lower bound for the runs: their fewest gaps with every card free
-    run_floor = 0
-    if len(combos) > 1:
-        full_tables = [_suit_dist_table(v, v, n_runs, rules) for v in vecs]
-        merged_full = _merge_dist(full_tables, n_runs, wilds)
-        run_floor = min(
-            (g + (n_runs - j) * scratch_gaps for (j, _, _), (g, _) in merged_full.items()),
-            default=0,
+    if exhaustive:
+        for combo in combinations_with_replacement(range(len(book_options)), contract.books):
+            fitted = _dist_rest(vecs, tuple(book_options[i] for i in combo), n_runs)
+            if fitted is not None:
+                books, rest = fitted
+                records = [
+                    _dist_table(rest[s], vecs[s], n_runs, rules, keep_all=True) for s in range(4)
+                ]
+                book_gaps = sum(costs[i][0] for i in combo)
+                book_room = sum(costs[i][1] for i in combo)
+                yield from _every_dist_plan(
+                    records, books, book_gaps, book_room, wilds, n_runs, rules
+                )
+        return
+    # a lower bound for each choice of books: the runs with every card free (the books can only
+    # take cards away from them), per wild room of the books
+    most_room = contract.books * rules.max_wilds_book
+    full, beyond = _dist_runs(vecs, vecs, n_runs, wilds, 0, 0, rules, None)
+    if not contract.books:
+        runs_only = _dist_cost(full, n_runs, wilds, 0, 0, rules)
+        assert runs_only is not None
+        cost, chain, z = runs_only
+        yield _Plan(cost, (), tuple(_unchain_dist(chain)), z)
+        return
+    ends = [
+        (gaps + (n_runs - j) * scratch_gaps, wilds - twos, room + (n_runs - j) * scratch_room)
+        for (j, room, twos), (gaps, _) in full.items()
+    ]
+    floors = {
+        book_room: min(
+            min((max(g - wilds, net - book_room) for g, net in beyond), default=_FAR),
+            min(g - min(pool, book_room + room) for g, pool, room in ends),
         )
-    most_room = n_runs * _run_room(max(_run_lengths(rules)), rules)
-    bounded = []
-    for combo in combos:
-        gaps = sum(costs[i][0] for i in combo)
-        room = sum(costs[i][1] for i in combo)
-        bounded.append((gaps + run_floor - min(wilds, room + most_room), gaps, room, combo))
-    bounded.sort()
+        for book_room in range(most_room + 1)
+    }
+    # the books are tried by kind (gaps, wild room), the kinds in order of their bound
+    kinds: dict[tuple[int, int], list[int]] = {}
+    for i, kind in enumerate(costs):
+        kinds.setdefault(kind, []).append(i)
+    groups = []
+    for picked in combinations_with_replacement(sorted(kinds), contract.books):
+        book_gaps = sum(g for g, _ in picked)
+        book_room = sum(r for _, r in picked)
+        groups.append((book_gaps + floors[book_room], book_gaps, book_room, picked))
+    groups.sort()
     best_cost: int | None = None
     best_plan: _Plan | None = None
-    for bound, book_gaps, book_room, combo in bounded:
-        if not exhaustive and best_cost is not None and bound >= best_cost:
-            break
-        books = tuple(book_options[i] for i in combo)
-        if not _books_fit(books, vecs, by_suit=n_runs > 0):
-            continue
-        if n_runs == 0:
-            books = _assign_suits(books, vecs)
-        rest = list(vecs)
-        for r, taken, _ in books:
-            if r >= 0:
-                for s in range(4):
-                    rest[s] -= taken[s] << (4 * r)
-        if exhaustive:
-            records = [
-                _dist_table(rest[s], vecs[s], n_runs, rules, keep_all=True) for s in range(4)
-            ]
-            yield from _every_dist_plan(records, books, book_gaps, book_room, wilds, n_runs, rules)
-            continue
-        tables = [_suit_dist_table(rest[s], vecs[s], n_runs, rules) for s in range(4)]
-        merged = _merge_dist(tables, n_runs, wilds)
-        for (j, room, twos), (gaps, chain) in merged.items():
-            z = n_runs - j
-            pool = wilds - twos
-            cost = (
-                book_gaps + gaps + z * scratch_gaps - min(pool, book_room + room + z * scratch_room)
+    for bound, book_gaps, book_room, picked in groups:
+        for combo in _combos(picked, kinds):
+            if best_cost is not None and bound >= best_cost:
+                break
+            fitted = _dist_rest(vecs, tuple(book_options[i] for i in combo), n_runs)
+            if fitted is None:
+                continue
+            books, rest = fitted
+            merged, _ = _dist_runs(
+                rest, vecs, n_runs, wilds, book_gaps, book_room, rules, best_cost
             )
-            if best_cost is None or cost < best_cost:
-                best_cost = cost
-                best_plan = _Plan(cost, books, tuple(_unchain_dist(chain)), z)
+            found = _dist_cost(merged, n_runs, wilds, book_gaps, book_room, rules)
+            if found is not None and (best_cost is None or found[0] < best_cost):
+                best_cost, chain, z = found
+                best_plan = _Plan(best_cost, books, tuple(_unchain_dist(chain)), z)
     if best_plan is not None:
         yield best_plan
+
+
+def _combos(
+    picked: Sequence[tuple[int, int]], kinds: dict[tuple[int, int], list[int]]
+) -> Iterator[tuple[int, ...]]:
+    """Every choice of books (indices) with these kinds."""
+    parts = [
+        list(combinations_with_replacement(kinds[kind], n))
+        for kind, n in sorted(Counter(picked).items())
+    ]
+    for pick in product(*parts):
+        yield tuple(i for part in pick for i in part)
+
+
+def _dist_rest(
+    vecs: tuple[int, ...], books: tuple[_DistBook, ...], n_runs: int
+) -> tuple[tuple[_DistBook, ...], list[int]] | None:
+    """The books (with their suits, if suits do not matter) and the cards left for the runs once
+    the books take theirs, or None if the hand does not hold what the books take."""
+    if not _books_fit(books, vecs, by_suit=n_runs > 0):
+        return None
+    if n_runs == 0:
+        books = _assign_suits(books, vecs)
+    rest = list(vecs)
+    for r, taken, _ in books:
+        if r >= 0:
+            for s in range(4):
+                rest[s] -= taken[s] << (4 * r)
+    return books, rest
 
 
 def _every_dist_plan(
