@@ -26,13 +26,16 @@ A plan that empties the hand always wins.
   holds a meld it would have laid down, or threw a card of its own meld, or drew past a card that
   would have made one, is usually dealt again), and counts how often each opponent holds each
   card: the chance the next player can meld a card (so it does not feed it), the lay-offs a new
-  meld would offer the table, and each card's chance to be the next stock card. It scores the hand
+  meld would offer the table, and each card's chance to be the next stock card (after a restock
+  without shuffling, the very card it draws next: the one after those the other seats draw
+  first, or none when the hand would end before its turn). It scores the hand
   each plan leaves by its unmatched cards and points, the expected help and the chance of going
-  out on the next stock card (live cards only, by those chances), the points at risk in melds kept
+  out on its next stock card (live cards only, by those chances), the points at risk in melds kept
   in hand (weighed by how near an opponent is to going out: it may keep a meld hidden early, it
   lays everything down when someone is close), the danger of feeding the next player and of
   exposing lay-offs; it takes the top discard when the best plan with it scores better than
-  without. Playouts of every sampled deal to the end of the hand (every seat greedy) are built in
+  without, or not much worse (``shape_slack``) when the card goes with an unmatched card of its
+  hand, like medium (every take lengthens the hand by a turn: fewer stalemates). Playouts of every sampled deal to the end of the hand (every seat greedy) are built in
   (``candidates``, ``search_take``) but off by default: with a greedy playout policy they
   measured weaker than the scored plan (bench/rummy_players.py, see the report of the commit).
 
@@ -1346,6 +1349,12 @@ class HardRummyPlayer(_Base):
         table: list[Meld],
         up: Card,
     ) -> bool:
+        """Take ``up`` when the best turn with it scores 2 points better than the hand kept as
+        it is; or, when ``up`` goes with an unmatched card of the hand (same rank, next in its
+        suit) and the stock is moving (:func:`_stock_moving`), when it scores at most
+        ``shape_slack`` points worse: the score looks one draw ahead and undervalues a pair
+        that waits for its third card, and a take is a turn that costs the stock nothing.
+        With ``search_take``, the playouts decide instead."""
         if not self._deals or not self.search_take:
             if take_value < base - 2.0:
                 return True
