@@ -11,9 +11,9 @@ first step of the best plan; asked again after that step, they plan again from t
 A plan that empties the hand always wins.
 
 - ``easy`` (:class:`EasyRummyPlayer`) sees only its own deadwood: it lays down what it can, often
-  overlooks lay-offs, takes the top discard only when it visibly makes a meld (and not always),
-  throws a random unmatched card a third of the time, and never watches the other players. It
-  never misses going out.
+  overlooks lay-offs, takes the top discard when it visibly makes a meld (not always) and
+  sometimes when it goes with one of its cards, throws a random unmatched card a third of the
+  time, and never watches the other players. It never misses going out.
 - ``medium`` (:class:`MediumRummyPlayer`) plays the classic sound heuristics: melds go down as soon
   as the rules allow, every card that fits the table is laid off, the card thrown is the one that
   leaves the fewest unmatched points (the highest card on a tie), and the top discard is taken
@@ -977,6 +977,10 @@ class EasyRummyPlayer(_Base):
     """The chance of throwing a random unmatched card instead of the worst one."""
     OVERLOOK: Final = 0.5
     """The chance of not seeing the lay-offs this turn."""
+    LIKE: Final = 0.3
+    """The chance of taking a top discard that goes with one of its cards (same rank, next in
+    the suit) when it makes no meld; tables of beginners that only draw end in a stalemate more
+    often than not."""
 
     def __init__(self, seed: int | None = None, *, options: RummyOptions | None = None) -> None:
         super().__init__(seed, options=options)
@@ -989,6 +993,9 @@ class EasyRummyPlayer(_Base):
         hand = list(view.hand)
         if any(up in m.cards for m in melds_in([*hand, up])) and rng.random() < 0.6:
             return Suggestion(Take(), because("rummy.seen_meld"))
+        if _CLOSE[up.index] & _mask(hand) and _stock_moving(view) and rng.random() < self.LIKE:
+            partner = next(c for c in hand if _CLOSE[up.index] & c.bit)
+            return Suggestion(Take(), because("rummy.take_shape", card=up, partner=partner))
         return Suggestion(Draw(), because("completes_nothing", card=up))
 
     def _turn(self, view: RummyView) -> Suggestion:
