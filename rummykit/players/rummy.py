@@ -11,26 +11,31 @@ first step of the best plan; asked again after that step, they plan again from t
 A plan that empties the hand always wins.
 
 - ``easy`` (:class:`EasyRummyPlayer`) sees only its own deadwood: it lays down what it can, often
-  overlooks lay-offs, takes the top discard only when it visibly makes a meld (and not always),
-  throws a random unmatched card a third of the time, and never watches the other players. It
-  never misses going out.
+  overlooks lay-offs, takes the top discard when it visibly makes a meld (not always) and
+  sometimes when it goes with one of its cards, throws a random unmatched card a third of the
+  time, and never watches the other players. It never misses going out.
 - ``medium`` (:class:`MediumRummyPlayer`) plays the classic sound heuristics: melds go down as soon
   as the rules allow, every card that fits the table is laid off, the card thrown is the one that
   leaves the fewest unmatched points (the highest card on a tie), and the top discard is taken
-  when it completes a meld or can be laid off.
+  when it completes a meld or can be laid off, or when it sits next to an unmatched card of the
+  hand (same rank, or next in its suit): a taken discard is a turn that costs the stock nothing,
+  and a table where everyone only draws runs out of stock (a stalemate) far more often.
 - ``hard`` (:class:`HardRummyPlayer`) remembers every card: what each seat took, threw, drew past
   and laid down (and, after a restock without shuffling, which card the stock gives next). It
   deals the hidden cards at random many times consistently with the view (a deal in which a seat
   holds a meld it would have laid down, or threw a card of its own meld, or drew past a card that
   would have made one, is usually dealt again), and counts how often each opponent holds each
   card: the chance the next player can meld a card (so it does not feed it), the lay-offs a new
-  meld would offer the table, and each card's chance to be the next stock card. It scores the hand
+  meld would offer the table, and each card's chance to be the next stock card (after a restock
+  without shuffling, the very card it draws next: the one after those the other seats draw
+  first, or none when the hand would end before its turn). It scores the hand
   each plan leaves by its unmatched cards and points, the expected help and the chance of going
-  out on the next stock card (live cards only, by those chances), the points at risk in melds kept
+  out on its next stock card (live cards only, by those chances), the points at risk in melds kept
   in hand (weighed by how near an opponent is to going out: it may keep a meld hidden early, it
   lays everything down when someone is close), the danger of feeding the next player and of
   exposing lay-offs; it takes the top discard when the best plan with it scores better than
-  without. Playouts of every sampled deal to the end of the hand (every seat greedy) are built in
+  without, or not much worse (``shape_slack``) when the card goes with an unmatched card of its
+  hand, like medium (every take lengthens the hand by a turn: fewer stalemates). Playouts of every sampled deal to the end of the hand (every seat greedy) are built in
   (``candidates``, ``search_take``) but off by default: with a greedy playout policy they
   measured weaker than the scored plan (bench/rummy_players.py, see the report of the commit).
 
@@ -49,7 +54,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Final
 
@@ -100,6 +105,10 @@ define(
         "rummy.take_better": (
             "{card} helps more than a stock card is likely to",
             "{card} có lợi hơn một lá rút từ nọc",
+        ),
+        "rummy.take_shape": (
+            "{card} goes with {partner} toward a meld, and the stock lasts a turn longer",
+            "{card} ghép với {partner} thành cạ, và nọc còn thêm một lượt",
         ),
         "rummy.stock_better": (
             "a stock card is likely to help more than {card}",
@@ -252,6 +261,9 @@ class _Knowledge:
     memory: CardMemory
     next_stock: Card | None
     """The next stock card, when the stock is a discard pile turned over (known to everyone)."""
+    stock_order: tuple[Card | None, ...] | None
+    """The whole stock, top first, when it is a discard pile turned over (None where a card
+    was never named, e.g. the first up-card); None when the order is not known."""
     ever_two_melds: bool
     """Some seat laid down two melds in one turn (so the table allows more than one)."""
 
@@ -377,9 +389,12 @@ def _know(view: RummyView, *, turn_over: bool = True) -> _Knowledge:
         seats=tuple(notes),
     )
     next_stock = None
-    if order and len(order) == view.stock_size and order[0] is not None:
-        next_stock = order[0]
-    return _Knowledge(memory, next_stock, two)
+    stock_order = None
+    if order is not None and len(order) == view.stock_size:
+        stock_order = tuple(order)
+        if order and order[0] is not None:
+            next_stock = order[0]
+    return _Knowledge(memory, next_stock, stock_order, two)
 
 
 # ------------------------------------------------------------------------------- planning
@@ -582,6 +597,8 @@ class _Context:
     rho: float
     limit: int | None
     """New melds allowed a turn (future turns)."""
+    draw_live: list[tuple[Card, float]] | None = None
+    """Like ``live``, for the card drawn now instead of a take (None: the same as ``live``)."""
     cache: dict[tuple[int, tuple[_TableMeld, ...]], float] = field(default_factory=dict)
 
 
@@ -824,7 +841,8 @@ class _Base(SeededPlayer):
         near = _NEAR[up.index] & _mask(hand) or _ends(tuple(_table_meld(m) for m in table)) & up.bit
         if not near:
             return Suggestion(Draw(), because("completes_nothing", card=up))
-        base, _ = _best_value(hand, table, None, limit, ctx, discard=False)
+        now = ctx if ctx.draw_live is None else replace(ctx, live=ctx.draw_live, cache={})
+        base, _ = _best_value(hand, table, None, limit, now, discard=False)
         if self._take(view, ctx, take_value, base, hand, table, up):
             return Suggestion(Take(), _take_reason(up, hand, table))
         return Suggestion(Draw(), because("rummy.stock_better", card=up))
@@ -873,6 +891,25 @@ class _Base(SeededPlayer):
         return Suggestion(step, _step_reason(plan, view.hand, table, danger))
 
 
+def _stock_moving(view: RummyView) -> bool:
+    """True unless every other seat took the top discard in its last turn.
+
+    A take that only improves the shape of a hand (no meld, no lay-off) is allowed only when the
+    stock is moving: then no table of computer players passes discards round for ever, since in
+    any round of turns somebody draws from the stock.
+    """
+    players = len(view.hand_sizes)
+    takes = 0
+    for _, text in reversed(view.history):
+        if text == "draw":
+            return True
+        if text == "take":
+            takes += 1
+            if takes >= players - 1:
+                return False
+    return True
+
+
 def _held_mask(memory: CardMemory) -> int:
     mask = 0
     for notes in memory.seats:
@@ -886,6 +923,9 @@ def _take_reason(up: Card, hand: Sequence[Card], table: Sequence[Meld]) -> Reaso
             return because("makes_meld", cards=meld.cards)
     if any(m.accepts(up) for m in table):
         return because("rummy.take_layoff", card=up)
+    partners = [c for c in best_arrangement(hand).unmatched if _CLOSE[up.index] & c.bit]
+    if partners:
+        return because("rummy.take_shape", card=up, partner=partners[0])
     return because("rummy.take_better", card=up)
 
 
@@ -921,7 +961,12 @@ class MediumRummyPlayer(_Base):
             return take_value < base - 2.0
         if any(m.accepts(up) for m in table):
             return True
-        return any(up in m.cards for m in melds_in([*hand, up]))
+        if any(up in m.cards for m in melds_in([*hand, up])):
+            return True
+        if not _stock_moving(view):
+            return False
+        loose = _mask(best_arrangement(hand).unmatched)
+        return bool(_CLOSE[up.index] & loose)
 
 
 class EasyRummyPlayer(_Base):
@@ -932,6 +977,10 @@ class EasyRummyPlayer(_Base):
     """The chance of throwing a random unmatched card instead of the worst one."""
     OVERLOOK: Final = 0.5
     """The chance of not seeing the lay-offs this turn."""
+    LIKE: Final = 0.3
+    """The chance of taking a top discard that goes with one of its cards (same rank, next in
+    the suit) when it makes no meld; tables of beginners that only draw end in a stalemate more
+    often than not."""
 
     def __init__(self, seed: int | None = None, *, options: RummyOptions | None = None) -> None:
         super().__init__(seed, options=options)
@@ -944,6 +993,9 @@ class EasyRummyPlayer(_Base):
         hand = list(view.hand)
         if any(up in m.cards for m in melds_in([*hand, up])) and rng.random() < 0.6:
             return Suggestion(Take(), because("rummy.seen_meld"))
+        if _CLOSE[up.index] & _mask(hand) and _stock_moving(view) and rng.random() < self.LIKE:
+            partner = next(c for c in hand if _CLOSE[up.index] & c.bit)
+            return Suggestion(Take(), because("rummy.take_shape", card=up, partner=partner))
         return Suggestion(Draw(), because("completes_nothing", card=up))
 
     def _turn(self, view: RummyView) -> Suggestion:
@@ -1086,6 +1138,12 @@ def _outcome(
     return rest / players - ours[-1] * (players - 1) / players
 
 
+SHAPE_SLACK: float = 6.0
+"""How much worse (in points of the hand score) hard lets a turn with the top discard score and
+still take it, when the card sits next to an unmatched card of its hand (see
+:meth:`HardRummyPlayer._take`)."""
+
+
 class HardRummyPlayer(_Base):
     """Card memory, sampled deals of the hidden cards, and the fully scored turn plan.
 
@@ -1116,9 +1174,11 @@ class HardRummyPlayer(_Base):
         candidates: int = 1,
         horizon: int = 8,
         search_take: bool = False,
+        shape_slack: float = SHAPE_SLACK,
     ) -> None:
         super().__init__(seed, options=options)
         self.name = "hard"
+        self.shape_slack = shape_slack
         self.weights = weights
         self.deals = deals
         self.candidates = candidates
@@ -1150,15 +1210,20 @@ class HardRummyPlayer(_Base):
             if s != seat:
                 for card in memory.seats[s].holds:
                     held_any[card.index] = 1.0
-        if know.next_stock is not None:
-            live = [(know.next_stock, 1.0)]
-        else:
-            total = sum(stock_odds)
-            live = [
-                (c, stock_odds[c.index] / total)
-                for c in _cards(memory.unseen)
-                if total > 0 and stock_odds[c.index] > 0
-            ]
+        total = sum(stock_odds)
+        odds = [
+            (c, stock_odds[c.index] / total)
+            for c in _cards(memory.unseen)
+            if total > 0 and stock_odds[c.index] > 0
+        ]
+        # The card this seat draws next: after its turn (or after a take) the other seats draw
+        # first; drawing now, it gets the top card.
+        later = self._next_draw(know, view, players - 1)
+        live = odds if later is None else later
+        draw_live = None
+        if view.phase is Phase.DRAW:
+            now = self._next_draw(know, view, 0)
+            draw_live = odds if now is None else now
         nxt_chances = chances[nxt]
 
         def danger(card: Card) -> float:
@@ -1175,8 +1240,28 @@ class HardRummyPlayer(_Base):
             lambda card: held_any[card.index],
             rho,
             self._limit(know, view),
+            draw_live=draw_live,
         )
         return ctx, know
+
+    def _next_draw(
+        self, know: _Knowledge, view: RummyView, before: int
+    ) -> list[tuple[Card, float]] | None:
+        """The stock card this seat draws next when ``before`` stock cards go to others first
+        (nobody taking a discard meanwhile), as ``live`` odds: the card itself when the stock is
+        a known turned-over pile, nothing when the stock runs out before then and no restock is
+        left (the hand would end in a stalemate first), None when only the odds are known.
+
+        The restocks left come from the player's options (the view does not carry them).
+        """
+        if before >= view.stock_size and view.restocks >= self.options.restock_limit:
+            return []
+        order = know.stock_order
+        if order is not None and before < len(order):
+            card = order[before]
+            if card is not None:
+                return [(card, 1.0)]
+        return None
 
     # -- playouts
 
@@ -1271,8 +1356,21 @@ class HardRummyPlayer(_Base):
         table: list[Meld],
         up: Card,
     ) -> bool:
+        """Take ``up`` when the best turn with it scores 2 points better than the hand kept as
+        it is; or, when ``up`` goes with an unmatched card of the hand (same rank, next in its
+        suit) and the stock is moving (:func:`_stock_moving`), when it scores at most
+        ``shape_slack`` points worse: the score looks one draw ahead and undervalues a pair
+        that waits for its third card, and a take is a turn that costs the stock nothing.
+        With ``search_take``, the playouts decide instead."""
         if not self._deals or not self.search_take:
-            return take_value < base - 2.0
+            if take_value < base - 2.0:
+                return True
+            return (
+                self.shape_slack > 0
+                and take_value < base + self.shape_slack
+                and _stock_moving(view)
+                and bool(_CLOSE[up.index] & _mask(best_arrangement(hand).unmatched))
+            )
         tm = tuple(_table_meld(m) for m in table)
         hand_m = _mask(hand)
         players = len(view.hand_sizes)
