@@ -28,16 +28,17 @@ A plan that empties the hand always wins.
   card: the chance the next player can meld a card (so it does not feed it), the lay-offs a new
   meld would offer the table, and each card's chance to be the next stock card (after a restock
   without shuffling, the very card it draws next: the one after those the other seats draw
-  first, or none when the hand would end before its turn). It scores the hand
-  each plan leaves by its unmatched cards and points, the expected help and the chance of going
+  first, or none when the hand would end before its turn). It scores the hand each plan leaves
+  by its unmatched cards and points, the expected help and the chance of going
   out on its next stock card (live cards only, by those chances), the points at risk in melds kept
   in hand (weighed by how near an opponent is to going out: it may keep a meld hidden early, it
   lays everything down when someone is close), the danger of feeding the next player and of
   exposing lay-offs; it takes the top discard when the best plan with it scores better than
   without, or not much worse (``shape_slack``) when the card goes with an unmatched card of its
-  hand, like medium (every take lengthens the hand by a turn: fewer stalemates). Playouts of every sampled deal to the end of the hand (every seat greedy) are built in
-  (``candidates``, ``search_take``) but off by default: with a greedy playout policy they
-  measured weaker than the scored plan (bench/rummy_players.py, see the report of the commit).
+  hand, like medium (every take lengthens the hand by a turn: fewer stalemates). Playouts of
+  every sampled deal to the end of the hand (every seat greedy) are built in (``candidates``,
+  ``search_take``) but off by default: with a greedy playout policy they measured weaker than the
+  scored plan (bench/rummy_players.py, see the report of the commit).
 
 ``suggest(view)`` returns the move and a reason, e.g.
 ``"meld 7♠ 7♦ 7♣: three of a kind, 21 points off your hand"``.
