@@ -625,6 +625,41 @@ def test_the_log_says_when_the_discard_pile_becomes_the_stock(server: Any, new_p
     )
 
 
+def test_a_stalemate_says_why_and_which_house_rule_makes_it_rarer(
+    server: Any, new_page: Any
+) -> None:
+    """Six at a table that never reuses the pile: the stock (15 cards) runs out within a few
+    rounds, and the score screen says how often the pile may be reused and where to change it."""
+    page = new_page()
+    page.goto(server.url)
+    page.get_by_role("radio", name=re.compile("^Basic Rummy")).check()
+    page.get_by_label("Opponents").select_option(label="5 opponents")
+    house = page.locator("#house")
+    house.locator("summary").click()
+    house.get_by_label("Times the pile becomes the stock").fill("0")
+    page.get_by_role("button", name="Play").click()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    dialog = page.get_by_role("dialog")
+    for _ in range(300):
+        wait_turn(page)
+        if result_open(page):
+            if "Stalemate" in dialog.get_by_role("heading", level=2).inner_text():
+                break
+            play_on(page)  # somebody went out first: the next hand
+            continue
+        stock = page.get_by_role("button", name=re.compile("^Stock"))
+        if stock.is_enabled():
+            act(page, stock)
+            continue
+        discard_highest(page, [c["name"] for c in cards(page)])
+    else:
+        pytest.fail("no stalemate")
+    expect(dialog).to_contain_text(
+        "At this table the discard pile becomes the stock 0 times. For fewer hands without a"
+        " winner, raise “Times the pile becomes the stock” under House rules"
+    )
+
+
 # ---------------------------------------------------------------------------- Crazy Rummy
 
 

@@ -163,6 +163,11 @@ function rummyBody(ctx, r, body) {
     body.append(box);
   }
   if (r.rummy) body.append(el("p", "", t("result.rummy.bonus")));
+  const limit = ctx.welcome.options && ctx.welcome.options.restock_limit;
+  if (r.outcome === "stalemate" && Number.isInteger(limit)) {
+    // Why the hand ended without a winner, and the house rule that makes it rarer.
+    body.append(el("p", "result-why", t("result.rummy.stalemate_why", { count: limit })));
+  }
 }
 
 function crazyTitle(ctx, r) {
