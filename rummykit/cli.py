@@ -1256,6 +1256,12 @@ def play(
         check_players(played, size)
     except ValueError as exc:
         raise _fail(str(exc), 2) from None
+    if save is not None:
+        try:  # a record that cannot be written is said now, not after the whole match
+            with save.open("a", encoding="utf-8"):
+                pass
+        except OSError as exc:
+            raise _fail(f"cannot write the record to {save}: {exc.strerror}", 2) from None
     if seed is None:
         seed = _random.SystemRandom().randrange(1 << 31)
     out = _out()
@@ -1268,7 +1274,10 @@ def play(
     finished = table.run()
     if save is not None:
         names = table.names
-        save.write_text(dump_record(match_record(table.match, names)) + "\n", encoding="utf-8")
+        try:
+            save.write_text(dump_record(match_record(table.match, names)) + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise _fail(f"cannot write the record to {save}: {exc.strerror}", 1) from None
         out.print(f"Record saved to {save} ({'the whole match' if finished else 'so far'}).")
 
 

@@ -155,7 +155,11 @@ class Encoder:
         """The numbers of the view's legal actions, in increasing order."""
         hand = self._check(view)
         number = self._number
-        return sorted([number(a) for a in hand.legal_actions])
+        numbers = sorted([number(a) for a in hand.legal_actions])
+        if numbers and numbers[0] < 0:  # pragma: no cover - every legal action is numbered
+            bad = next(a for a in hand.legal_actions if number(a) < 0)
+            raise ValueError(f"{self.game} has no action number for the legal {bad!s:.60}")
+        return numbers
 
     def legal_mask(self, view: Readable) -> list[int]:
         """1 for each legal action number of the view, else 0 (``num_actions`` entries)."""
@@ -205,7 +209,7 @@ class Encoder:
 
 
 class GinEncoder(Encoder):
-    """Gin Rummy: 265 action numbers and 397 observation entries.
+    """Gin Rummy: 265 action numbers and 374 observation entries.
 
     Actions: 0 ``draw``, 1 ``take``, 2 ``pass``, 3 ``done``, 4 ``biggin``; 5-56 ``discard`` and
     57-108 ``knock`` by card index (a knock lays down the engine's best arrangement, as in the
@@ -243,7 +247,8 @@ class GinEncoder(Encoder):
             return 5 + action.card.index if isinstance(action.card, Card) else -1
         if kind is Knock:
             assert isinstance(action, Knock)
-            return 57 + action.card.index if action.melds is None else -1
+            card: object = action.card
+            return 57 + action.card.index if isinstance(card, Card) and action.melds is None else -1
         if kind is LayOff:
             assert isinstance(action, LayOff)
             return _layoff_number(action, 109, GIN_MAX_KNOCK_MELDS)
@@ -325,6 +330,8 @@ class RummyEncoder(Encoder):
             assert isinstance(action, NewMeld)
             bits = 0
             for natural in action.cards:
+                if not isinstance(natural, Card):
+                    return -1  # a joker
                 bits |= natural.bit
             if bits.bit_count() != len(action.cards):
                 return -1  # a card written twice
@@ -374,8 +381,14 @@ class RummyEncoder(Encoder):
 def _layoff_number(action: LayOff, first: int, melds: int) -> int:
     """The number of a lay-off among those from ``first``, meld by meld (1 to ``melds``), card by
     card; -1 for a joker, a named end or a meld beyond them."""
-    card = action.card
-    if not isinstance(card, Card) or action.end is not None or not 1 <= action.meld <= melds:
+    card, meld = action.card, action.meld
+    if (
+        not isinstance(card, Card)
+        or action.end is not None
+        or isinstance(meld, bool)
+        or not isinstance(meld, int)
+        or not 1 <= meld <= melds
+    ):
         return -1
     return first + (action.meld - 1) * CARDS + card.index
 

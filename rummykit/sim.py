@@ -295,9 +295,9 @@ class _Task:
     """Crazy Rummy's single hands: every hand in this round, or (None) rounds 1-7 in turn."""
 
 
-def _players_for(task: _Task, unit_seed: int) -> list[Player]:
+def _players_for(task: _Task, game: Game, unit_seed: int) -> list[Player]:
     return [
-        find_player(task.game, name, derive_seed(unit_seed, seat + 1))
+        find_player(game, name, derive_seed(unit_seed, seat + 1))  # by the table's rules
         for seat, name in enumerate(task.players)
     ]
 
@@ -308,7 +308,7 @@ def _run(task: _Task) -> _Tally:
     tally = _Tally(seats, game.outcomes)
     for index in range(task.start, task.stop):
         unit_seed = derive_seed(task.seed, index)
-        players = _players_for(task, unit_seed)
+        players = _players_for(task, game, unit_seed)
         if task.matches:
             tally.add_match(play_match(game, players, unit_seed, dealer=index % seats))
         else:

@@ -16,7 +16,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from rummykit.actions import Action, ActionSyntaxError, Knock, parse_action
+from rummykit.actions import Action, ActionSyntaxError, parse_action
 from rummykit.cards import AnyCard, Card
 from rummykit.games.base import Game, IllegalActionError, Match
 from rummykit.players import find_player
@@ -78,7 +78,7 @@ class TerminalGame:
         self.match = self.game.new_match(players=self.players, seed=self.seed)
         base = self.seed if self.seed is not None else 0
         self.computers = {
-            seat: find_player(self.game.name, self.level, seed=base * 10 + seat)
+            seat: find_player(self.game, self.level, seed=base * 10 + seat)
             for seat in range(1, self.players)
         }
 
@@ -108,7 +108,7 @@ class TerminalGame:
                     self._turn()
                 else:
                     self.match.apply(self.computers[seat].choose(hand.view(seat)), seat)
-        except Quit:
+        except (Quit, KeyboardInterrupt):  # Ctrl-C while a computer thinks stops cleanly too
             self.console.print("Stopped.")
             return False
 
@@ -151,7 +151,7 @@ class TerminalGame:
     def _read(self, answer: str, legal: Sequence[Action]) -> Action | None:
         """The action the answer names (a number of the list or notation), or None after saying
         what is wrong with it."""
-        if answer.isdigit():
+        if answer.isascii() and answer.isdigit():
             number = int(answer)
             if 1 <= number <= len(legal):
                 return legal[number - 1]
@@ -166,7 +166,7 @@ class TerminalGame:
             return None
 
     def _hint(self, view: Any) -> None:
-        adviser = find_player(self.game.name, "hard", seed=len(view.history))
+        adviser = find_player(self.game, "hard", seed=len(view.history))
         advice = adviser.suggest(view)
         self.console.print(f"Hint: {escape(advice.text('en'))}", highlight=False)
 
@@ -207,7 +207,8 @@ class TerminalGame:
         for seat in range(1, self.players):
             known = view.known_cards[seat] if view.known_cards else ()
             extra = f", known: {_cards(known)}" if known else ""
-            out.print(f"{self.names[seat]}: {view.hand_sizes[seat]} cards{extra}")
+            size = view.hand_sizes[seat]
+            out.print(f"{self.names[seat]}: {size} card{'' if size == 1 else 's'}{extra}")
         hand = list(view.hand)
         line = f"Your hand: {_cards(hand)}"
         if self.game.name == "gin":
@@ -281,5 +282,5 @@ def _ordered(actions: Sequence[Action]) -> list[Action]:
 
 
 def _move(action: Action) -> str:
-    """A legal move as listed: its notation, a knock's discard marked face down."""
-    return f"{action} (face down)" if isinstance(action, Knock) else str(action)
+    """A legal move as listed: its notation, which can be typed back as it is."""
+    return str(action)

@@ -376,7 +376,7 @@ def _run(task: _Task) -> _Tally:
         deal_seed = derive_seed(task.seed, index // task.seats)
         player_seed = derive_seed(task.seed, 1_000_000 + index)
         players = [
-            find_player(game.name, name, derive_seed(player_seed, seat + 1))
+            find_player(game, name, derive_seed(player_seed, seat + 1))  # by the table's rules
             for seat, name in enumerate(seating)
         ]
         match = play_match(game, players, deal_seed)

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rummykit.actions import Buy, Down, LayOff, NewMeld, Swap, parse_action
-from rummykit.cards import STANDARD_PACK, Card
+from rummykit.actions import Buy, Down, Knock, LayOff, NewMeld, Swap, parse_action
+from rummykit.cards import JOKER, STANDARD_PACK, Card
 from rummykit.encoding import MELD_SHAPES, Encoder, GinEncoder, RummyEncoder, encoder_for
 from rummykit.games import find_game
 from rummykit.games.base import Phase
@@ -75,8 +75,10 @@ def test_the_layouts_are_the_documented_ones() -> None:
     assert str(rummy.action(382)) == "meld JS QS KS"
     assert str(rummy.action(383)) == "layoff AC 1"
     assert str(rummy.action(1266)) == "layoff KS 17"
-    # 6 card planes, 52 and a hand size per other seat, then 3 + 4 + 4 numbers.
-    assert rummy.observation_size == 6 * 52 + 3 * 53 + 3 + 4 + 4
+    # 6 card planes, 52 and a hand size per other seat, then 7 + players numbers (as documented)
+    assert rummy.observation_size == 6 * 52 + 3 * 53 + 7 + 4
+    sizes = [encoder_for("rummy", players=n).observation_size for n in range(2, 7)]
+    assert sizes == [374, 428, 482, 536, 590]
 
 
 def test_the_rules_worked_example_by_numbers() -> None:
@@ -235,6 +237,8 @@ def test_table_accepts_marks_the_cards_that_can_be_laid_off() -> None:
             "swap 7H 1",
         ),
         (lambda: encoder_for("gin").id_of(Down(((),))), ValueError, "no action number"),
+        (lambda: encoder_for("gin").id_of(Knock(cast(Card, JOKER))), ValueError, "knock X"),
+        (lambda: encoder_for("gin").id_of(LayOff(Card.parse("AC"), True)), ValueError, "AC True"),
         (lambda: _rummy2().id_of(parse_action("meld 2C 3C 5C")), ValueError, "2C 3C 5C"),
         (lambda: _rummy2().id_of(NewMeld(_cards("AC AC 2C 3C"))), ValueError, "AC AC 2C"),
         (lambda: _rummy2().id_of(parse_action("layoff X 1")), ValueError, "layoff X 1"),

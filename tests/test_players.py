@@ -201,3 +201,21 @@ def test_draw_only_when_the_view_says_so() -> None:
     view = state.view(1)
     assert view.legal_actions == (Draw(),)
     assert RandomPlayer(0).choose(view) == Draw()
+
+
+def test_find_player_gives_the_table_rules_to_the_player() -> None:
+    from typing import Any
+
+    from rummykit.games import find_game
+    from rummykit.games.rummy import RummyOptions
+    from rummykit.players import find_player
+
+    classic: Any = find_player("rummy-classic", "hard", 1)  # the preset's own rules
+    assert classic.options.restock.value == "shuffle"
+    straight: Any = find_player("rummy", "hard", 1)
+    assert straight.options.restock.value == "turn_over"
+    house: Any = find_player(find_game("rummy", {"restock_limit": 3}), "medium", 1)
+    assert house.options.restock_limit == 3
+    given: Any = find_player("rummy", "easy", 1, options=RummyOptions(restock_limit=2))
+    assert given.options.restock_limit == 2
+    assert find_player("gin", "random", 1, options=None).name == "random"

@@ -841,3 +841,15 @@ def test_a_table_waited_for_is_never_replayed_beside_itself(store: Store) -> Non
     assert len(found) == 2
     assert found[0] is found[1]  # the same table after the wait, not a replayed copy
     assert created.id not in manager.tables  # and once nobody holds it, it is dropped
+
+
+def test_computer_players_plan_by_the_tables_rules(store: Store) -> None:
+    """The computer seats (and the hint) are built with the table's options, preset and house
+    rules included: a classic table shuffles its restocks, and this one reuses the pile 3 times."""
+    manager = TableManager(store)
+    table, _ = manager.create(
+        variant="rummy-classic", opponents=2, level="hard", options={"restock_limit": 3}
+    )
+    player: Any = table.computer_player(1)
+    assert player.options == table.hand.game.options
+    assert (player.options.restock.value, player.options.restock_limit) == ("shuffle", 3)

@@ -6,7 +6,7 @@ import io
 import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from rich.console import Console
@@ -77,13 +77,14 @@ def test_a_whole_match_played_from_the_terminal(game: str, players: int, by_numb
 
 def test_bad_answers_are_explained_and_change_nothing() -> None:
     console, out = _console()
-    answers = ["foo", "99", "0", "discard ZZ", "knock AS", "hint", "help", "", "pass", "quit"]
+    answers = ["foo", "99", "0", "²", "discard ZZ", "knock AS", "hint", "help", "", "pass", "quit"]
     table = TerminalGame(find_game("gin"), 2, "medium", 3, console, ask=_scripted(answers))
     before = len(table.match.hand.history)
     assert table.run() is False
     text = out.getvalue()
     assert "unknown action 'foo'" in text
     assert "Pick a number from 1 to 2." in text
+    assert "unknown action '²'" in text  # a digit, but not one to count with
     assert "not a card: 'ZZ'" in text
     assert "Not now:" in text  # a knock during the up-card offer
     assert "Hint: " in text and "hint   what the computer would do" in text
@@ -103,6 +104,16 @@ def test_end_of_input_or_ctrl_c_stops_the_match() -> None:
         raise KeyboardInterrupt
 
     table = TerminalGame(find_game("gin"), 2, "easy", 1, console, ask=interrupted)
+    assert table.run() is False
+
+    class Thinking:  # Ctrl-C while a computer player thinks
+        name = "easy"
+
+        def choose(self, view: Any) -> Any:
+            raise KeyboardInterrupt
+
+    table = TerminalGame(find_game("gin"), 2, "easy", 1, console, ask=_scripted(["pass"]))
+    table.computers[1] = cast(Any, Thinking())
     assert table.run() is False
 
 
@@ -146,6 +157,7 @@ def test_the_play_command_saves_a_record_that_replays(tmp_path: Path) -> None:
         (["play", "poker"], "unknown game"),
         (["play", "gin", "-o", "knock_limit=-1"], "knock_limit"),
         (["play", "gin", "-o", "nonsense"], "name=value"),
+        (["play", "gin", "--save", "/nonexistent/folder/m.json"], "cannot write the record"),
     ],
 )
 def test_the_play_command_refuses_bad_settings(args: list[str], says: str) -> None:

@@ -14,9 +14,9 @@ RandomPlayer(seed=4)
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Any, Protocol
 
-from rummykit.games import find_game
+from rummykit.games import Game, find_game
 from rummykit.players.base import NoActionError, Player, RandomPlayer, View
 from rummykit.players.crazy import EasyCrazyPlayer, HardCrazyPlayer, MediumCrazyPlayer
 from rummykit.players.gin import EasyGinPlayer, HardGinPlayer, MediumGinPlayer
@@ -34,8 +34,15 @@ __all__ = [
     "find_player",
 ]
 
-PlayerFactory = Callable[[int | None], Player]
-"""Makes a player from a seed (None: seeded from the system)."""
+
+class PlayerFactory(Protocol):
+    """Makes a player from a seed (None: seeded from the system) and the table's rules (None:
+    the game's standard options)."""
+
+    def __call__(self, seed: int | None = None, /, *, options: Any = None) -> Player:
+        """The new player."""
+        ...
+
 
 REGISTRY: dict[str, dict[str, PlayerFactory]] = {
     "gin": {
@@ -67,17 +74,22 @@ class UnknownPlayerError(ValueError):
     """A player name that the game does not have; the message lists the valid names."""
 
 
-def find_player(game: str, name: str, seed: int | None = None) -> Player:
-    """A new player called ``name`` for ``game`` (any name, alias or variant), seeded with ``seed``.
+def find_player(
+    game: str | Game, name: str, seed: int | None = None, *, options: Any = None
+) -> Player:
+    """A new player called ``name`` for ``game`` (a game, or any name, alias or variant), seeded
+    with ``seed``, that plans by the table's rules: ``options`` if given, else the game's own
+    (a variant's preset, e.g. ``rummy-classic`` shuffles its restocks).
 
     The game's canonical name (``find_game(game).name``) picks the players, so ``rummy-classic``
     uses the ``rummy`` players. Raises :class:`UnknownPlayerError` listing the valid names, or
     ValueError for an unknown game.
     """
-    canonical = find_game(game).name
+    found = find_game(game) if isinstance(game, str) else game
+    canonical = found.name
     players = REGISTRY.get(canonical, {})
     factory = players.get(name.strip().lower())
     if factory is None:
         valid = ", ".join(players) or "none"
         raise UnknownPlayerError(f"unknown player {name!r} for {canonical} (valid: {valid})")
-    return factory(seed)
+    return factory(seed, options=found.options if options is None else options)

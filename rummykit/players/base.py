@@ -109,12 +109,12 @@ class RandomPlayer:
     """Picks uniformly among the legal actions with its own generator (deterministic per seed).
 
     It plays any game: it needs nothing from a view but ``seat``, ``to_act`` and
-    ``legal_actions``.
+    ``legal_actions`` (so ``options``, the table's rules, are accepted and not needed).
     """
 
     name: str
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, *, options: object = None) -> None:
         self.name = "random"
         self.seed = seed
         self._rng = random.Random(seed)
