@@ -1,8 +1,10 @@
 """Computer players, found by game and name: ``find_player("gin", "random", seed=7)``.
 
-Every player sees only a view (:class:`~rummykit.games.base.View`), never the state. To add a
-player, write its class (constructed as ``Cls(seed)``) and add one line to :data:`REGISTRY` under
-the game's canonical name (``Game.name``): every variant and alias of that game then finds it.
+Every player sees only a view (:class:`~rummykit.games.base.View`), never the state, and plans by
+the table's rules (``find_player(game, name, seed)`` with a game built with house rules, or
+``options=``). To add a player, write its class (constructed as ``Cls(seed, options=...)``) and
+add one line to :data:`REGISTRY` under the game's canonical name (``Game.name``): every variant and
+alias of that game then finds it.
 
 >>> PLAYERS["gin"], PLAYERS["rummy"]
 (('random', 'easy', 'medium', 'hard'), ('random', 'easy', 'medium', 'hard'))
