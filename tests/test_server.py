@@ -622,7 +622,7 @@ class _WaitingPlayer:
     started = threading.Event()
     release = threading.Event()
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, *, options: Any = None) -> None:
         self.name = "waiting"
         self.inner = RandomPlayer(seed)
 
