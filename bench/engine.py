@@ -67,6 +67,12 @@ def run_rummykit(hands: int, seed: int) -> tuple[int, int]:
     return actions, walls
 
 
+def openspiel_chance(state: Any, rng: random.Random) -> None:
+    """Apply one of an OpenSpiel chance node's outcomes (the deal), uniformly from ``rng``."""
+    outcomes = state.chance_outcomes()
+    state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+
+
 def run_openspiel(hands: int, seed: int) -> tuple[int, int]:
     """OpenSpiel's C++ gin_rummy driven from Python, chance sampled like rummykit's deal."""
     import pyspiel
@@ -78,8 +84,7 @@ def run_openspiel(hands: int, seed: int) -> tuple[int, int]:
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+                openspiel_chance(state, rng)
             else:
                 state.apply_action(rng.choice(state.legal_actions()))
                 actions += 1

@@ -28,6 +28,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from engine import openspiel_chance
+
 from rummykit.encoding import encoder_for
 from rummykit.games import Gin
 
@@ -65,8 +67,7 @@ def run_openspiel(hands: int, seed: int) -> int:
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+                openspiel_chance(state, rng)
                 continue
             state.observation_tensor()
             state.legal_actions_mask()

@@ -219,7 +219,7 @@ class TerminalGame:
 
     def _show_moves(self, legal: Sequence[Action]) -> None:
         """The numbered moves: long ones (a lay-down) a line each, the rest in columns."""
-        moves = [(i, _move(a)) for i, a in enumerate(legal, start=1)]
+        moves = [(i, str(a)) for i, a in enumerate(legal, start=1)]  # notation, typed back as is
         for i, text in moves:
             if len(text) > LONG_MOVE:
                 self.console.print(f"  [bold]{i}[/] {escape(text)}", highlight=False)
@@ -279,8 +279,3 @@ def _ordered(actions: Sequence[Action]) -> list[Action]:
         return kinds[type(action)], getattr(action, "meld", 0), index
 
     return sorted(actions, key=key)
-
-
-def _move(action: Action) -> str:
-    """A legal move as listed: its notation, which can be typed back as it is."""
-    return str(action)

@@ -120,13 +120,13 @@ def levels_for(game: str) -> tuple[str, ...]:
     return PLAYERS.get(canonical) or ("random",)
 
 
-def make_player(game: str, level: str, seed: int | None, options: Any = None) -> Player:
-    """A computer player that plans by the table's rules (``options``; None: the variant's);
-    the random player serves any game not (yet) in the players registry."""
+def make_player(game: Game, level: str, seed: int | None) -> Player:
+    """A computer player that plans by the table's rules (``game``'s options); the random player
+    serves any game not (yet) in the players registry."""
     try:
-        return find_player(game, level, seed, options=options)
+        return find_player(game, level, seed)
     except UnknownPlayerError:
-        if level == "random" and find_game(game).name not in PLAYERS:
+        if level == "random" and game.name not in PLAYERS:
             return RandomPlayer(seed)
         raise
 
@@ -732,7 +732,7 @@ class Table:
         assert level is not None
         seed = self.match.seed if self.match.seed is not None else 0
         position = (seed, seat, len(self.match.hands) - 1, len(self.hand.history))
-        return make_player(self.variant, level, decision_seed(*position), self.hand.game.options)
+        return make_player(self.hand.game, level, decision_seed(*position))
 
     def apply_computer(self, seat: int, action: Action) -> dict[int, dict[str, Any]]:
         """Apply a computer seat's decision (it must still be that seat's turn)."""
@@ -846,7 +846,7 @@ class Table:
             raise ProtocolError("it is not your turn", "not_your_turn")
         levels = levels_for(self.variant)
         level = next((lv for lv in HINT_LEVELS if lv in levels), levels[0])
-        player = make_player(self.variant, level, self.seq, self.hand.game.options)
+        player = make_player(self.hand.game, level, self.seq)
         return {"t": "hint", "seq": self.seq, **player.suggest(view).to_json()}
 
     def check_down(self, seat: int, cards: Sequence[str]) -> dict[str, Any]:

@@ -598,6 +598,15 @@ def test_house_rules_are_chosen_on_the_start_screen_and_shown_at_the_table(
     expect(page.locator("#scorebar .house-line")).to_have_count(0)
 
 
+def draw_or_throw_highest(page: Any) -> None:
+    """Basic Rummy, playing only to run the stock down: draw, else throw the highest card."""
+    stock = page.get_by_role("button", name=re.compile("^Stock"))
+    if stock.is_enabled():
+        act(page, stock)
+    else:
+        discard_highest(page, [c["name"] for c in cards(page)])
+
+
 def test_the_log_says_when_the_discard_pile_becomes_the_stock(server: Any, new_page: Any) -> None:
     """Four at the table draw the stock down fast: the log says the pile was turned over, and
     that it was the last time (the default preset restocks once)."""
@@ -611,11 +620,7 @@ def test_the_log_says_when_the_discard_pile_becomes_the_stock(server: Any, new_p
         if result_open(page):  # somebody went out first: the next hand
             play_on(page)
             continue
-        stock = page.get_by_role("button", name=re.compile("^Stock"))
-        if stock.is_enabled():
-            act(page, stock)
-            continue
-        discard_highest(page, [c["name"] for c in cards(page)])
+        draw_or_throw_highest(page)
     else:
         pytest.fail("the stock never ran out")
     expect(page.locator("#log")).to_contain_text(
@@ -647,11 +652,7 @@ def test_a_stalemate_says_why_and_which_house_rule_makes_it_rarer(
                 break
             play_on(page)  # somebody went out first: the next hand
             continue
-        stock = page.get_by_role("button", name=re.compile("^Stock"))
-        if stock.is_enabled():
-            act(page, stock)
-            continue
-        discard_highest(page, [c["name"] for c in cards(page)])
+        draw_or_throw_highest(page)
     else:
         pytest.fail("no stalemate")
     expect(dialog).to_contain_text(
