@@ -1301,3 +1301,108 @@ def test_two_friends_play_a_match_and_a_rematch(server: Any, new_page: Any) -> N
     for page in (host, friend):
         expect(page.locator(".scores li .pts")).to_have_text(["0 points", "0 points"])
     expect(host.locator("#alert")).to_contain_text("A new match begins at this table")
+
+
+# ------------------------------------------------------------------- the record and the coach
+
+HAND_RESULT = """() => {
+  const v = window.rummykit.state.msg.view;
+  return {hand: v.hand_number, winner: v.hand.result ? v.hand.result.winner : null, over: v.over,
+          winners: v.over ? v.result.winners : null};
+}"""
+
+
+def test_the_record_counts_each_hand_and_match_once(server: Any, new_page: Any) -> None:
+    """A whole Gin match (to 1 point) against the easy computer: the start screen's record then
+    shows it, once, however often its score screen came back (a reload), in both languages, and
+    "Clear the record" empties it."""
+    page = new_page()
+    page.goto(server.url)
+    expect(page.get_by_role("heading", name="New game")).to_be_visible()
+    expect(page.locator("#stats")).to_be_hidden()  # nothing played in this browser yet
+    page.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
+    page.get_by_label("Computer level").select_option(label="Easy")
+    page.get_by_label("Target score").fill("1")
+    page.get_by_role("button", name="Play").click()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    hands: dict[int, Any] = {}
+    for _ in range(400):
+        wait_turn(page)
+        if result_open(page):
+            result = page.evaluate(HAND_RESULT)
+            hands[result["hand"]] = result["winner"]
+            if result["over"]:
+                break
+            next_hand(page, lambda: act(page, page.get_by_role("button", name="Next hand")))
+            continue
+        gin_turn_to_knock(page)
+    else:
+        pytest.fail("the match did not end")
+    won = result["winners"] == [0]
+    expect(page.get_by_role("dialog")).to_contain_text("Winner: You" if won else "Winner: Computer")
+    # A reload goes back to the finished table, and its score screen opens again.
+    page.reload()
+    page.wait_for_function("() => document.querySelector('#dlg-result').open")
+    page.get_by_role("button", name="New game").click()
+    expect(page.get_by_role("heading", name="New game")).to_be_visible()
+    record = page.locator("#stats")
+    record.get_by_text("Your record").click()
+    hands_won = sum(1 for w in hands.values() if w == 0)
+    share = int(100 * hands_won / len(hands) + 0.5)  # rounded half up, as the page does
+    expect(record.get_by_role("listitem")).to_have_count(1)  # this table's kind, once
+    expect(record.get_by_role("listitem").locator("p")).to_have_text(
+        [
+            "Gin Rummy · vs the computer (Easy)",
+            "Matches won: " + ("1 of 1 (100%)" if won else "0 of 1 (0%)"),
+            f"Hands won: {hands_won} of {len(hands)} ({share}%)",
+        ]
+    )
+    page.get_by_role("button", name="Tiếng Việt").click()
+    expect(record.get_by_role("listitem").locator("p")).to_have_text(
+        [
+            "Gin Rummy · với máy (Dễ)",
+            "Trận thắng: " + ("1/1 (100%)" if won else "0/1 (0%)"),
+            f"Ván thắng: {hands_won}/{len(hands)} ({share}%)",
+        ]
+    )
+    page.get_by_role("button", name="English").click()
+    page.once("dialog", lambda dialog: dialog.accept())
+    record.get_by_role("button", name="Clear the record").click()
+    expect(record).to_be_hidden()
+    page.reload()
+    expect(page.get_by_role("heading", name="New game")).to_be_visible()
+    expect(page.locator("#stats")).to_be_hidden()
+
+
+def test_advice_on_every_turn_shows_the_hint_without_choosing_for_the_person(
+    server: Any, new_page: Any
+) -> None:
+    """With "Advice on every turn" the hard player's advice appears at each of the person's
+    decisions, without a key or a button, and selects no card; the choice is remembered."""
+    page = new_page()
+    page.goto(server.url)
+    page.get_by_role("radio", name=re.compile("^Basic Rummy")).check()
+    coach = page.get_by_label("Advice on every turn (to learn)")
+    expect(coach).not_to_be_checked()
+    coach.check()
+    page.get_by_role("button", name="Play").click()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    advice = page.locator("#hint-text")
+    seen: set[str] = set()
+    for _ in range(6):
+        wait_turn(page)
+        if result_open(page):
+            break
+        expect(advice).to_have_text(re.compile(r"^Hint: \w"))
+        text = advice.inner_text()
+        seen.add(text.split(":")[1].split()[0])
+        # the advice is words only: the person's selection is their own
+        expect(hand(page).locator('button.card[aria-pressed="true"]')).to_have_count(0)
+        stock = page.get_by_role("button", name=re.compile("^Stock"))
+        if stock.is_enabled():
+            act(page, stock)
+        else:
+            discard_highest(page, [c["name"] for c in cards(page)])
+    assert {"draw", "discard"} & seen and len(seen) >= 2, seen  # advice for each decision
+    page.get_by_role("button", name="Menu").click()
+    expect(page.get_by_label("Advice on every turn (to learn)")).to_be_checked()

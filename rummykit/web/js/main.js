@@ -6,6 +6,7 @@ import { currentLanguage, onLanguage, preferredLanguage, setLanguage, t, transla
 import { has, meldFor, targetsFor, verbs } from "./intents.js";
 import { renderResult } from "./results.js";
 import { Connection } from "./socket.js";
+import { clearStats, recordResult, renderStats } from "./stats.js";
 import { countHouse, readStart, renderFields, renderFriends, renderHouse, renderStart, showContinue, showFriendFields } from "./start.js";
 import { contractText, describe, focusHandCard, handEntries, promptText, render, selectedCards, sortModes } from "./table.js";
 
@@ -51,6 +52,8 @@ function newUi() {
     dealtWhileOpen: false,
     noBuyRound: null, // Crazy Rummy: the round in which this person asked not to be asked to buy
     melds: null, // Gin and Basic Rummy: the server's best melds of the hand, to sort it by melds
+    hintsAsked: [], // who asked for each hint not yet answered, in order: "coach" or "person"
+    coachSeq: null, // the view the coach's advice was last asked for
   };
 }
 
@@ -476,6 +479,10 @@ function onMessage(m) {
   }
   if (m.t === "error") {
     S.sentSeq = null; // the move was refused: the same view may send another
+    if (m.code === "not_your_turn" && S.ui.hintsAsked.length) {
+      // A hint asked for as the turn passed: the coach's is not the person's business.
+      if (S.ui.hintsAsked.shift() === "coach") return;
+    }
     if (m.code === "stale") {
       // A move made on a view the table has left (a repeated click, or someone moved first):
       // nothing changed, and the current view answers it better than words.
@@ -605,6 +612,12 @@ function onView(m) {
   showScreen("table");
   scheduleRender(newMoves);
   if (autoPass) act("pass");
+  if (hand.phase === "hand_over" && S.welcome) recordResult(S.welcome, m);
+  // "Advice on every turn": the hard player's hint, asked for once per view of this seat's move.
+  if (S.settings.coach && myTurnNow && !autoPass && hand.phase !== "hand_over" && ui.coachSeq !== m.seq) {
+    ui.coachSeq = m.seq;
+    askHint("coach");
+  }
   if (hand.phase === "hand_over" && ui.resultShown !== m.view.hand_number && S.welcome) {
     ui.resultShown = m.view.hand_number;
     openResult();
@@ -757,14 +770,23 @@ function meldKeys(event) {
   }
 }
 
+function askHint(who) {
+  if (!S.msg) return;
+  S.ui.hintsAsked.push(who);
+  send({ t: "hint" });
+}
+
 function onHint(m) {
+  const who = S.ui.hintsAsked.shift();
+  if (!S.msg || m.seq !== S.msg.seq) return; // advice for a position the table has left
   const action = m.action;
   const cards = actionCards(action);
   // The server words the hint in every language (rummykit/players/reasons.py is its catalogue).
   const text = (m.text && (m.text[currentLanguage()] || m.text.en)) || action;
   $("hint-text").textContent = t("hint.prefix", { text });
   const verb = action.split(" ")[0];
-  if (cards.length && S.msg && verb !== "take" && verb !== "buy") selectCards(verb === "layoff" || verb === "swap" ? cards.slice(0, 1) : cards);
+  // The coach's advice only says; a hint the person asked for also selects the cards it names.
+  if (who !== "coach" && cards.length && verb !== "take" && verb !== "buy") selectCards(verb === "layoff" || verb === "swap" ? cards.slice(0, 1) : cards);
 }
 
 function toggleSort() {
@@ -869,7 +891,7 @@ function globalKeys(event) {
     l: () => S.welcome.game === "crazy" && layDown(),
     o: () => has(S.msg, "done") && act("done"),
     a: () => hand.phase === "layoff" && send({ t: "best_layoffs", seq: S.msg.seq }),
-    h: () => send({ t: "hint" }),
+    h: () => askHint("person"),
     r: () => toggleSort(),
     f: () => focusMelds(),
     n: () => hand.phase === "hand_over" && openResult(),
@@ -1058,6 +1080,15 @@ function wire() {
     const game = startGameInfo();
     renderHouse(game, $("house-fields").dataset.preset, null);
   });
+  $("coach").addEventListener("change", () => {
+    S.settings = { ...S.settings, coach: $("coach").checked };
+    localStorage.setItem(SETTINGS, JSON.stringify(S.settings));
+  });
+  $("btn-stats-clear").addEventListener("click", () => {
+    if (!confirm(t("stats.clear_confirm"))) return;
+    clearStats();
+    renderStats();
+  });
   $("start-form").addEventListener("submit", (event) => {
     event.preventDefault();
     startGame(readStart(S.games));
@@ -1117,7 +1148,7 @@ function wire() {
   $("btn-pick").addEventListener("click", pickDown);
   $("btn-done").addEventListener("click", () => act("done"));
   $("btn-best-layoffs").addEventListener("click", () => send({ t: "best_layoffs", seq: S.msg.seq }));
-  $("btn-hint").addEventListener("click", () => send({ t: "hint" }));
+  $("btn-hint").addEventListener("click", () => askHint("person"));
   $("btn-sort").addEventListener("click", toggleSort);
   $("end-buttons").addEventListener("click", (event) => {
     const b = event.target.closest("button[data-action]");

@@ -1,5 +1,6 @@
 // The start screen: choose the game, opponents, their level and the main options, or continue.
 import { has, t } from "./i18n.js";
+import { renderStats } from "./stats.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -35,6 +36,8 @@ export function renderStart(games, settings) {
     choices.append(label);
   }
   renderFields(current, settings);
+  $("coach").checked = Boolean(settings.coach);
+  renderStats();
 }
 
 export function renderFields(game, settings) {
@@ -214,6 +217,7 @@ export function readStart(games) {
     friends: parseInt($("friends").value, 10) || 0,
     name: $("name").value.trim(),
     level: $("level").value || game.levels[0],
+    coach: $("coach").checked,
     options,
   };
 }
