@@ -560,3 +560,59 @@ def test_a_friend_who_comes_back_takes_their_seat_back_from_the_computer(
     # Who made each move is stored too: rebuilt from the store, the log still says it.
     log = again.hand_log(1)
     assert [i for i, e in enumerate(log) if e.get("stand_in")] == by_computer
+
+
+def test_people_at_one_table_say_phrases_to_each_other(client: TestClient) -> None:
+    """A phrase goes to everyone connected (the speaker too), in no one's hand log; an unknown
+    phrase, extra fields, a second phrase within SAY_INTERVAL, or a table with one person only
+    get a clear error and nothing is sent to anyone."""
+    info = client.post(
+        "/api/tables", json={"game": "gin", "opponents": 1, "friends": 1, "name": "An"}
+    ).json()
+    joined = _join(client, info["table"], {"code": info["invites"][0]["code"]}).json()
+    manager: TableManager = client.app.state.manager  # type: ignore[attr-defined]
+    with client.websocket_connect(f"/ws/{info['table']}/0") as host:
+        host.send_json({"t": "hello", "token": info["token"]})
+        assert [host.receive_json()["t"] for _ in range(3)] == ["welcome", "view", "presence"]
+        with client.websocket_connect(f"/ws/{info['table']}/1") as friend:
+            friend.send_json({"t": "hello", "token": joined["token"]})
+            assert [friend.receive_json()["t"] for _ in range(2)] == ["welcome", "view"]
+            for ws in (host, friend):
+                assert ws.receive_json() == {"t": "presence", "online": [0, 1]}
+            state = manager.get(info["table"])
+            assert state is not None
+            seq_before = state.seq
+            for bad, code in (
+                ({"t": "say", "phrase": "rude words"}, "bad_message"),
+                ({"t": "say"}, "bad_message"),
+                ({"t": "say", "phrase": "nice", "to": 1}, "bad_message"),
+                ({"t": "say", "phrase": ["nice"]}, "bad_message"),
+            ):
+                friend.send_json(bad)
+                answer = friend.receive_json()
+                assert answer["t"] == "error" and answer["code"] == code, (bad, answer)
+            friend.send_json({"t": "say", "phrase": "nice"})
+            for ws in (host, friend):
+                assert ws.receive_json() == {"t": "said", "seat": 1, "phrase": "nice"}
+            friend.send_json({"t": "say", "phrase": "thanks"})  # at once: too fast
+            answer = friend.receive_json()
+            assert answer["code"] == "too_fast" and "2 seconds" in answer["message"]
+            host.send_json({"t": "say", "phrase": "good_luck"})  # each seat has its own pace
+            for ws in (host, friend):
+                assert ws.receive_json() == {"t": "said", "seat": 0, "phrase": "good_luck"}
+            # Nothing of it changed the game: the same view number, no move in the log.
+            assert state.seq == seq_before
+            friend.send_json({"t": "view"})
+            view = friend.receive_json()
+            assert view["t"] == "view" and view["seq"] == seq_before and view["log"] == []
+    # Against the computer alone there is nobody to say it to.
+    solo = client.post("/api/tables", json={"game": "gin", "opponents": 1}).json()
+    with client.websocket_connect(f"/ws/{solo['table']}/0") as ws:
+        ws.send_json({"t": "hello", "token": solo["token"]})
+        assert ws.receive_json()["t"] == "welcome"
+        assert ws.receive_json()["t"] == "view"
+        ws.send_json({"t": "say", "phrase": "hello"})
+        answer = ws.receive_json()
+        while answer["t"] == "view":  # the computer's moves, if it plays first
+            answer = ws.receive_json()
+        assert answer["t"] == "error" and "nobody else" in answer["message"]

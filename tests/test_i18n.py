@@ -12,6 +12,7 @@ import pytest
 
 from rummykit.games import find_game
 from rummykit.server.app import WEB_DIR
+from rummykit.server.protocol import PHRASES
 from rummykit.server.tables import MAIN_OPTIONS
 
 LANGUAGES = ("vi", "en")
@@ -77,7 +78,7 @@ def test_keys_built_at_run_time_exist() -> None:
         "level": "random easy medium hard",
         "game": "gin rummy crazy",
         "preset": "rummy rummy-classic",
-        "error": "bad_message stale not_your_turn illegal auth unknown_table over server",
+        "error": "bad_message stale not_your_turn illegal auth unknown_table over too_fast server",
         "conn": "connecting open reconnecting replaced",
         "result.gin": "knock undercut gin big_gin cancelled",
     }
@@ -142,3 +143,13 @@ def test_a_hint_reads_in_both_languages_and_a_missing_phrase_is_named() -> None:
         because("no.such").text("vi")
     with pytest.raises(ValueError, match="'en' and 'vi', not 'fr'"):
         hint.text("fr")  # type: ignore[arg-type]
+
+
+def test_every_phrase_a_person_may_say_is_worded_and_the_page_offers_exactly_those() -> None:
+    en, vi = catalogue("en"), catalogue("vi")
+    for phrase in PHRASES:
+        assert f"say.{phrase}" in en and f"say.{phrase}" in vi, phrase
+    main = (WEB_DIR / "js" / "main.js").read_text("utf-8")
+    listed = re.search(r"const PHRASES = \[([^\]]*)\]", main)
+    assert listed is not None
+    assert re.findall(r'"(\w+)"', listed.group(1)) == list(PHRASES)

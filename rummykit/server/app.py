@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import logging
 import re
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,7 @@ from rummykit.server.protocol import (
     HintRequest,
     NextHand,
     ProtocolError,
+    Say,
     ViewRequest,
     error_message,
     load_json,
@@ -61,6 +63,9 @@ MAX_BODY = 16_384
 
 COMPRESS_FROM = 1024
 """Bytes from which the page's files are sent gzip-compressed (to browsers that accept it)."""
+
+SAY_INTERVAL = 2.0
+"""Seconds a seat waits between two phrases (``say``), so that nobody floods a table."""
 
 REPLACED = 4409
 """Close code for a seat's older socket when the same seat says hello on a new one."""
@@ -124,6 +129,7 @@ class Hub:
         self.sockets: dict[str, dict[int, set[WebSocket]]] = {}
         self.locks: dict[str, TableLock] = {}
         self.runners: dict[str, asyncio.Task[None]] = {}
+        self.said: dict[str, dict[int, float]] = {}  # when each seat last said a phrase
 
     def lock(self, table_id: str) -> TableLock:
         """The lock that serialises everything done to one table."""
@@ -156,6 +162,7 @@ class Hub:
         self.sockets.pop(table_id, None)
         self.runners.pop(table_id, None)
         self.locks.pop(table_id, None)
+        self.said.pop(table_id, None)
         self.manager.forget(table_id)
 
     @staticmethod
@@ -189,6 +196,18 @@ class Hub:
     async def broadcast(self, table_id: str, message: dict[str, Any]) -> None:
         """Send the same message to every seat with a socket open (call with the table lock)."""
         await self.send(table_id, dict.fromkeys(self.seats_of(table_id), message))
+
+    async def say(self, table: Table, seat: int, phrase: str) -> None:
+        """Tell everyone at a table of several people what ``seat`` says (call with the table
+        lock). Not stored: a phrase is for the people there now."""
+        if table.people() < 2:
+            raise ProtocolError("there is nobody else at this table to say it to")
+        now = time.monotonic()
+        said = self.said.setdefault(table.id, {})
+        if now - said.get(seat, -SAY_INTERVAL) < SAY_INTERVAL:
+            raise ProtocolError(f"one phrase every {SAY_INTERVAL:g} seconds", "too_fast")
+        said[seat] = now
+        await self.broadcast(table.id, {"t": "said", "seat": seat, "phrase": phrase})
 
     def wake(self, table: Table) -> None:
         """Start the computer seats' moves if one is to act and none is running."""
@@ -581,6 +600,8 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
                 elif isinstance(message, CheckDown):
                     answer = await asyncio.to_thread(table.check_down, seat, message.cards)
                     await hub.send_to(ws, answer)
+                elif isinstance(message, Say):
+                    await hub.say(table, seat, message.phrase)
                 else:
                     raise ProtocolError("you have already said hello")
             hub.wake(table)

@@ -20,6 +20,7 @@ from typing import Any, TypeAlias
 
 __all__ = [
     "MAX_MESSAGE",
+    "PHRASES",
     "ActionIntent",
     "BestLayoffs",
     "CheckDown",
@@ -28,6 +29,7 @@ __all__ = [
     "Incoming",
     "NextHand",
     "ProtocolError",
+    "Say",
     "ViewRequest",
     "error_message",
     "load_json",
@@ -42,7 +44,7 @@ class ProtocolError(ValueError):
     """A message the server refuses; the text says why and is sent back to the page.
 
     ``code`` names the kind of problem for programs: ``bad_message``, ``stale``, ``not_your_turn``,
-    ``illegal``, ``auth``, ``unknown_table``, ``over``.
+    ``illegal``, ``auth``, ``unknown_table``, ``over``, ``too_fast``.
     """
 
     def __init__(self, message: str, code: str = "bad_message") -> None:
@@ -96,8 +98,20 @@ class CheckDown:
     cards: tuple[str, ...]
 
 
+PHRASES = ("hello", "good_luck", "nice", "oops", "thinking", "thanks", "well_played", "again")
+"""What a person may say to the others at a table of several people: a fixed set of friendly
+phrases, each worded by the page in its reader's language (no free text to moderate)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Say:
+    """A table of several people: say one of :data:`PHRASES` to everyone there."""
+
+    phrase: str
+
+
 Incoming: TypeAlias = (
-    Hello | ActionIntent | NextHand | BestLayoffs | HintRequest | ViewRequest | CheckDown
+    Hello | ActionIntent | NextHand | BestLayoffs | HintRequest | ViewRequest | CheckDown | Say
 )
 """Any message a page may send."""
 
@@ -203,7 +217,13 @@ def parse_incoming(text: str | bytes) -> Incoming:
         ):
             raise ProtocolError("'check_down' needs 'cards', a list of card strings")
         return CheckDown(tuple(cards))
-    known = "hello, action, next_hand, best_layoffs, hint, view, check_down"
+    if kind == "say":
+        _fields(data, kind, {"phrase"})
+        phrase = data.get("phrase")
+        if not isinstance(phrase, str) or phrase not in PHRASES:
+            raise ProtocolError(f"'say' needs 'phrase', one of: {', '.join(PHRASES)}")
+        return Say(phrase)
+    known = "hello, action, next_hand, best_layoffs, hint, view, check_down, say"
     raise ProtocolError(f"unknown message type {kind!r} (known: {known})")
 
 

@@ -493,6 +493,11 @@ class Table:
         """The seats played by people."""
         return [i for i, s in enumerate(self.seats) if s.kind == "human"]
 
+    def people(self) -> int:
+        """How many seats belong to people: played by them, or by a computer standing in for
+        one of them until they come back."""
+        return sum(1 for s in self.seats if s.kind == "human" or s.stand_in)
+
     def check_token(self, seat: int, token: str) -> bool:
         """True if ``token`` is the secret of ``seat``: a person's seat, or one a computer plays
         for its person until they come back."""

@@ -1048,6 +1048,7 @@ def test_friends_play_at_one_table(server: Any, new_page: Any, shot: Any) -> Non
     friend.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
     friend.get_by_role("button", name="Chơi", exact=True).click()
     expect(hand(friend).get_by_role("button").first).to_be_visible()
+    expect(friend.locator("#btn-say")).to_be_hidden()  # nobody to talk to but the computer
     friend.goto(link)
     expect(friend.get_by_role("heading", name="Bạn được mời chơi")).to_be_visible()
     expect(friend.locator("#join-text")).to_contain_text("An mời bạn chơi")
@@ -1060,6 +1061,21 @@ def test_friends_play_at_one_table(server: Any, new_page: Any, shot: Any) -> Non
     # The host hears of it: the invitation goes, the friend has a name.
     expect(panel).to_be_hidden()
     expect(host.locator("#opponents-zone")).to_contain_text("Lan")
+    # They greet each other, each read in their own language, by the speaker's name.
+    friend.evaluate(LISTEN_LIVE)
+    host.get_by_role("button", name="Say…").click()
+    host.get_by_role("group", name="Say to the table").get_by_role(
+        "button", name="Nice move!"
+    ).click()
+    expect(host.get_by_role("group", name="Say to the table")).to_be_hidden()
+    expect(host.locator(".scores li.me .bubble")).to_have_text("Nice move!")
+    expect(friend.locator("#opponents-zone .bubble")).to_have_text("Hay quá!")
+    friend.wait_for_function("() => window.__live.includes('An: Hay quá!')")
+    friend.get_by_role("button", name="Nói…").click()
+    friend.get_by_role("button", name="Cảm ơn nhé!").click()
+    expect(host.locator("#opponents-zone .bubble")).to_have_text("Thanks!")
+    # A phrase stays for a few seconds only.
+    expect(friend.locator(".bubble")).to_have_count(0, timeout=9_000)
     friend.get_by_role("button", name="English").click()
     expect(friend.get_by_role("button", name="Tiếng Việt")).to_be_visible()
 
@@ -1388,6 +1404,7 @@ def test_advice_on_every_turn_shows_the_hint_without_choosing_for_the_person(
     page.get_by_role("button", name="Play").click()
     expect(hand(page).get_by_role("button").first).to_be_visible()
     advice = page.locator("#hint-text")
+    expect(page.locator("#btn-say")).to_be_hidden()  # no one but computers to talk to
     seen: set[str] = set()
     for _ in range(6):
         wait_turn(page)

@@ -8,7 +8,7 @@ import { renderResult } from "./results.js";
 import { Connection } from "./socket.js";
 import { clearStats, recordResult, renderStats } from "./stats.js";
 import { countHouse, readStart, renderFields, renderFriends, renderHouse, renderStart, showContinue, showFriendFields } from "./start.js";
-import { contractText, describe, focusHandCard, handEntries, promptText, render, selectedCards, sortModes } from "./table.js";
+import { contractText, describe, focusHandCard, handEntries, promptText, render, seatName, selectedCards, sortModes } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
 const SESSIONS = "rummykit.sessions"; // every seat this browser holds, newest first
@@ -18,6 +18,9 @@ const MAX_SESSIONS = 20;
 const KEEP_FINISHED_MS = 3 * 24 * 3600 * 1000; // a finished table's seat, to follow a rematch
 const SETTINGS = "rummykit.settings";
 const LOG_SIZE = 40; // moves kept in the log
+// What a person may say at a table of several people (the server's PHRASES, in its order).
+const PHRASES = ["hello", "good_luck", "nice", "oops", "thinking", "thanks", "well_played", "again"];
+const SAID_MS = 5000; // how long a phrase stays by its speaker's name
 
 const S = {
   games: [],
@@ -54,6 +57,7 @@ function newUi() {
     melds: null, // Gin and Basic Rummy: the server's best melds of the hand, to sort it by melds
     hintsAsked: [], // who asked for each hint not yet answered, in order: "coach" or "person"
     coachSeq: null, // the view the coach's advice was last asked for
+    said: new Map(), // seat -> the phrase it said a moment ago (see onSaid)
   };
 }
 
@@ -494,6 +498,7 @@ function onMessage(m) {
     return;
   }
   if (m.t === "hint") return onHint(m);
+  if (m.t === "said") return onSaid(m);
   if (m.t === "check_down") {
     const key = [...m.cards].sort().join(" ");
     if (S.ui.down && S.ui.down.key === key) S.ui.down.action = m.down;
@@ -770,6 +775,37 @@ function meldKeys(event) {
   }
 }
 
+/** Someone at the table said a phrase: shown by their name for a few seconds, and read out. */
+function onSaid(m) {
+  if (!S.welcome || !PHRASES.includes(m.phrase) || !S.welcome.seats[m.seat]) return;
+  const ui = S.ui;
+  ui.said.set(m.seat, m.phrase);
+  if (m.seat !== S.session.seat) announce(t("say.heard", { name: seatName(ctx(), m.seat), text: t(`say.${m.phrase}`) }));
+  scheduleRender();
+  setTimeout(() => {
+    if (ui.said.get(m.seat) !== m.phrase) return; // said something else since
+    ui.said.delete(m.seat);
+    scheduleRender();
+  }, SAID_MS);
+}
+
+function toggleSay(open = $("say-panel").hidden) {
+  const panel = $("say-panel");
+  panel.hidden = !open;
+  $("btn-say").setAttribute("aria-expanded", String(open));
+  if (!open) return;
+  panel.textContent = "";
+  for (const phrase of PHRASES) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "small";
+    b.dataset.phrase = phrase;
+    b.textContent = t(`say.${phrase}`);
+    panel.append(b);
+  }
+  panel.querySelector("button").focus();
+}
+
 function askHint(who) {
   if (!S.msg) return;
   S.ui.hintsAsked.push(who);
@@ -1038,6 +1074,7 @@ function wire() {
       if ($("dlg-result").open && !S.ui.dealtWhileOpen) renderResult(ctx());
     }
     if ($("dlg-rules").open) openRules($("rules-body").dataset.game || "gin");
+    if (!$("say-panel").hidden) toggleSay(true); // its phrases in the new language
   });
   $("btn-colours").addEventListener("click", () =>
     setFourColour(!document.documentElement.classList.contains("four-colour")),
@@ -1150,6 +1187,20 @@ function wire() {
   $("btn-best-layoffs").addEventListener("click", () => send({ t: "best_layoffs", seq: S.msg.seq }));
   $("btn-hint").addEventListener("click", () => askHint("person"));
   $("btn-sort").addEventListener("click", toggleSort);
+  $("btn-say").addEventListener("click", () => toggleSay());
+  $("say-panel").addEventListener("click", (event) => {
+    const b = event.target.closest("button[data-phrase]");
+    if (!b) return;
+    send({ t: "say", phrase: b.dataset.phrase });
+    toggleSay(false);
+    $("btn-say").focus();
+  });
+  $("say-panel").addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    event.stopPropagation();
+    toggleSay(false);
+    $("btn-say").focus();
+  });
   $("end-buttons").addEventListener("click", (event) => {
     const b = event.target.closest("button[data-action]");
     if (b && (S.ui.pendingEnds || []).includes(b.dataset.action)) act(b.dataset.action);

@@ -160,6 +160,8 @@ function renderScorebar(ctx) {
       li.append(el("span", "sr-only", t("score.acting"))); // the outline, in words
     }
     if (view.boxes) li.append(el("span", "boxes", t("score.boxes", { count: view.boxes[seat] })));
+    const said = seat === ctx.seat && saying(ctx, seat);
+    if (said) li.append(el("span", "bubble", said));
     list.append(li);
   });
   bar.append(list);
@@ -174,6 +176,17 @@ export function contractText(c) {
 }
 
 // ---------------------------------------------------------------------------------- opponents
+
+/** What ``seat`` said to the table a moment ago (shown for a few seconds), or null. */
+function saying(ctx, seat) {
+  const said = ctx.ui.said && ctx.ui.said.get(seat);
+  return said ? t(`say.${said}`) : null;
+}
+
+/** How many seats belong to people (a computer standing in for one counts as theirs). */
+export function people(welcome) {
+  return welcome.seats.filter((s) => s.kind === "human" || s.stand_in).length;
+}
 
 function renderOpponents(ctx) {
   const { msg } = ctx;
@@ -194,6 +207,8 @@ function renderOpponents(ctx) {
     if (waitingFor(ctx, seat)) head.append(" ", el("span", "level", `· ${t("opp.not_joined")}`));
     else if (away(ctx, seat)) head.append(" ", el("span", "level", `· ${t("opp.away")}`));
     box.append(head);
+    const said = saying(ctx, seat);
+    if (said) box.append(el("p", "bubble", said));
     if (hand.to_act === seat) box.append(el("p", "sr-only", t("score.acting")));
     if (away(ctx, seat) && !ctx.msg.view.over) {
       // Anyone at the table may let the computer go on for a person who has left (the creator
@@ -717,6 +732,9 @@ export function render(ctx, moves) {
   renderHand(ctx);
   renderActions(ctx);
   renderLog(ctx);
+  // At a table of several people each can say a friendly phrase to the others.
+  $("btn-say").hidden = people(ctx.welcome) < 2;
+  if ($("btn-say").hidden) $("say-panel").hidden = true;
   flip(handNodes, before);
   animateMoves(ctx, moves || [], before, pileBefore, stockRect);
 }
