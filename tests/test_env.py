@@ -1,0 +1,174 @@
+"""RummyEnv: one seat against computer players by action numbers, as a learning agent sees it."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rummykit.encoding import encoder_for
+from rummykit.env import RummyEnv
+from rummykit.games import find_game
+from rummykit.games.base import IllegalActionError
+from rummykit.games.gin import GinHandResult
+
+
+def _play(env: RummyEnv, seed: int, pick: random.Random) -> tuple[list[Any], float, dict[str, Any]]:
+    """One episode with random legal numbers: every step's (obs, reward, done), the total, info."""
+    obs, info = env.reset(seed=seed)
+    steps: list[Any] = [(obs, 0.0, False)]
+    total = 0.0
+    done = truncated = False
+    while not (done or truncated):
+        obs, reward, done, truncated, info = env.step(pick.choice(info["legal_ids"]))
+        steps.append((obs, reward, done))
+        total += reward
+    return steps, total, info
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    setup=st.sampled_from(
+        [
+            ("gin", 2, "hand"),
+            ("rummy", 4, "hand"),
+            ("rummy-classic", 3, "hand"),
+            ("gin", 2, "match"),
+        ]
+    ),
+)
+def test_an_episode_keeps_the_api_and_its_rewards_add_up_to_the_margin(
+    seed: int, setup: tuple[str, int, str]
+) -> None:
+    game, players, episode = setup
+    env = RummyEnv(game, players=players, opponents="random", episode=episode)  # type: ignore[arg-type]
+    obs, info = env.reset(seed=seed)
+    pick = random.Random(seed)
+    total = 0.0
+    done = truncated = False
+    while not (done or truncated):
+        assert len(obs) == env.observation_size and all(0.0 <= x <= 1.0 for x in obs)
+        assert info["legal_ids"], "the agent is asked only when it has a move"
+        assert [i for i, m in enumerate(info["legal_mask"]) if m] == info["legal_ids"]
+        # the observation is the encoder's reading of the agent's own view, nothing more
+        view = info["view"].hand if episode == "match" else info["view"]
+        assert view.seat == env.seat
+        assert obs == env.encoder.observation(info["view"])
+        assert env.state.to_act == env.seat
+        obs, reward, done, truncated, info = env.step(pick.choice(info["legal_ids"]))
+        total += reward
+    assert done and not truncated
+    assert info["legal_ids"] == [] and sum(info["legal_mask"]) == 0
+    assert total == pytest.approx(info["margin"])
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+
+
+def test_the_points_reward_is_the_hand_score_margin_and_the_win_reward_its_sign() -> None:
+    for seed in range(12):
+        points = RummyEnv("gin", opponents="medium")
+        wins = RummyEnv("gin", opponents="medium", reward="win")
+        _, total, _ = _play(points, seed, random.Random(seed))
+        steps, sign, _ = _play(wins, seed, random.Random(seed))
+        result = points.state.result
+        assert isinstance(result, GinHandResult)
+        scores = result.scores
+        assert total == scores[0] - scores[1]  # two seats: mine minus the other's
+        assert sign == (0 if result.winner is None else 1 if result.winner == 0 else -1)
+        assert all(r == 0.0 for _, r, _ in steps[:-1])  # "win" pays at the end only
+        assert wins.state.result == result  # the same seed and choices: the same hand
+
+
+def test_a_seed_replays_the_same_episode_and_another_seed_another() -> None:
+    a = _play(RummyEnv("rummy", players=3, opponents="hard"), 5, random.Random(1))
+    b = _play(RummyEnv("rummy", players=3, opponents="hard"), 5, random.Random(1))
+    c = _play(RummyEnv("rummy", players=3, opponents="hard"), 6, random.Random(1))
+    assert a[0] == b[0] and a[1] == b[1]
+    assert a[0] != c[0]
+
+
+def test_an_illegal_or_unknown_number_is_refused_and_changes_nothing() -> None:
+    env = RummyEnv("gin", opponents="easy", seat=1)
+    obs, info = env.reset(seed=11)
+    illegal = next(i for i in range(env.action_size) if i not in info["legal_ids"])
+    history = list(env.state.history)
+    with pytest.raises(IllegalActionError, match=f"action number {illegal} .* not legal now"):
+        env.step(illegal)
+    with pytest.raises(ValueError, match="no action number 9999"):
+        env.step(9999)
+    with pytest.raises(TypeError):
+        env.step("draw")  # type: ignore[arg-type]
+    assert list(env.state.history) == history
+    again, _, _, _, _ = env.step(info["legal_ids"][0])  # and the episode goes on
+    assert len(again) == len(obs)
+    assert list(env.state.history)[: len(history) + 1][-1][0] == 1  # the agent's move, seat 1
+
+
+def test_the_agent_can_sit_anywhere_and_the_others_move_by_themselves() -> None:
+    for seat in range(4):
+        env = RummyEnv("rummy", players=4, seat=seat, opponents=["easy", "medium", "hard"])
+        _, info = env.reset(seed=seat)
+        assert env.state.to_act == seat and info["view"].seat == seat
+        env.step(info["legal_ids"][0])
+        assert env.state.to_act in (seat, None)
+
+
+def test_a_match_episode_deals_hand_after_hand_until_the_match_is_over() -> None:
+    env = RummyEnv("gin", episode="match", opponents="medium", options={"target_score": 60})
+    _, info = env.reset(seed=2)
+    pick = random.Random(2)
+    hands = {info["view"].hand_number}
+    total, done = 0.0, False
+    while not done:
+        _, reward, done, _, info = env.step(pick.choice(info["legal_ids"]))
+        total += reward
+        hands.add(info["view"].hand_number)
+    assert info["view"].over and len(hands) > 1
+    totals = info["view"].result.totals
+    assert total == pytest.approx(totals[0] - totals[1]) == info["margin"]
+
+
+def test_max_steps_truncates_an_episode() -> None:
+    env = RummyEnv("rummy", players=2, opponents="random", max_steps=3)
+    _, info = env.reset(seed=1)
+    flags = []
+    for _ in range(3):
+        _, _, done, truncated, info = env.step(info["legal_ids"][0])
+        flags.append((done, truncated))
+    assert flags[-1] == (False, True) and flags[0] == (False, False)
+    with pytest.raises(RuntimeError):
+        env.step(info["legal_ids"][0] if info["legal_ids"] else 0)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"game": "crazy"}, "no encoder for crazy"),
+        ({"game": "chess"}, "unknown game"),
+        ({"game": "gin", "players": 3}, "gin is for 2 to 2 players"),
+        ({"game": "rummy", "players": 7}, "rummy is for 2 to 6 players"),
+        ({"game": "gin", "seat": 2}, "seat is a whole number from 0 to 1"),
+        ({"game": "rummy", "players": 3, "opponents": ["easy"]}, "2 opponents are needed"),
+        ({"game": "gin", "opponents": "grandmaster"}, "unknown player 'grandmaster'"),
+        ({"game": "gin", "episode": "forever"}, "episode is 'hand' or 'match'"),
+        ({"game": "gin", "reward": "glory"}, "reward is 'points' or 'win'"),
+        ({"game": "gin", "max_steps": 0}, "max_steps is a positive whole number"),
+        ({"game": "gin", "options": {"knock_limit": -1}}, "knock_limit"),
+        ({"game": find_game("gin"), "options": {"knock_limit": 5}}, "pass options with a game"),
+    ],
+)
+def test_bad_arguments_are_named(kwargs: dict[str, Any], message: str) -> None:
+    game = kwargs.pop("game")
+    with pytest.raises(ValueError, match=message):
+        RummyEnv(game, **kwargs)
+
+
+def test_sizes_are_the_encoders() -> None:
+    env = RummyEnv("rummy", players=5)
+    enc = encoder_for("rummy", players=5)
+    assert (env.action_size, env.observation_size) == (enc.num_actions, enc.observation_size)
+    assert "players=5" in repr(env)
