@@ -1232,6 +1232,14 @@ def play(
         Path | None,
         typer.Option("--save", help="Write the match record here at the end (or on quit)."),
     ] = None,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            help="Language of the game: en or vi (default: vi when the locale, LC_ALL, "
+            "LC_MESSAGES or LANG, starts with vi, else en).",
+        ),
+    ] = None,
 ) -> None:
     """Play a match in the terminal against computer players (you are seat 0).
 
@@ -1242,7 +1250,12 @@ def play(
 
     from rummykit.record import dump_record, match_record
     from rummykit.terminal import TerminalGame
+    from rummykit.terminal_text import default_language, parse_language, say
 
+    try:
+        language = default_language() if lang is None else parse_language(lang)
+    except ValueError as exc:
+        raise _fail(str(exc), 2) from None
     try:
         options = dict(_parse_option(o) for o in option or ())
     except ValueError as exc:
@@ -1265,12 +1278,24 @@ def play(
     if seed is None:
         seed = _random.SystemRandom().randrange(1 << 31)
     out = _out()
+    level = level.strip().lower()
+    game_name = say(language, f"game.{played.name}")
+    level_name = say(language, f"level.{level}")
     out.print(
-        f"rummykit {__version__}: {played.name} against {size - 1} {level} computer"
-        f" player{'s' if size > 2 else ''}, seed {seed}. Type help for the moves.",
+        escape(
+            say(
+                language,
+                "welcome",
+                version=__version__,
+                game=game_name,
+                count=size - 1,
+                level=level_name,
+                seed=seed,
+            )
+        ),
         highlight=False,
     )
-    table = TerminalGame(played, size, level.strip().lower(), seed, out)
+    table = TerminalGame(played, size, level, seed, out, lang=language)
     finished = table.run()
     if save is not None:
         names = table.names
@@ -1278,7 +1303,8 @@ def play(
             save.write_text(dump_record(match_record(table.match, names)) + "\n", encoding="utf-8")
         except OSError as exc:
             raise _fail(f"cannot write the record to {save}: {exc.strerror}", 1) from None
-        out.print(f"Record saved to {save} ({'the whole match' if finished else 'so far'}).")
+        saved = say(language, "saved_whole" if finished else "saved_so_far", path=save)
+        out.print(escape(saved), highlight=False)
 
 
 @app.command()

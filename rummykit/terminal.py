@@ -5,10 +5,14 @@ decide from theirs. Each turn shows the table and a numbered list of the legal m
 a number or the move's notation (``discard KD``, ``meld 7C 7D 7H``), ``hint`` for the computer's
 advice and why, ``help``, or ``quit``. A wrong answer is explained and asked again; nothing
 changes. The match's record can be saved for ``rummykit replay``.
+
+Everything shown is worded in English or Vietnamese (``lang``); the wording lives in
+:mod:`rummykit.terminal_text`.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,18 +26,12 @@ from rummykit.games.base import Game, IllegalActionError, Match
 from rummykit.players import find_player
 from rummykit.players.base import Player
 from rummykit.solver.deadwood import best_arrangement
+from rummykit.terminal_text import COMMANDS, MESSAGES, Language, say
 
 __all__ = ["HELP", "Quit", "TerminalGame"]
 
-HELP = """\
-Answer with the number of a move or the move itself, for example:
-  draw | take | pass | discard KD | knock 9S | layoff 7H 2 | done
-  meld 7C 7D 7H (Basic Rummy) | down 5H X 2C 8H | 9C 9D 9S | buy | swap 7H 3 (Crazy Rummy)
-Cards: rank A 2-9 T J Q K (or 10), suit C D H S (or the symbols); X is a joker.
-  hint   what the computer would do, and why
-  help   this text
-  quit   stop here (the match so far can still be saved)"""
-"""What ``help`` prints."""
+HELP = say("en", "help")
+"""What ``help`` prints (in English; ``say("vi", "help")`` in Vietnamese)."""
 
 
 LONG_MOVE = 24
@@ -60,7 +58,9 @@ class TerminalGame:
     """One match between a person (seat 0) and computer players, in a terminal.
 
     ``ask`` reads the person's answer to a prompt (``input`` by default; tests give their own)
-    and raises EOFError when there is no more input, which counts as ``quit``.
+    and raises EOFError when there is no more input, which counts as ``quit``. ``lang`` is the
+    language of everything shown (``en`` or ``vi``); the seats' names follow it unless ``name``
+    is given.
     """
 
     game: Game
@@ -69,12 +69,15 @@ class TerminalGame:
     seed: int | None
     console: Console
     ask: Callable[[str], str] = input
-    name: str = "You"
+    name: str | None = None
+    lang: Language = "en"
     match: Match = field(init=False)
     computers: dict[int, Player] = field(init=False)
     shown: int = field(init=False, default=0)
 
     def __post_init__(self) -> None:
+        if self.lang not in ("en", "vi"):
+            raise ValueError(f"unknown language {self.lang!r} (en or vi)")
         self.match = self.game.new_match(players=self.players, seed=self.seed)
         base = self.seed if self.seed is not None else 0
         self.computers = {
@@ -84,8 +87,21 @@ class TerminalGame:
 
     @property
     def names(self) -> list[str]:
-        """Seat names: the person, then "Computer 1", "Computer 2"..."""
-        return [self.name, *(f"Computer {s}" for s in range(1, self.players))]
+        """Seat names: the person, then "Computer 1", "Computer 2"... (Vietnamese: "Bạn",
+        "Máy 1"...)."""
+        you = self.name if self.name is not None else self._say("you")
+        return [you, *(self._say("computer", n=s) for s in range(1, self.players))]
+
+    def _say(self, message: str, **params: object) -> str:
+        """A catalogue message in the game's language. The catalogue holds no markup (no square
+        brackets), so the text is console markup exactly when the parameters are: escape plain
+        text (a name, an error's detail) before passing it."""
+        return say(self.lang, message, **params)
+
+    @property
+    def rounds(self) -> bool:
+        """True when the game deals rounds with contracts (Crazy Rummy), not hands."""
+        return hasattr(self.match.hand, "contract")
 
     def run(self) -> bool:
         """Play until the match is over (True) or the person quits (False)."""
@@ -97,7 +113,7 @@ class TerminalGame:
                     self._show_result()
                     if self.match.is_over:
                         return True
-                    self._ask("Press Enter for the next hand (or type quit): ")
+                    self._ask(self._say("prompt_next_round" if self.rounds else "prompt_next_hand"))
                     self.match.next_hand()
                     self.shown = 0
                     continue
@@ -109,7 +125,7 @@ class TerminalGame:
                 else:
                     self.match.apply(self.computers[seat].choose(hand.view(seat)), seat)
         except (Quit, KeyboardInterrupt):  # Ctrl-C while a computer thinks stops cleanly too
-            self.console.print("Stopped.")
+            self.console.print(self._say("stopped"), highlight=False)
             return False
 
     # ------------------------------------------------------------------ the person's turn
@@ -119,7 +135,7 @@ class TerminalGame:
             answer = self.ask(prompt).strip()
         except (EOFError, KeyboardInterrupt):  # end of input or Ctrl-C: stop, no traceback
             raise Quit from None
-        if answer.lower() in ("quit", "q", "exit"):
+        if _command(answer) == "quit":
             raise Quit
         return answer
 
@@ -129,13 +145,14 @@ class TerminalGame:
         self._show_table(view)
         self._show_moves(legal)
         while True:
-            answer = self._ask("Your move: ")
+            answer = self._ask(self._say("prompt_move"))
             if not answer:
                 continue
-            if answer.lower() in ("help", "?"):
-                self.console.print(escape(HELP), highlight=False)
+            command = _command(answer)
+            if command == "help":
+                self.console.print(escape(self._say("help")), highlight=False)
                 continue
-            if answer.lower() == "hint":
+            if command == "hint":
                 self._hint(view)
                 continue
             action = self._read(answer, legal)
@@ -143,8 +160,10 @@ class TerminalGame:
                 continue
             try:
                 self.match.apply(action, 0)
-            except IllegalActionError as exc:
-                self.console.print(f"[yellow]Not now:[/] {escape(str(exc))}", highlight=False)
+            except IllegalActionError as exc:  # the engine says why, in English
+                self.console.print(
+                    f"[yellow]{self._say('illegal', detail=escape(str(exc)))}[/]", highlight=False
+                )
                 continue
             return
 
@@ -155,67 +174,91 @@ class TerminalGame:
             number = int(answer)
             if 1 <= number <= len(legal):
                 return legal[number - 1]
-            self.console.print(f"[yellow]Pick a number from 1 to {len(legal)}.[/]")
+            self.console.print(
+                f"[yellow]{self._say('pick_number', count=len(legal))}[/]", highlight=False
+            )
             return None
         try:
             return parse_action(answer)
-        except ActionSyntaxError as exc:
+        except ActionSyntaxError as exc:  # the parser says what it expected, in English
             self.console.print(
-                f"[yellow]{escape(str(exc))}[/] (type help for the moves)", highlight=False
+                f"[yellow]{self._say('not_understood', detail=escape(str(exc)))}[/]",
+                highlight=False,
             )
             return None
 
     def _hint(self, view: Any) -> None:
         adviser = find_player(self.game, "hard", seed=len(view.history))
         advice = adviser.suggest(view)
-        self.console.print(f"Hint: {escape(advice.text('en'))}", highlight=False)
+        self.console.print(self._say("hint", text=escape(advice.text(self.lang))), highlight=False)
 
     # ------------------------------------------------------------------ what is shown
 
     def _show_log(self) -> None:
-        """The moves since the person last looked, as their view tells them."""
+        """The moves since the person last looked, as their view tells them (in notation)."""
         view: Any = self.match.hand.view(0)
         history: Sequence[tuple[int, str]] = view.history
         names = self.names
         for seat, text in history[self.shown :]:
-            self.console.print(f"  {names[seat]}: {escape(text)}", highlight=False)
+            self.console.print(f"  {escape(names[seat])}: {escape(text)}", highlight=False)
         self.shown = len(history)
+
+    def _scores(self, scores: Sequence[int]) -> str:
+        return "  ".join(
+            f"{escape(name)} {score}" for name, score in zip(self.names, scores, strict=True)
+        )
+
+    def _contract(self, contract: Any) -> str:
+        """A Crazy Rummy contract: "2 books + 1 run", "2 bộ cùng số + 1 sảnh"."""
+        parts = [
+            self._say(f"contract.{kind}", count=count)
+            for kind, count in (("books", contract.books), ("runs", contract.runs))
+            if count
+        ]
+        return " + ".join(parts)
 
     def _show_table(self, view: Any) -> None:
         out = self.console
         match_view = self.match.view(0)
-        scores = "  ".join(
-            f"{name} {score}" for name, score in zip(self.names, match_view.scores, strict=True)
-        )
-        part = "round" if hasattr(view, "contract") else "hand"
-        out.rule(f"{self.game.name} · {part} {match_view.hand_number} · {scores}")
+        header = "header_round" if hasattr(view, "contract") else "header_hand"
+        game = self._say(f"game.{self.game.name}")
+        scores = self._scores(match_view.scores)
+        out.rule(self._say(header, game=game, n=match_view.hand_number, scores=scores))
         if hasattr(view, "contract"):
-            out.print(f"Round {view.round}: lay down {view.contract}")
+            out.print(
+                self._say("contract_line", n=view.round, contract=self._contract(view.contract))
+            )
         offered = getattr(view, "offered", None)
         if offered is not None and view.phase.value in ("offer", "buy"):
-            out.print(f"Offered: {_card(offered)}")
-        top = view.discard_pile[-1] if view.discard_pile else None
-        out.print(
-            f"Stock: {view.stock_size} cards   Discard pile: "
-            f"{_card(top) if top is not None else 'empty'}"
-            f"{f' ({len(view.discard_pile)} cards)' if len(view.discard_pile) > 1 else ''}"
-        )
+            out.print(self._say("offered", card=_card(offered)))
+        pile = view.discard_pile
+        top = _card(pile[-1]) if pile else self._say("empty")
+        if len(pile) > 1:
+            top += f" ({self._say('cards', count=len(pile))})"
+        stock = self._say("cards", count=view.stock_size)
+        out.print(self._say("piles", stock=stock, top=top), highlight=False)
         for number, meld in enumerate(getattr(view, "table", ()), start=1):
-            out.print(f"  meld {number}: {_cards(meld.meld.cards)}")
+            out.print(self._say("meld", n=number, cards=_cards(meld.meld.cards)))
         for number, meld in enumerate(getattr(view, "knock_melds", ()), start=1):
-            out.print(f"  knocker's meld {number}: {_cards(meld.cards)}")
+            out.print(self._say("knock_meld", n=number, cards=_cards(meld.cards)))
         for seat in range(1, self.players):
             known = view.known_cards[seat] if view.known_cards else ()
-            extra = f", known: {_cards(known)}" if known else ""
-            size = view.hand_sizes[seat]
-            out.print(f"{self.names[seat]}: {size} card{'' if size == 1 else 's'}{extra}")
+            name = escape(self.names[seat])
+            cards = self._say("cards", count=view.hand_sizes[seat])
+            if known:
+                line = self._say("opponent_known", name=name, cards=cards, known=_cards(known))
+            else:
+                line = self._say("opponent", name=name, cards=cards)
+            out.print(line, highlight=False)
         hand = list(view.hand)
-        line = f"Your hand: {_cards(hand)}"
+        out.print(self._say("your_hand", cards=_cards(hand)), highlight=False)
         if self.game.name == "gin":
             arrangement = best_arrangement([c for c in hand if isinstance(c, Card)])
             melds = " · ".join(_cards(m.cards) for m in arrangement.melds)
-            line += f"\n  best melds: {melds or '-'}   deadwood {arrangement.deadwood}"
-        out.print(line)
+            out.print(
+                self._say("best_melds", melds=melds or "-", count=arrangement.deadwood),
+                highlight=False,
+            )
 
     def _show_moves(self, legal: Sequence[Action]) -> None:
         """The numbered moves: long ones (a lay-down) a line each, the rest in columns."""
@@ -241,29 +284,39 @@ class TerminalGame:
         data = result.to_dict()
         names = self.names
         winner = data.get("winner")
-        who = names[winner] if isinstance(winner, int) else "nobody"
+        who = escape(names[winner]) if isinstance(winner, int) else self._say("nobody")
+        how = (
+            f"outcome.{data.get('outcome', 'over')}"  # a new outcome is shown as the engine has it
+        )
+        outcome = self._say(how) if how in MESSAGES else escape(how.removeprefix("outcome."))
+        over = self._say("round_over" if self.rounds else "hand_over")
         self.console.print(
-            f"[bold]Hand over[/]: {data.get('outcome', 'over')}, won by {who}", highlight=False
+            f"[bold]{over}[/]: {self._say('won_by', outcome=outcome, name=who)}", highlight=False
         )
         scores = data.get("scores")
         if isinstance(scores, list):
-            self.console.print(
-                "  this hand: " + "  ".join(f"{n} {s}" for n, s in zip(names, scores, strict=True)),
-                highlight=False,
-            )
+            this = "this_round" if self.rounds else "this_hand"
+            self.console.print(self._say(this, scores=self._scores(scores)), highlight=False)
         totals = self.match.view(0).scores
-        self.console.print(
-            "  totals: " + "  ".join(f"{n} {s}" for n, s in zip(names, totals, strict=True)),
-            highlight=False,
-        )
+        self.console.print(self._say("totals", scores=self._scores(totals)), highlight=False)
         final = self.match.result
         if final is not None:
-            winners = [names[s] for s in final.to_dict().get("winners", [])]
-            lower = " (lowest total wins)" if self.game.low_total_wins else ""
+            winners = ", ".join(escape(names[s]) for s in final.to_dict().get("winners", []))
+            won = "match_won_lowest" if self.game.low_total_wins else "match_won"
             self.console.print(
-                f"[bold]Match over[/]: {', '.join(winners) or 'nobody'} won{lower}.",
+                f"[bold]{self._say('match_over')}[/]: "
+                f"{self._say(won, names=winners or self._say('nobody'))}",
                 highlight=False,
             )
+
+
+def _command(answer: str) -> str | None:
+    """``quit``, ``help`` or ``hint`` when the answer is one of their words (either language)."""
+    said = unicodedata.normalize("NFC", answer.strip().lower())
+    for command, words in COMMANDS.items():
+        if said in words:
+            return command
+    return None
 
 
 def _ordered(actions: Sequence[Action]) -> list[Action]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import re
+import string
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, cast
@@ -13,17 +15,32 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from rummykit.cli import app
-from rummykit.games import find_game
+from rummykit.games import GAMES, find_game
+from rummykit.games.crazy import CrazyOutcome
+from rummykit.games.gin import Outcome
+from rummykit.games.rummy import RummyOutcome
 from rummykit.players import find_player
+from rummykit.players.reasons import Suggestion
 from rummykit.record import load_record
+from rummykit.server.app import WEB_DIR
 from rummykit.terminal import TerminalGame, _ordered
+from rummykit.terminal_text import (
+    LANGUAGES,
+    MESSAGES,
+    WEB_KEYS,
+    default_language,
+    parse_language,
+    say,
+    template,
+    web_text,
+)
 
 runner = CliRunner(env={"FORCE_COLOR": None, "TTY_COMPATIBLE": None, "COLUMNS": "100"})
 
 
-def _console() -> tuple[Console, io.StringIO]:
+def _console(width: int = 100) -> tuple[Console, io.StringIO]:
     out = io.StringIO()
-    return Console(file=out, width=100, color_system=None, highlight=False), out
+    return Console(file=out, width=width, color_system=None, highlight=False), out
 
 
 def _scripted(answers: list[str]) -> Callable[[str], str]:
@@ -39,11 +56,13 @@ def _scripted(answers: list[str]) -> Callable[[str], str]:
 
 
 def _playing_well(table: TerminalGame, by_number: bool) -> Callable[[str], str]:
-    """Answers as a hard player would: its move as notation, or as the listed number."""
+    """Answers as a hard player would: its move as notation, or as the listed number; Enter
+    between hands."""
     adviser = find_player(table.game.name, "hard", seed=5)
 
     def ask(prompt: str) -> str:
-        if prompt.startswith("Press Enter"):
+        if prompt != say(table.lang, "prompt_move"):  # the prompts are in the table's language
+            assert prompt in (say(table.lang, p) for p in ("prompt_next_hand", "prompt_next_round"))
             return ""
         view = table.match.hand.view(0)
         action = adviser.choose(view)
@@ -67,7 +86,7 @@ def test_a_whole_match_played_from_the_terminal(game: str, players: int, by_numb
     assert table.run() is True
     assert table.match.is_over
     text = out.getvalue()
-    assert "Match over" in text and "Hand over" in text
+    assert "Match over" in text and ("Round over" if game == "crazy" else "Hand over") in text
     assert text.count("Your hand:") >= 3
     # What was shown are the person's moves and the computers', as the person's view has them.
     last: Any = table.match.hand.view(0)
@@ -164,3 +183,245 @@ def test_the_play_command_refuses_bad_settings(args: list[str], says: str) -> No
     result = runner.invoke(app, args, input="quit\n")
     assert result.exit_code == 2
     assert says in result.output
+
+
+# ---------------------------------------------------------------------------------- Vietnamese
+
+
+@pytest.fixture(autouse=True)
+def _english_locale(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The play command's language follows the locale: the tests start from an English one."""
+    for name in ("LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+
+
+def _placeholders(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+def test_every_message_is_worded_in_both_languages_with_the_same_placeholders() -> None:
+    assert MESSAGES
+    for message, wording in MESSAGES.items():
+        assert set(wording) == set(LANGUAGES), message
+        en, vi = template("en", message), template("vi", message)
+        assert en.strip() and vi.strip(), message
+        assert _placeholders(en) == _placeholders(vi), message
+        # No markup of its own: the terminal prints catalogue text as console markup.
+        assert "[" not in en + vi and "]" not in en + vi, message
+        assert "{web:" not in en + vi, message  # every quoted web text was found
+        if message.endswith("_many"):  # a plural twin counts
+            assert "count" in _placeholders(en) and message.removesuffix("_many") in MESSAGES
+
+
+def test_every_message_is_translated() -> None:
+    same = [m for m in MESSAGES if template("en", m) == template("vi", m)]
+    assert same == ["opponent"]  # "{name}: {cards}" has no words of its own
+
+
+ENGLISH_WORDS = re.compile(
+    r"\b(?:card|cards|nobody|empty|known|Stock|Discard|pile|hand|Hand|round|Round|deadwood|"
+    r"melds|won|totals|Hint|Your|Press|over|Stopped|You|Computer|match|Match)\b"
+)
+"""English words of the table that the Vietnamese game never shows (not even in a hint)."""
+
+
+def test_the_web_texts_quoted_are_the_web_apps_own() -> None:
+    web = {
+        lang: json.loads((WEB_DIR / "i18n" / f"{lang}.json").read_text("utf-8"))
+        for lang in LANGUAGES
+    }
+    for key in WEB_KEYS:
+        for lang in LANGUAGES:
+            assert web_text(lang, key) == web[lang][key]
+    assert say("vi", "illegal", detail="x").startswith(web["vi"]["error.illegal"])
+    assert say("vi", "computer", n=2) == "Máy 2" and say("vi", "you") == "Bạn"
+    with pytest.raises(KeyError):
+        web_text("vi", "error.stale")  # not one the terminal uses
+
+
+def test_every_outcome_level_and_game_has_words() -> None:
+    for outcome in [*Outcome, *RummyOutcome, *CrazyOutcome]:
+        assert f"outcome.{outcome.value}" in MESSAGES
+    for level in ("easy", "medium", "hard"):
+        assert say("vi", f"level.{level}") != level
+    for name in GAMES:
+        assert f"game.{find_game(name).name}" in MESSAGES
+
+
+def test_plurals_and_unknown_messages() -> None:
+    assert say("en", "cards", count=1) == "1 card"
+    assert say("en", "cards", count=0) == "0 cards"
+    assert say("vi", "cards", count=7) == "7 lá"
+    with pytest.raises(KeyError):
+        say("vi", "no_such_message")
+
+
+@pytest.mark.parametrize(
+    ("environ", "lang"),
+    [
+        ({}, "en"),
+        ({"LANG": "vi_VN.UTF-8"}, "vi"),
+        ({"LANG": "en_US.UTF-8"}, "en"),
+        ({"LC_ALL": "C", "LANG": "vi_VN.UTF-8"}, "en"),  # LC_ALL comes first
+        ({"LC_ALL": "", "LC_MESSAGES": "vi_VN", "LANG": "en_US.UTF-8"}, "vi"),  # empty: unset
+        ({"LC_MESSAGES": "fr_FR", "LANG": "vi_VN"}, "en"),
+        ({"LC_ALL": "VI_vn.utf8"}, "vi"),
+    ],
+)
+def test_the_default_language_follows_the_locale(environ: dict[str, str], lang: str) -> None:
+    assert default_language(environ) == lang
+
+
+def test_parse_language_names_the_languages() -> None:
+    assert parse_language(" VI ") == "vi" and parse_language("en") == "en"
+    with pytest.raises(ValueError, match=r"unknown language 'fr' \(en or vi\)"):
+        parse_language("fr")
+    with pytest.raises(ValueError, match="unknown language"):
+        TerminalGame(find_game("gin"), 2, "easy", 1, _console()[0], lang=cast(Any, "fr"))
+
+
+NOTATION = {"draw", "take", "pass", "buy", "discard", "knock", "biggin", "layoff", "meld"}
+NOTATION |= {"down", "swap", "done", "hint", "help", "quit"}
+"""Words the person types back in either language: moves and commands."""
+
+
+def _english_leaks(text: str) -> list[str]:
+    """The English catalogue's own words found in ``text``: every piece of an English template
+    between its placeholders (two words or more, or a label with a colon), and every word of four
+    letters or more that is not notation, unless the Vietnamese wording has it too (the notation
+    lines of help are shared)."""
+    leaks = []
+    for message in MESSAGES:
+        vi = template("vi", message)
+        en = template("en", message)
+        for piece in re.split(r"\{[^}]*\}", en):
+            for line in piece.splitlines():
+                words = line.strip(" ,.():")
+                wordy = " " in words or (line.strip().endswith(":") and len(words) > 3)
+                if wordy and words not in vi and words in text:
+                    leaks.append(f"{message}: {words!r}")
+        for word in set(re.findall(r"\b[A-Za-z]{4,}\b", re.sub(r"\{[^}]*\}", "", en))):
+            if word.lower() in NOTATION or re.search(rf"\b{word}\b", vi):
+                continue
+            if re.search(rf"\b{word}\b", text):
+                leaks.append(f"{message}: {word!r}")
+    return leaks
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "by_number"),
+    [("gin", 2, True), ("rummy", 3, False), ("crazy", 3, True)],
+)
+def test_a_whole_match_in_vietnamese(game: str, players: int, by_number: bool) -> None:
+    options = {"target_score": 30} if game != "crazy" else {}
+    console, out = _console()
+    table = TerminalGame(find_game(game, options), players, "easy", 11, console, lang="vi")
+    table.ask = _playing_well(table, by_number)
+    assert table.run() is True
+    text = out.getvalue()
+    assert table.names == ["Bạn", *(f"Máy {s}" for s in range(1, players))]
+    over = "Vòng kết thúc" if game == "crazy" else "Ván kết thúc"
+    assert over in text and "Trận đấu kết thúc: " in text and " thắng trận" in text
+    assert text.count("Bài của bạn:") >= 3 and "Nọc: " in text and "  tổng: Bạn " in text
+    if game == "crazy":
+        assert "Vòng 1: hạ bài 2 bộ cùng số" in text and "(tổng điểm thấp nhất thắng)" in text
+    if game == "gin":
+        assert "bài rác" in text
+    last: Any = table.match.hand.view(0)
+    for seat, move in last.history:  # the moves are notation, the names Vietnamese
+        assert f"{table.names[seat]}: {move}" in text
+    assert _english_leaks(text) == []
+    assert ENGLISH_WORDS.findall(text) == []
+    # The leak check does find English: the same match in English is full of it.
+    console, out = _console()
+    table = TerminalGame(find_game(game, options), players, "easy", 11, console, lang="en")
+    table.ask = _playing_well(table, by_number)
+    assert table.run() is True
+    assert len(_english_leaks(out.getvalue())) >= 5
+
+
+def test_bad_answers_are_explained_in_vietnamese_and_change_nothing() -> None:
+    console, out = _console(width=400)  # no line wraps
+    answers = ["foo", "99", "discard ZZ", "knock AS", "gợi ý", "help", "trợ giúp", "pass", "hint"]
+    answers += ["thoát"]
+    scripted = _scripted(answers)
+    hints: list[Suggestion] = []
+
+    def ask(prompt: str) -> str:
+        answer = scripted(prompt)
+        if answer == "gợi ý":  # the advice the hint should give, worked out here
+            view: Any = table.match.hand.view(0)
+            hints.append(find_player(table.game, "hard", seed=len(view.history)).suggest(view))
+        return answer
+
+    table = TerminalGame(find_game("gin"), 2, "medium", 3, console, ask=ask, lang="vi")
+    before = len(table.match.hand.history)
+    assert table.run() is False
+    [hint] = hints
+    text = out.getvalue()
+    lines = text.splitlines()
+    details = [line for line in lines if "Chi tiết (tiếng Anh): " in line]
+    assert details == [
+        "Không hiểu nước đi này (gõ help để xem cách đi). Chi tiết (tiếng Anh): unknown action"
+        " 'foo' (expected draw, take, pass, buy, discard, meld, down, layoff, swap, knock, biggin,"
+        " done)",
+        "Không hiểu nước đi này (gõ help để xem cách đi). Chi tiết (tiếng Anh): 'discard ZZ':"
+        " not a card: 'ZZ' (write rank then suit, e.g. 7H, TC, X)",
+        "Không được đi nước này. Chi tiết (tiếng Anh): you must draw a card before you knock",
+    ]
+    assert "Hãy chọn một số từ 1 đến 2." in lines
+    assert hint.text("vi") != hint.text("en")
+    assert f"Gợi ý: {hint.text('vi')}" in lines  # the players' own Vietnamese
+    assert text.count("Gợi ý: ") == 2  # "gợi ý" and "hint" both ask
+    assert lines.count("  hint   gợi ý: máy sẽ đi nước nào, và vì sao") == 2  # help, trợ giúp
+    assert lines[-1] == "Đã dừng."  # thoát
+    # Apart from the engine's own English details, no English.
+    vietnamese = "\n".join(line.split("(tiếng Anh): ")[0] for line in lines)
+    assert _english_leaks(vietnamese) == [] and ENGLISH_WORDS.findall(vietnamese) == []
+    mine = [str(m) for seat, m in table.match.hand.history[before:] if seat == 0]
+    assert mine == ["pass"]
+
+
+def test_the_play_command_in_vietnamese_saves_a_record(tmp_path: Path) -> None:
+    path = tmp_path / "match.json"
+    args = ["play", "gin", "--seed", "8", "--save", str(path), "--lang", "vi"]
+    result = runner.invoke(app, args, input="pass\n1\n1\nthoát\n")
+    assert result.exit_code == 0, result.output
+    assert "rummykit " in result.output
+    assert "Gin Rummy, đấu với 1 máy (mức vừa), --seed 8. Gõ help để xem cách đi." in result.output
+    assert f"Đã lưu bản ghi trận đấu vào {path} (đến lúc dừng)." in " ".join(result.output.split())
+    assert "Record saved" not in result.output and "Your hand" not in result.output
+    record = json.loads(path.read_text())
+    assert record["players"] == ["Bạn", "Máy 1"]
+    assert runner.invoke(app, ["replay", str(path)]).exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("env", "args", "says", "not_says"),
+    [
+        ({"LANG": "vi_VN.UTF-8"}, [], "Bài của bạn:", "Your hand:"),
+        ({"LC_MESSAGES": "vi_VN.UTF-8", "LANG": "en_US.UTF-8"}, [], "Bài của bạn:", "Your hand:"),
+        ({"LC_ALL": "en_US.UTF-8", "LANG": "vi_VN.UTF-8"}, [], "Your hand:", "Bài của bạn:"),
+        ({"LANG": "vi_VN.UTF-8"}, ["--lang", "en"], "Your hand:", "Bài của bạn:"),
+        ({"LANG": "en_GB.UTF-8"}, ["--lang", "VI"], "Bài của bạn:", "Your hand:"),
+        ({}, [], "Your hand:", "Bài của bạn:"),
+    ],
+)
+def test_the_play_commands_language_follows_the_locale_unless_told(
+    monkeypatch: pytest.MonkeyPatch, env: dict[str, str], args: list[str], says: str, not_says: str
+) -> None:
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    result = runner.invoke(app, ["play", "gin", "--seed", "3", *args], input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert says in result.output and not_says not in result.output
+
+
+def test_the_play_command_refuses_an_unknown_language(tmp_path: Path) -> None:
+    path = tmp_path / "m.json"
+    for lang in ("fr", "", "vietnamese"):
+        result = runner.invoke(app, ["play", "gin", "--lang", lang, "--save", str(path)])
+        assert result.exit_code == 2
+        assert f"unknown language {lang!r} (en or vi)" in " ".join(result.output.split())
+        assert not path.exists()  # refused before anything was played or written
