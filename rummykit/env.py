@@ -13,6 +13,11 @@ whole episode's rewards add up to its final margin, bonuses included) or ``"win"
 agent alone wins the hand or match at the end, -1 when another seat does, 0 for a shared win or
 a hand nobody won).
 
+What differs from Gymnasium: there are no space objects (``action_size`` and
+``observation_size`` give the sizes, ``info["legal_mask"]`` the legal numbers), ``reset`` takes
+no options (the rules are set when the environment is made), and a hand episode whose hand ends
+before the agent's first move (a Basic Rummy player going out at once) is dealt again.
+
 >>> env = RummyEnv("gin", opponents="medium")
 >>> obs, info = env.reset(seed=3)
 >>> len(obs) == env.observation_size and len(info["legal_mask"]) == env.action_size
@@ -28,9 +33,10 @@ True
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from rummykit.encoding import Encoder, encoder_for
 from rummykit.games import find_game
@@ -55,6 +61,8 @@ class RummyEnv:
     Bad arguments raise ValueError naming the problem; Crazy Rummy has no action numbers
     (:func:`rummykit.encoding.encoder_for` says why).
     """
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": []}
 
     def __init__(
         self,
@@ -106,6 +114,8 @@ class RummyEnv:
         self._seats: dict[int, Player] = {}
         self._steps = 0
         self._done = True
+        self._paid = 0.0  # the points margin paid out as rewards so far in this episode
+        self._seen: tuple[Any, list[int]] | None = None  # the agent's view and its legal numbers
         self._rng = random.Random()
 
     def __repr__(self) -> str:
@@ -116,10 +126,19 @@ class RummyEnv:
 
     # -------------------------------------------------------------------------------- the API
 
-    def reset(self, seed: int | None = None) -> tuple[list[float], dict[str, Any]]:
-        """Deal a new episode (reproducible from ``seed``) and play the other seats up to the
-        agent's first decision; returns its observation and ``info``."""
-        self._rng = random.Random(seed)
+    def reset(
+        self, seed: int | None = None, options: Mapping[str, Any] | None = None
+    ) -> tuple[list[float], dict[str, Any]]:
+        """Deal a new episode and play the other seats up to the agent's first decision; returns
+        its observation and ``info``.
+
+        ``seed`` makes the episode, and the episodes after it reset without a seed, reproducible
+        (as in Gymnasium); ``options`` must be empty (set rules when making the environment).
+        """
+        if options:
+            raise ValueError("reset takes no options: pass the rules as RummyEnv(options=...)")
+        if seed is not None:
+            self._rng = random.Random(seed)
         others = [s for s in range(self.players) if s != self.seat]
         self._seats = {
             s: find_player(self.game, name, seed=self._rng.randrange(2**32))
@@ -127,6 +146,7 @@ class RummyEnv:
         }
         self._steps = 0
         self._done = False
+        self._paid = 0.0
         for _ in range(MAX_DEALS):
             self._deal()
             self._play_others()
@@ -143,14 +163,18 @@ class RummyEnv:
         """
         if self._done:
             raise RuntimeError("the episode is over (or was never started): call reset()")
-        chosen = self.encoder.action(action)
-        hand = self._current()
-        if action not in self.encoder.legal_ids(hand.view(self.seat)):
+        try:
+            number = operator.index(action)  # any whole number: numpy's too, never a bool
+        except TypeError:
+            raise TypeError(f"an action number is a whole number, not {action!r:.40}") from None
+        if isinstance(action, bool):
+            raise TypeError("an action number is a whole number, not a bool")
+        chosen = self.encoder.action(number)
+        if self._seen is None or number not in self._seen[1]:
             raise IllegalActionError(
-                f"action number {action} ({chosen!s:.60}) is not legal now;"
+                f"action number {number} ({chosen!s:.60}) is not legal now;"
                 " info['legal_ids'] lists the legal ones"
             )
-        before = self._standing()
         self._apply(chosen, self.seat)
         self._steps += 1
         self._play_others()
@@ -158,10 +182,16 @@ class RummyEnv:
         truncated = not terminated and self.max_steps is not None and self._steps >= self.max_steps
         self._done = terminated or truncated
         if self.reward == "points":
-            reward = self._standing() - before
+            # Everything scored since the last reward, before the agent's first move included.
+            standing = self._standing()
+            reward = standing - self._paid
+            self._paid = standing
         else:
             reward = float(self._winner_sign()) if terminated else 0.0
         return self._observe(), reward, terminated, truncated, self._info()
+
+    def close(self) -> None:
+        """Nothing to release (for code written against Gymnasium's API)."""
 
     @property
     def state(self) -> HandState:
@@ -248,11 +278,15 @@ class RummyEnv:
         return self._current().view(self.seat)
 
     def _observe(self) -> list[float]:
-        return self.encoder.observation(self._view())
+        """The observation; the view and its legal numbers are kept for ``_info`` and the next
+        step's check (a view is built once per step)."""
+        view = self._view()
+        self._seen = (view, self.encoder.legal_ids(view))
+        return self.encoder.observation(view)
 
     def _info(self) -> dict[str, Any]:
-        view = self._view()
-        ids = self.encoder.legal_ids(view)
+        assert self._seen is not None
+        view, ids = self._seen
         mask = [0] * self.action_size
         for i in ids:
             mask[i] = 1

@@ -34,18 +34,26 @@ def _play(env: RummyEnv, seed: int, pick: random.Random) -> tuple[list[Any], flo
     seed=st.integers(0, 2**32 - 1),
     setup=st.sampled_from(
         [
-            ("gin", 2, "hand"),
-            ("rummy", 4, "hand"),
-            ("rummy-classic", 3, "hand"),
-            ("gin", 2, "match"),
+            ("gin", 2, "hand", None),
+            ("rummy", 4, "hand", None),
+            ("rummy-classic", 3, "hand", None),
+            ("gin", 2, "match", {"target_score": 50}),
+            ("rummy", 5, "match", {"hands": 2}),
         ]
     ),
 )
 def test_an_episode_keeps_the_api_and_its_rewards_add_up_to_the_margin(
-    seed: int, setup: tuple[str, int, str]
+    seed: int, setup: tuple[str, int, str, dict[str, int] | None]
 ) -> None:
-    game, players, episode = setup
-    env = RummyEnv(game, players=players, opponents="random", episode=episode)  # type: ignore[arg-type]
+    game, players, episode, options = setup
+    env = RummyEnv(
+        game,
+        players=players,
+        opponents="random",
+        episode=episode,  # type: ignore[arg-type]
+        options=options,
+        seat=seed % players,
+    )
     obs, info = env.reset(seed=seed)
     pick = random.Random(seed)
     total = 0.0
@@ -172,3 +180,58 @@ def test_sizes_are_the_encoders() -> None:
     enc = encoder_for("rummy", players=5)
     assert (env.action_size, env.observation_size) == (enc.num_actions, enc.observation_size)
     assert "players=5" in repr(env)
+
+
+class Number:
+    """A whole number that is not an int (as numpy's integers are)."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __index__(self) -> int:
+        return self.value
+
+
+def test_gymnasium_callers_are_served_numbers_options_and_seeding() -> None:
+    env = RummyEnv("gin", opponents="random")
+    with pytest.raises(ValueError, match="reset takes no options"):
+        env.reset(seed=1, options={"knock_limit": 5})
+    obs, info = env.reset(seed=1, options={})
+    _, _, _, _, info = env.step(Number(info["legal_ids"][0]))  # type: ignore[arg-type]
+    assert info["steps"] == 1
+    with pytest.raises(TypeError, match="bool"):
+        env.step(True)
+    env.close()
+    # Seeded once, the episodes after it (reset without a seed) replay too.
+    runs = []
+    for _ in range(2):
+        env = RummyEnv("gin", opponents="random")
+        firsts = []
+        for seed in (42, None, None):
+            obs, _ = env.reset(seed=seed)
+            firsts.append(obs)
+        runs.append(firsts)
+    assert runs[0] == runs[1] and runs[0][1] != runs[0][2]
+
+
+def test_the_win_reward_of_a_match_and_of_a_hand_nobody_won() -> None:
+    env = RummyEnv(
+        "gin",
+        episode="match",
+        reward="win",
+        opponents="medium",
+        seat=1,
+        options={"target_score": 30},
+    )
+    steps, total, info = _play(env, 4, random.Random(4))
+    winners = info["view"].result.winners
+    assert total == (1 if winners == (1,) else -1) and steps[-1][1] == total
+    stalemates = 0
+    for seed in range(30):  # random seats rarely finish a Basic Rummy hand: a stalemate
+        env = RummyEnv("rummy", players=4, reward="win", opponents="random")
+        steps, total, _ = _play(env, seed, random.Random(seed))
+        result = env.state.result
+        if result is not None and result.winner is None:
+            stalemates += 1
+            assert total == 0 and all(r == 0 for _, r, _ in steps)
+    assert stalemates > 0

@@ -605,14 +605,15 @@ def test_people_at_one_table_say_phrases_to_each_other(client: TestClient) -> No
             friend.send_json({"t": "view"})
             view = friend.receive_json()
             assert view["t"] == "view" and view["seq"] == seq_before and view["log"] == []
-    # Against the computer alone there is nobody to say it to.
-    solo = client.post("/api/tables", json={"game": "gin", "opponents": 1}).json()
-    with client.websocket_connect(f"/ws/{solo['table']}/0") as ws:
-        ws.send_json({"t": "hello", "token": solo["token"]})
-        assert ws.receive_json()["t"] == "welcome"
-        assert ws.receive_json()["t"] == "view"
-        ws.send_json({"t": "say", "phrase": "hello"})
-        answer = ws.receive_json()
-        while answer["t"] == "view":  # the computer's moves, if it plays first
+    # Against the computer alone, or before an invited friend has come, there is nobody to
+    # say it to.
+    for body in ({"game": "gin", "opponents": 1}, {"game": "gin", "opponents": 1, "friends": 1}):
+        solo = client.post("/api/tables", json=body).json()
+        with client.websocket_connect(f"/ws/{solo['table']}/0") as ws:
+            ws.send_json({"t": "hello", "token": solo["token"]})
+            assert ws.receive_json()["t"] == "welcome"
+            ws.send_json({"t": "say", "phrase": "hello"})
             answer = ws.receive_json()
-        assert answer["t"] == "error" and "nobody else" in answer["message"]
+            while answer["t"] in ("view", "presence"):  # the opening, the computer's moves
+                answer = ws.receive_json()
+            assert answer["t"] == "error" and "nobody else" in answer["message"], body

@@ -494,9 +494,9 @@ class Table:
         return [i for i, s in enumerate(self.seats) if s.kind == "human"]
 
     def people(self) -> int:
-        """How many seats belong to people: played by them, or by a computer standing in for
-        one of them until they come back."""
-        return sum(1 for s in self.seats if s.kind == "human" or s.stand_in)
+        """How many people are at the table: seats they took (played by them, or by a computer
+        standing in for one until they come back), not seats kept for a friend not come yet."""
+        return sum(1 for s in self.seats if (s.kind == "human" and not s.open) or s.stand_in)
 
     def check_token(self, seat: int, token: str) -> bool:
         """True if ``token`` is the secret of ``seat``: a person's seat, or one a computer plays

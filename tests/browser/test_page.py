@@ -1040,6 +1040,7 @@ def test_friends_play_at_one_table(server: Any, new_page: Any, shot: Any) -> Non
     link = panel.get_by_role("textbox", name="Link for Player 2").input_value()
     assert re.fullmatch(re.escape(server.url.rstrip("/")) + r"/#join=[0-9a-f]+\.[\w-]+", link)
     expect(host.locator("#opponents-zone")).to_contain_text("not here yet")
+    expect(host.locator("#btn-say")).to_be_hidden()  # nobody has come to talk to yet
     shot(host, "desktop-friends-invite")
 
     friend = new_page(locale="vi-VN", phone=True)
@@ -1063,6 +1064,7 @@ def test_friends_play_at_one_table(server: Any, new_page: Any, shot: Any) -> Non
     expect(host.locator("#opponents-zone")).to_contain_text("Lan")
     # They greet each other, each read in their own language, by the speaker's name.
     friend.evaluate(LISTEN_LIVE)
+    expect(host.get_by_role("button", name="Say…")).to_be_visible()
     host.get_by_role("button", name="Say…").click()
     host.get_by_role("group", name="Say to the table").get_by_role(
         "button", name="Nice move!"
@@ -1388,6 +1390,46 @@ def test_the_record_counts_each_hand_and_match_once(server: Any, new_page: Any) 
     page.reload()
     expect(page.get_by_role("heading", name="New game")).to_be_visible()
     expect(page.locator("#stats")).to_be_hidden()
+
+
+RECORD_SCRIPT = """async () => {
+  const stats = await import('/js/stats.js');
+  const welcome = (table) => ({table, seat: 0, game: 'rummy', seats: [
+    {kind: 'human', joined: true}, {kind: 'computer', level: 'easy'}, {kind: 'computer', level: 'easy'}]});
+  const ended = (winner, winners) => ({view: {hand_number: 1, over: true,
+    hand: {result: {winner}}, result: {winners}}});
+  const counted = [
+    stats.recordResult(welcome('t1'), ended(0, [0])),        // won
+    stats.recordResult(welcome('t2'), ended(0, [0])),        // won: a run of 2
+    stats.recordResult(welcome('t3'), ended(null, [0, 1, 2])), // a stalemate: everybody tied
+    stats.recordResult(welcome('t4'), ended(1, [1])),        // lost
+    stats.recordResult(welcome('t4'), ended(1, [1])),        // the same hand again
+  ];
+  stats.renderStats();
+  const lines = [...document.querySelectorAll('#stats-list p')].map((p) => p.textContent);
+  stats.clearStats();
+  const again = stats.recordResult(welcome('t1'), ended(0, [0])); // counted before the clearing
+  stats.renderStats();
+  return {counted, lines, again, hidden: document.getElementById('stats').hidden};
+}"""
+
+
+def test_the_record_counts_only_outright_wins_and_never_a_hand_twice(
+    server: Any, new_page: Any
+) -> None:
+    """A tie (a stalemate that leaves every seat level) is neither a win nor part of a run of
+    wins; a hand is counted once, even after the record was cleared."""
+    page = new_page()
+    page.goto(server.url)
+    expect(page.get_by_role("heading", name="New game")).to_be_visible()
+    out = page.evaluate(RECORD_SCRIPT)
+    assert out["counted"] == [True, True, True, True, False]
+    assert out["lines"] == [
+        "Basic Rummy, 3 players · vs the computer (Easy)",
+        "Matches won: 2 of 4, 1 tied (50%) · best run: 2 in a row",
+        "Hands won: 2 of 4 (50%)",
+    ]
+    assert out["again"] is False and out["hidden"] is True
 
 
 def test_advice_on_every_turn_shows_the_hint_without_choosing_for_the_person(

@@ -55,7 +55,7 @@ function newUi() {
     dealtWhileOpen: false,
     noBuyRound: null, // Crazy Rummy: the round in which this person asked not to be asked to buy
     melds: null, // Gin and Basic Rummy: the server's best melds of the hand, to sort it by melds
-    hintsAsked: [], // who asked for each hint not yet answered, in order: "coach" or "person"
+    personHint: null, // the view the person asked for a hint on (its answer selects cards)
     coachSeq: null, // the view the coach's advice was last asked for
     said: new Map(), // seat -> the phrase it said a moment ago (see onSaid)
   };
@@ -483,9 +483,12 @@ function onMessage(m) {
   }
   if (m.t === "error") {
     S.sentSeq = null; // the move was refused: the same view may send another
-    if (m.code === "not_your_turn" && S.ui.hintsAsked.length) {
-      // A hint asked for as the turn passed: the coach's is not the person's business.
-      if (S.ui.hintsAsked.shift() === "coach") return;
+    if (m.code === "not_your_turn" && S.ui.coachSeq !== null) {
+      // A hint asked for as the turn passed (a seat handed to the computer): the coach's is
+      // not the person's business.
+      const asked = S.ui.personHint !== null;
+      S.ui.personHint = null;
+      if (!asked) return;
     }
     if (m.code === "stale") {
       // A move made on a view the table has left (a repeated click, or someone moved first):
@@ -808,13 +811,16 @@ function toggleSay(open = $("say-panel").hidden) {
 
 function askHint(who) {
   if (!S.msg) return;
-  S.ui.hintsAsked.push(who);
+  if (who === "person") S.ui.personHint = S.msg.seq;
   send({ t: "hint" });
 }
 
 function onHint(m) {
-  const who = S.ui.hintsAsked.shift();
   if (!S.msg || m.seq !== S.msg.seq) return; // advice for a position the table has left
+  // Answers are told apart by the view they were asked on, so a lost answer (a dropped
+  // socket) cannot shift the coach's advice onto the person's request.
+  const asked = S.ui.personHint === m.seq;
+  if (asked) S.ui.personHint = null;
   const action = m.action;
   const cards = actionCards(action);
   // The server words the hint in every language (rummykit/players/reasons.py is its catalogue).
@@ -822,7 +828,7 @@ function onHint(m) {
   $("hint-text").textContent = t("hint.prefix", { text });
   const verb = action.split(" ")[0];
   // The coach's advice only says; a hint the person asked for also selects the cards it names.
-  if (who !== "coach" && cards.length && verb !== "take" && verb !== "buy") selectCards(verb === "layoff" || verb === "swap" ? cards.slice(0, 1) : cards);
+  if (asked && cards.length && verb !== "take" && verb !== "buy") selectCards(verb === "layoff" || verb === "swap" ? cards.slice(0, 1) : cards);
 }
 
 function toggleSort() {

@@ -53,22 +53,28 @@ export function recordResult(welcome, msg) {
   row.hands += 1;
   if (result.winner === welcome.seat) row.hands_won += 1;
   if (view.over && view.result) {
+    // Won outright; tied for first (every seat, when nobody scored, as in a stalemate); or lost.
+    // Only an outright win counts toward the percentage and the run of wins.
     const winners = view.result.winners || [];
     row.matches += 1;
-    if (winners.includes(welcome.seat)) {
-      if (winners.length > 1) row.shared += 1;
-      else row.won += 1;
+    if (winners.length === 1 && winners[0] === welcome.seat) {
+      row.won += 1;
       row.streak += 1;
       row.best = Math.max(row.best, row.streak);
-    } else row.streak = 0;
+    } else {
+      if (winners.includes(welcome.seat)) row.shared += 1;
+      row.streak = 0;
+    }
   }
   data.rows[key] = row;
   save(data);
   return true;
 }
 
+/** Empty the record; the hands already counted stay known, so none is counted again later. */
 export function clearStats() {
-  localStorage.removeItem(KEY);
+  const data = load();
+  save({ rows: {}, seen: data.seen });
 }
 
 function percent(part, whole) {
@@ -113,7 +119,7 @@ export function renderStats() {
         ? t("stats.won_shared", { won: row.won, shared: row.shared, played: row.matches })
         : t("stats.won", { won: row.won, played: row.matches });
       const streak = row.best > 1 ? ` · ${t("stats.best_streak", { count: row.best })}` : "";
-      li.append(line("stats-matches", t("stats.matches", { value: `${won} (${percent(row.won + row.shared, row.matches)}%)${streak}` })));
+      li.append(line("stats-matches", t("stats.matches", { value: `${won} (${percent(row.won, row.matches)}%)${streak}` })));
     }
     const hands = `${t("stats.won", { won: row.hands_won, played: row.hands })} (${percent(row.hands_won, row.hands)}%)`;
     li.append(line("stats-hands", t(game === "crazy" ? "stats.rounds" : "stats.hands", { value: hands })));

@@ -183,9 +183,10 @@ function saying(ctx, seat) {
   return said ? t(`say.${said}`) : null;
 }
 
-/** How many seats belong to people (a computer standing in for one counts as theirs). */
+/** How many people are at the table: seats they took (a computer standing in for one who left
+ * counts as theirs), not seats still kept for a friend who has not come. */
 export function people(welcome) {
-  return welcome.seats.filter((s) => s.kind === "human" || s.stand_in).length;
+  return welcome.seats.filter((s) => (s.kind === "human" && s.joined) || s.stand_in).length;
 }
 
 function renderOpponents(ctx) {
