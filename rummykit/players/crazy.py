@@ -33,9 +33,9 @@ cards and points, going out when it can.
   low, weighs the same risk in every discard, lays down at once, and once down plans lay-offs
   and swaps like ``medium`` but keeps the cards that may fit the table soon.
 
-``medium`` and ``hard`` keep a card they took from the pile (or bought) rather than one drawn
-since that does as well (``take A♣`` followed by ``throw A♣`` reads as a contradiction and wastes
-the take); when they do throw it back, the reason names the card that took its place.
+``hard`` keeps a card it took from the pile (or bought) rather than one drawn since that does as
+well (``take A♣`` followed by ``throw A♣`` reads as a contradiction and wastes the take); when a
+player does throw such a card back, the reason names the card that took its place.
 
 ``suggest(view)`` returns the move and a reason in catalogue phrases, e.g.
 ``"buy the card: 7♥ completes the contract; 1 penalty card"``.
@@ -185,11 +185,13 @@ _DIST_W: Final = 100.0
 """Score units of one card of contract distance."""
 
 _KEEP_TAKEN: Final = 12.0
-"""Score units for throwing back a card this seat took from the pile (or bought) and still holds,
+"""Score units for ``hard`` throwing back a card it took from the pile (or bought) and still holds,
 while not down. Only near-ties feel it (one card of distance is 100): the player took it for its
 contract, every player saw that, and when a card drawn since does as well it keeps the card it
 chose rather than undo its own take (hints that say "take A♣" and soon "throw A♣" read as a
-contradiction, and throwing it back tells the table the plan changed)."""
+contradiction, and throwing it back tells the table the plan changed). In 400 matches against
+the old ``hard`` it won as often and scored the same; ``medium`` with it scored about 13 points a
+match worse than without, so ``medium`` does without."""
 
 
 def _taken_back(view: CrazyView, card: AnyCard, hand: Sequence[AnyCard]) -> bool:
@@ -812,8 +814,6 @@ class MediumCrazyPlayer(_CrazyPlayer):
                 score += 60.0
             if feeds_next and ctx.fits(card):
                 score += 25.0
-            if _taken_back(view, card, hand):
-                score += (1.0 - risk) * _KEEP_TAKEN
             if best is None or score < best[0]:
                 best = (score, card, dist)
         assert best is not None
