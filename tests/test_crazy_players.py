@@ -17,6 +17,7 @@ from rummykit.games.base import Deal
 from rummykit.games.crazy import Crazy, CrazyOptions, CrazyState, CrazyView
 from rummykit.players import PLAYERS, Player, find_player
 from rummykit.players.crazy import EasyCrazyPlayer, HardCrazyPlayer, MediumCrazyPlayer
+from rummykit.solver.contract import contract_distance
 from rummykit.wild_melds import is_wild
 
 LEVELS = ("easy", "medium", "hard")
@@ -355,3 +356,75 @@ def test_a_spare_card_held_twice_is_called_one_of_two(level: str) -> None:
                     seen[spare[0]] += 1
             state.apply(bots[seat].choose(view), seat)
     assert seen["crazy.spare"] and seen["crazy.spare_copy"], seen
+
+
+def _took_the_ace_of_diamonds(seed: int) -> tuple[CrazyState, HardCrazyPlayer]:
+    """Round 2 (a book and a run), two players. The dealer (seat 0) takes the joker, then takes
+    the A♦ that seat 1 throws (Q♦ 🃏 A♦ with the 2♠ is most of a run); a turn later it draws the
+    7♠, with which 6♠ 7♠ and the wilds would do the same job. Returns seat 0 to discard."""
+    hands = ["6S 5H 8H 3C 7C 8H QD 2S", "AS TS JS TH 3S 6S AD 6D"]
+    state = table(hands, "X", "9D JD 7S", round=2)
+    me = HardCrazyPlayer(seed)
+    assert me.choose(state.view(0)) == Take()
+    state.apply(Take(), 0)
+    play(state, "draw", "discard AD")
+    before = state.view(0)
+    take = me.suggest(before)
+    assert take.action == Take()
+    assert take.reason.keys == ("crazy.closer",)
+    # the hint is true: the hand kept after the turn is closer to the contract than before
+    state.apply(Take(), 0)
+    state.apply(me.choose(state.view(0)), 0)
+    contract, rules = before.contract, CrazyOptions().rules
+    kept = contract_distance(state.hands[0], contract, rules)
+    assert kept < contract_distance(before.hand, contract, rules)
+    play(state, "draw", "discard 6S")
+    state.apply(me.choose(state.view(0)), 0)  # 6♠ does not help: it draws the 7♠
+    assert state.phase is Phase.DISCARD and state.to_act == 0
+    return state, me
+
+
+@pytest.mark.parametrize("seed", range(1, 10))
+def test_hard_does_not_throw_back_a_card_it_just_took_when_another_does_as_well(
+    seed: int,
+) -> None:
+    # The reviewer's contradiction: "take A♦: it brings the contract closer", and a turn later
+    # "discard A♦: not needed", when the card drawn since only ties with it. The player kept
+    # none of the information that made it take the card. The old player threw the A♦ back for
+    # 8 of these 9 seeds.
+    state, me = _took_the_ace_of_diamonds(seed)
+    view = state.view(0)
+    action = me.choose(view)
+    assert isinstance(action, Discard) and action.card != parse_cards("AD")[0]
+    # and keeping the A♦ cost nothing on the contract
+    contract, rules = view.contract, CrazyOptions().rules
+    kept = list(view.hand)
+    kept.remove(action.card)
+    without_ace = list(view.hand)
+    without_ace.remove(parse_cards("AD")[0])
+    assert contract_distance(kept, contract, rules) == contract_distance(
+        without_ace, contract, rules
+    )
+
+
+def test_a_card_taken_and_thrown_back_names_the_card_that_replaced_it() -> None:
+    # Round 2, two players. Seat 0 takes the A♦ (A♦ 2♦ 3♦ 4♦ is a run), then draws the 6♦:
+    # 3♦ 4♦ 2♦ 6♦ is a run too, and the A♦ (15 points) goes. "A♦ is not needed" right after
+    # "take A♦: it brings the contract closer" reads as a contradiction: the hint says why.
+    hands = ["KC KS 2D 4D 4D TC 3D JS", "4C X QC 7S 7C QS AD 9S"]
+    state = table(hands, "8C", "3S JC 6D", round=2)
+    me = HardCrazyPlayer(1)
+    assert me.choose(state.view(0)) == Pass()
+    state.apply(Pass(), 0)
+    play(state, "draw", "discard AD")
+    take = me.suggest(state.view(0))
+    assert str(take) == "take the discard: A♦ brings the contract closer"
+    state.apply(Take(), 0)
+    state.apply(me.choose(state.view(0)), 0)
+    play(state, "draw", "discard 9S")
+    state.apply(me.choose(state.view(0)), 0)  # draws the 6♦
+    action, reason = me.suggest(state.view(0))
+    assert action == Discard(parse_cards("AD")[0])
+    assert reason.keys[0] == "crazy.replaced"
+    assert str(reason).startswith("A♦ is no longer needed: 6♦ does its job; A♦ counts 15 points")
+    assert reason.text("vi").startswith("A♦ không còn cần nữa: đã có 6♦ thay cho nó")
