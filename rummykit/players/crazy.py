@@ -629,7 +629,8 @@ def _near_fits(view: CrazyView, ctx: _Ctx) -> list[float]:
 
 def _replacement(ctx: _Ctx, card: AnyCard, hand: Sequence[AnyCard]) -> AnyCard | None:
     """A card of ``hand`` without which ``card`` would be needed for the contract (it does the
-    job ``card`` was taken for), or None. Cards of the same rank or suit are named first."""
+    job ``card`` was taken for), or None. Only a card of the same rank or suit, or a wild, is
+    named (a beginner sees why it can stand in), those of the same rank first."""
 
     def kin(other: AnyCard) -> int:
         if isinstance(card, Card) and isinstance(other, Card):
@@ -640,7 +641,7 @@ def _replacement(ctx: _Ctx, card: AnyCard, hand: Sequence[AnyCard]) -> AnyCard |
         return 2
 
     for other in sorted(dict.fromkeys(hand), key=kin):
-        if other == card:
+        if other == card or (kin(other) == 2 and not is_wild(other)):
             continue
         rest = list(hand)
         rest.remove(other)
