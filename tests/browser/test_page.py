@@ -1465,3 +1465,22 @@ def test_advice_on_every_turn_shows_the_hint_without_choosing_for_the_person(
     assert {"draw", "discard"} & seen and len(seen) >= 2, seen  # advice for each decision
     page.get_by_role("button", name="Menu").click()
     expect(page.get_by_label("Advice on every turn (to learn)")).to_be_checked()
+
+
+def test_a_guided_game_is_one_easy_computer_and_advice_on_every_turn(
+    server: Any, new_page: Any
+) -> None:
+    page = new_page(locale="vi-VN", phone=True)
+    page.goto(server.url)
+    page.get_by_role("radio", name=re.compile("^Rummy cơ bản")).check()
+    page.get_by_label("Đối thủ", exact=True).select_option(label="3 đối thủ")
+    page.get_by_label("Trình độ của máy").select_option(label="Khó")
+    page.get_by_role("button", name="Mới chơi? Chơi một trận có hướng dẫn").click()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    # whatever was chosen before: one opponent, the easy computer
+    expect(page.locator("#opponents-zone .opp")).to_have_count(1)
+    expect(page.locator("#opponents-zone .opp .level")).to_have_text("· Dễ")
+    wait_turn(page)
+    expect(page.locator("#hint-text")).to_have_text(re.compile(r"^Gợi ý: \w"))
+    page.get_by_role("button", name="Trang đầu").click()
+    expect(page.get_by_label("Gợi ý mỗi lượt (để học chơi)")).to_be_checked()

@@ -1132,6 +1132,19 @@ function wire() {
     clearStats();
     renderStats();
   });
+  $("btn-guided").addEventListener("click", () => {
+    // The chosen game against one easy computer, with the advice on (remembered, as if ticked).
+    const settings = readStart(S.games);
+    const game = S.games.find((g) => g.key === settings.game);
+    $("coach").checked = true;
+    startGame({
+      ...settings,
+      opponents: game.min_players - 1,
+      friends: 0,
+      level: game.levels.includes("easy") ? "easy" : settings.level,
+      coach: true,
+    });
+  });
   $("start-form").addEventListener("submit", (event) => {
     event.preventDefault();
     startGame(readStart(S.games));
