@@ -22,7 +22,8 @@ and the view's public history, so the same view always gets the same answer.
   best few; it takes the up-card when that leaves a better hand than the average stock card
   would. When it may knock it plays every sampled deal out to the end of the hand both ways
   (determinized Monte Carlo: knocking is scored exactly against the sampled hand, lay-offs and
-  undercut included) and waits only when waiting clearly pays more.
+  undercut included), against hands as good as a real opponent's by then, and waits when waiting
+  pays more.
 
 ``suggest(view)`` returns the player's move and a short reason, e.g.
 ``"discard KD: highest card, no meld nearby"``; the hint button uses the hard player's.
@@ -37,7 +38,9 @@ True
 
 from __future__ import annotations
 
+import math
 import random
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import product
@@ -760,8 +763,47 @@ def _last_turn(history: Sequence[tuple[int, str]], seat: int) -> list[str]:
     return [text for _, text in history[start:end]]
 
 
+OPPONENT_DEADWOOD: Final = (57, 47, 38, 31, 28, 26, 24, 21, 19, 18, 17, 16, 15)
+"""The opponent's typical deadwood after it has discarded 0, 1, 2, ... times (15 from then on),
+measured at the hard player's discards against medium and hard over hands still in play. Hands
+dealt from the unseen cards by the per-card weights alone average far more (after 3 discards
+about 45 rather than 31; after 6, 38 rather than 24): a player who has drawn and thrown for a few
+turns has kept the cards that work together."""
+
+
+def _tilt(values: Sequence[int], target: float) -> list[float]:
+    """Weights ``exp(-s * v)`` (``s >= 0``) that bring the weighted mean of ``values`` down to about
+    ``target``; all 1 when the plain mean is already at most ``target``.
+
+    >>> [round(w, 2) for w in _tilt([10, 20, 30], 20)], _tilt([10, 20], 30)
+    ([1.0, 1.0, 1.0], [1.0, 1.0])
+    >>> weights = _tilt([10, 20, 30], 15)
+    >>> round(sum(w * v for w, v in zip(weights, [10, 20, 30])) / sum(weights))
+    15
+    """
+    if statistics.fmean(values) <= target:
+        return [1.0] * len(values)
+    floor = min(values)
+    low, high = 0.0, 1.0
+    weights = [1.0] * len(values)
+    for _ in range(20):
+        mid = (low + high) / 2
+        weights = [math.exp(-mid * (v - floor)) for v in values]
+        mean = sum(w * v for w, v in zip(weights, values, strict=True)) / sum(weights)
+        if mean > target:
+            low = mid
+        else:
+            high = mid
+    return weights
+
+
 def _sample_deals(
-    view: GinView, an: _Analysis, rng: random.Random, count: int, limit: int
+    view: GinView,
+    an: _Analysis,
+    rng: random.Random,
+    count: int,
+    limit: int,
+    pool: int = 1,
 ) -> list[_Deal]:
     """``count`` deals of the unseen cards (opponent's hand, stock order) consistent with the view.
 
@@ -770,6 +812,11 @@ def _sample_deals(
     could have knocked with (it discarded instead), a discard that broke one of its melds, an
     up-card it drew past although it would have made a meld, a card it took that fits none of its
     melds. The opponent may be a person who plays otherwise, so no hand is ruled out entirely.
+
+    With ``pool`` > 1, ``pool * count`` hands are dealt so and ``count`` drawn from them (with
+    replacement) favouring low deadwood, exponentially, just enough that their mean deadwood is
+    the opponent's typical deadwood at this point of the hand (:data:`OPPONENT_DEADWOOD`) rather
+    than the much higher mean of hands dealt at random.
     """
     memory = an.memory
     opp = an.opponent
@@ -800,10 +847,15 @@ def _sample_deals(
                 odds *= 0.4  # it keeps the card it took outside any meld
         return odds >= 1.0 or rng.random() < odds
 
+    hands = sample_hands(memory, opp, rng, an.weights, count * pool, accept=accept)
+    if pool > 1:
+        turns = min(len(notes.discarded), len(OPPONENT_DEADWOOD) - 1)
+        weights = _tilt([min_deadwood_mask(h | known) for h in hands], OPPONENT_DEADWOOD[turns])
+        hands = rng.choices(hands, weights, k=count)
     known_cards = list(view.known_cards[opp])
     return [
         _Deal(known_cards + [STANDARD_PACK[i] for i in range(52) if hidden >> i & 1], hidden)
-        for hidden in sample_hands(memory, opp, rng, an.weights, count, accept=accept)
+        for hidden in hands
     ]
 
 
@@ -851,10 +903,13 @@ class HardGinPlayer(SeededPlayer):
     the ``lookahead`` best of which are scored again one draw deeper (the expected score after
     the next stock card and the best discard then); the up-card is taken when the hand after
     taking it scores better than the expected hand after a stock card (``expect_draws``). When
-    it may knock, it plays each sampled deal out to the end of the hand both ways (knock now:
-    scored exactly against the sampled hand, lay-offs and undercut included; or throw the best
-    discard and play on, both seats greedy) and waits only if waiting wins by more than
-    ``confidence`` standard errors (``search_knock``).
+    it may knock, it plays each of ``deals`` sampled deals out to the end of the hand both ways
+    (knock now: scored exactly against the sampled hand, lay-offs and undercut included; or throw
+    the best discard and play on, both seats greedy) and waits only if waiting wins by more than
+    ``confidence`` standard errors (``search_knock``; 0: whichever pays more on average). Those
+    deals are drawn from ``knock_pool`` times as many, favouring hands of the low deadwood a real
+    opponent has by then (:func:`_sample_deals`): hands dealt at random are far worse than what an
+    opponent keeps, which made knocking look safer than it is.
     """
 
     name: str
@@ -867,10 +922,11 @@ class HardGinPlayer(SeededPlayer):
         deals: int = 100,
         weights: DiscardWeights = HARD_WEIGHTS,
         lookahead: int = 3,
-        confidence: float = 1.0,
+        confidence: float = 0.0,
         expect_draws: bool = True,
         search_knock: bool = True,
         sampled_inference: bool = True,
+        knock_pool: int = 3,
     ) -> None:
         self.name = "hard"
         super().__init__(seed)
@@ -882,6 +938,7 @@ class HardGinPlayer(SeededPlayer):
         self.expect_draws = expect_draws
         self.search_knock = search_knock
         self.sampled_inference = sampled_inference
+        self.knock_pool = knock_pool
 
     def suggest(self, view: View) -> Suggestion:
         """The hard player's action and a short reason a person understands."""
@@ -953,6 +1010,8 @@ class HardGinPlayer(SeededPlayer):
         reason = _discard_reason(best, hand, an, scores[best][1])
         if knock_card is None:
             return Suggestion(Discard(best), reason)
+        if self.knock_pool > 1:
+            deals = _sample_deals(view, an, rng, self.deals, limit, self.knock_pool)
         knocking: list[int] = []
         waiting: list[int] = []
         rest = [c for c in hand if c is not knock_card]
