@@ -26,7 +26,7 @@ from rummykit.games.base import Game, IllegalActionError, Match
 from rummykit.players import find_player
 from rummykit.players.base import Player
 from rummykit.solver.deadwood import best_arrangement
-from rummykit.terminal_text import COMMANDS, MESSAGES, Language, say
+from rummykit.terminal_text import COMMANDS, LANGUAGES, MESSAGES, Language, say
 
 __all__ = ["HELP", "Quit", "TerminalGame"]
 
@@ -76,7 +76,7 @@ class TerminalGame:
     shown: int = field(init=False, default=0)
 
     def __post_init__(self) -> None:
-        if self.lang not in ("en", "vi"):
+        if self.lang not in LANGUAGES:
             raise ValueError(f"unknown language {self.lang!r} (en or vi)")
         self.match = self.game.new_match(players=self.players, seed=self.seed)
         base = self.seed if self.seed is not None else 0
@@ -220,11 +220,11 @@ class TerminalGame:
     def _show_table(self, view: Any) -> None:
         out = self.console
         match_view = self.match.view(0)
-        header = "header_round" if hasattr(view, "contract") else "header_hand"
+        header = "header_round" if self.rounds else "header_hand"
         game = self._say(f"game.{self.game.name}")
         scores = self._scores(match_view.scores)
         out.rule(self._say(header, game=game, n=match_view.hand_number, scores=scores))
-        if hasattr(view, "contract"):
+        if self.rounds:
             out.print(
                 self._say("contract_line", n=view.round, contract=self._contract(view.contract))
             )
