@@ -37,6 +37,7 @@ from rummykit.server.protocol import (
     HintRequest,
     NextHand,
     ProtocolError,
+    ReviewRequest,
     Say,
     ViewRequest,
     error_message,
@@ -130,6 +131,7 @@ class Hub:
         self.locks: dict[str, TableLock] = {}
         self.runners: dict[str, asyncio.Task[None]] = {}
         self.said: dict[str, dict[int, float]] = {}  # when each seat last said a phrase
+        self.reviewing: set[tuple[str, int]] = set()  # (table, seat) with a review in the works
 
     def lock(self, table_id: str) -> TableLock:
         """The lock that serialises everything done to one table."""
@@ -208,6 +210,23 @@ class Hub:
             raise ProtocolError(f"one phrase every {SAY_INTERVAL:g} seconds", "too_fast")
         said[seat] = now
         await self.broadcast(table.id, {"t": "said", "seat": seat, "phrase": phrase})
+
+    async def review(self, table: Table, seat: int, ws: WebSocket, number: int | None) -> None:
+        """Answer ``seat``'s request to review a finished hand. The request is checked under the
+        table's lock; the review itself (one computer decision per move of the seat, up to a
+        second for a long hand) runs in a worker thread outside it, so the table goes on. One
+        review at a time per seat (``too_fast`` otherwise)."""
+        key = (table.id, seat)
+        if key in self.reviewing:
+            raise ProtocolError("your last review is still being prepared", "too_fast")
+        async with self.lock(table.id):
+            work = table.review_task(seat, number)
+        self.reviewing.add(key)
+        try:
+            answer = await asyncio.to_thread(work)
+        finally:
+            self.reviewing.discard(key)
+        await self.send_to(ws, answer)
 
     def wake(self, table: Table) -> None:
         """Start the computer seats' moves if one is to act and none is running."""
@@ -580,6 +599,9 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
     async def _handle(table: Table, seat: int, ws: WebSocket, text: str | bytes) -> None:
         try:
             message = parse_incoming(text)
+            if isinstance(message, ReviewRequest):
+                await hub.review(table, seat, ws, message.hand)
+                return
             # The engine's work (a Crazy Rummy hand can grow large, and its legal lay-downs are
             # solved for every view) runs in a worker thread under the table's lock, so that a
             # slow move at one table never holds up the others.

@@ -29,6 +29,7 @@ __all__ = [
     "Incoming",
     "NextHand",
     "ProtocolError",
+    "ReviewRequest",
     "Say",
     "ViewRequest",
     "error_message",
@@ -44,7 +45,7 @@ class ProtocolError(ValueError):
     """A message the server refuses; the text says why and is sent back to the page.
 
     ``code`` names the kind of problem for programs: ``bad_message``, ``stale``, ``not_your_turn``,
-    ``illegal``, ``auth``, ``unknown_table``, ``over``, ``too_fast``.
+    ``illegal``, ``auth``, ``unknown_table``, ``over``, ``too_fast``, ``not_over``.
     """
 
     def __init__(self, message: str, code: str = "bad_message") -> None:
@@ -98,6 +99,14 @@ class CheckDown:
     cards: tuple[str, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class ReviewRequest:
+    """Review this seat's decisions in a finished hand of the match (``hand`` counts from 1;
+    None for the hand on the table) beside the strongest computer player's."""
+
+    hand: int | None
+
+
 PHRASES = ("hello", "good_luck", "nice", "oops", "thinking", "thanks", "well_played", "again")
 """What a person may say to the others at a table of several people: a fixed set of friendly
 phrases, each worded by the page in its reader's language (no free text to moderate)."""
@@ -111,7 +120,15 @@ class Say:
 
 
 Incoming: TypeAlias = (
-    Hello | ActionIntent | NextHand | BestLayoffs | HintRequest | ViewRequest | CheckDown | Say
+    Hello
+    | ActionIntent
+    | NextHand
+    | BestLayoffs
+    | HintRequest
+    | ViewRequest
+    | CheckDown
+    | Say
+    | ReviewRequest
 )
 """Any message a page may send."""
 
@@ -223,7 +240,13 @@ def parse_incoming(text: str | bytes) -> Incoming:
         if not isinstance(phrase, str) or phrase not in PHRASES:
             raise ProtocolError(f"'say' needs 'phrase', one of: {', '.join(PHRASES)}")
         return Say(phrase)
-    known = "hello, action, next_hand, best_layoffs, hint, view, check_down, say"
+    if kind == "review":
+        _fields(data, kind, {"hand"})
+        hand = data.get("hand")
+        if hand is not None and (isinstance(hand, bool) or not isinstance(hand, int) or hand < 1):
+            raise ProtocolError("'review' takes 'hand', the hand's number in the match (from 1)")
+        return ReviewRequest(hand)
+    known = "hello, action, next_hand, best_layoffs, hint, view, check_down, say, review"
     raise ProtocolError(f"unknown message type {kind!r} (known: {known})")
 
 

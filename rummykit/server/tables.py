@@ -43,6 +43,7 @@ from rummykit.games.gin import GinView
 from rummykit.games.rummy import RummyView
 from rummykit.players import PLAYERS, Player, RandomPlayer, UnknownPlayerError, find_player
 from rummykit.record import RecordError, hand_record, is_match, load_record
+from rummykit.review import review_hand
 from rummykit.server.protocol import ProtocolError
 from rummykit.server.store import Store, StoredTable
 from rummykit.solver.contract import solve_contract
@@ -361,6 +362,8 @@ class Table:
         self.stand_in_moves = set(stand_in_moves)
         """(hand, action number) of the moves the computer made in a person's seat: the log
         names them so after a reload too."""
+        self.reviews: dict[tuple[int, int], dict[str, Any]] = {}
+        """(hand index, seat) -> the review sent for it (see :meth:`review_task`)."""
 
     # ---------------------------------------------------------------------------- creation
 
@@ -853,6 +856,40 @@ class Table:
         level = next((lv for lv in HINT_LEVELS if lv in levels), levels[0])
         player = make_player(self.hand.game, level, self.seq)
         return {"t": "hint", "seq": self.seq, **player.suggest(view).to_json()}
+
+    def review_task(self, seat: int, number: int | None) -> Callable[[], dict[str, Any]]:
+        """Check a review request of ``seat`` for hand ``number`` (from 1; None for the hand on
+        the table) and return the work to do, which reads only that finished hand (it cannot
+        change) and so may run outside the table's lock.
+
+        The answer is :meth:`rummykit.review.HandReview.to_json` with ``t`` and ``hand``: the
+        seat's own decisions (moves the computer made for it while the person was away are left
+        out) beside the strongest computer player's, from the seat's own views only. Raises
+        :class:`ProtocolError` for a hand the match does not have (``bad_message``) or one
+        still in play (``not_over``).
+        """
+        hands = self.match.hands
+        index = len(hands) - 1 if number is None else number - 1
+        if not 0 <= index < len(hands):
+            raise ProtocolError(f"this match has {len(hands)} hand(s) so far, not {number}")
+        hand = hands[index]
+        if not hand.is_over:
+            raise ProtocolError("a hand can be reviewed once it is over", "not_over")
+        key = (index, seat)
+        done = self.reviews.get(key)
+        if done is not None:
+            return lambda: done
+        skip = frozenset(n for h, n in self.stand_in_moves if h == index)
+        levels = levels_for(self.variant)
+        level = next((lv for lv in HINT_LEVELS if lv in levels), levels[0])
+
+        def work() -> dict[str, Any]:
+            review = review_hand(hand, seat, level=level, skip=skip)
+            answer = {"t": "review", "hand": index + 1, **review.to_json()}
+            self.reviews[key] = answer  # a finished hand's review never changes
+            return answer
+
+        return work
 
     def check_down(self, seat: int, cards: Sequence[str]) -> dict[str, Any]:
         """Crazy Rummy: whether the selected cards lay down the contract, and the lay-down."""
