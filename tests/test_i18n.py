@@ -78,7 +78,8 @@ def test_keys_built_at_run_time_exist() -> None:
         "level": "random easy medium hard",
         "game": "gin rummy crazy",
         "preset": "rummy rummy-classic",
-        "error": "bad_message stale not_your_turn illegal auth unknown_table over too_fast server",
+        "error": "bad_message stale not_your_turn illegal auth unknown_table over too_fast server not_over",
+        "review.verdict": "same as_good different",
         "conn": "connecting open reconnecting replaced",
         "result.gin": "knock undercut gin big_gin cancelled",
     }

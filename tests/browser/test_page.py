@@ -1484,3 +1484,135 @@ def test_a_guided_game_is_one_easy_computer_and_advice_on_every_turn(
     expect(page.locator("#hint-text")).to_have_text(re.compile(r"^Gợi ý: \w"))
     page.get_by_role("button", name="Trang đầu").click()
     expect(page.get_by_label("Gợi ý mỗi lượt (để học chơi)")).to_be_checked()
+
+
+REVIEW_DATA = """() => {
+  const r = window.rummykit.state.ui.review;
+  return r && r.data ? {decisions: r.data.decisions, agreed: r.data.agreed, hand: r.data.hand,
+    verdicts: r.data.steps.map((s) => s.verdict)} : null;
+}"""
+
+
+def test_review_my_moves_compares_each_decision_with_the_computer(
+    server: Any, new_page: Any, shot: Any
+) -> None:
+    """A Gin hand on a phone against the hard computer, played by a simple rule; on its score
+    screen "Review my moves" lists each of the person's decisions beside the hard player's, the
+    ones it chose otherwise first (with the hand, the card played and the card advised marked),
+    in English and then Vietnamese, without widening the dialog."""
+    page = new_page(phone=True)
+    start(page, server.url, "Gin Rummy", level="Hard")
+    for _ in range(300):
+        wait_turn(page)
+        if result_open(page):
+            break
+        gin_turn_to_knock(page)
+    else:
+        pytest.fail("the hand did not end")
+    dialog = page.get_by_role("dialog")
+    review_button = dialog.get_by_role("button", name="Review my moves")
+    review_button.click()
+    expect(review_button).to_be_hidden()
+    summary = dialog.locator(".review-summary")
+    expect(summary).to_have_text(
+        re.compile(r"^The Hard computer's move, or one just as good: \d+ of your \d+ decisions\.$")
+    )
+    data = page.evaluate(REVIEW_DATA)
+    hand_number = page.evaluate("() => window.rummykit.state.msg.view.hand_number")
+    assert data["hand"] == hand_number and data["decisions"] == len(data["verdicts"]) > 0
+    numbers = re.findall(r"\d+", summary.inner_text())
+    assert [int(n) for n in numbers] == [data["agreed"], data["decisions"]]
+    steps = dialog.locator(".review-step")
+    expect(steps).to_have_count(data["decisions"])
+    different = data["verdicts"].count("different")
+    assert data["agreed"] == data["decisions"] - different
+    expect(dialog.locator(".review-step.different")).to_have_count(different)
+    if different:
+        only = dialog.get_by_role("checkbox", name="Only where the computer chose otherwise")
+        expect(only).to_be_checked()
+        visible = steps.evaluate_all("els => els.filter((e) => e.offsetParent !== null).length")
+        assert visible == different  # only the decisions the computer would have made otherwise
+        first = dialog.locator(".review-step.different").first
+        expect(first.locator(".review-you")).to_have_text(re.compile(r"^You: \w"))
+        expect(first.locator(".review-computer")).to_have_text(re.compile(r"^Computer: \w"))
+        expect(first.locator(".face.review-advised, .review-pile")).not_to_have_count(0)
+        only.uncheck()
+        visible = steps.evaluate_all("els => els.filter((e) => e.offsetParent !== null).length")
+        assert visible == data["decisions"]
+    else:
+        expect(dialog).to_contain_text("Every one of your decisions was the computer's choice")
+    shot(page, "phone-gin-review")
+    wide = page.evaluate(
+        "() => { const d = document.querySelector('#dlg-result'); return d.scrollWidth - d.clientWidth; }"
+    )
+    assert wide <= 1, f"the review widens the dialog by {wide}px"
+    # The language is switched from the table; the score screen opened again keeps the review.
+    dialog.get_by_role("button", name="See the table").click()
+    page.get_by_role("button", name="Tiếng Việt").click()
+    page.locator("#btn-result").click()
+    expect(summary).to_have_text(
+        re.compile(
+            r"^Giống nước của máy \(mức Khó\) hoặc tốt như nhau: \d+/\d+ quyết định của bạn\.$"
+        )
+    )
+    expect(steps.first.locator(".review-you")).to_have_text(re.compile(r"^Bạn: \w"))
+    dialog.get_by_role("button", name="Xem bàn").click()
+    page.get_by_role("button", name="English").click()
+    page.locator("#btn-result").click()
+    # The next hand's score screen offers its own review again.
+    if dialog.get_by_role("button", name="Next hand").is_visible():
+        next_hand(page, lambda: act(page, page.get_by_role("button", name="Next hand")))
+        expect(page.locator("#review")).to_be_hidden()
+
+
+REVIEW_SCRIPT = """async () => {
+  const results = await import('/js/results.js');
+  const step = (number, verdict, played, advice, hand) => ({number, phase: 'discard', hand,
+    top: '9C', played, played_text: {en: played, vi: 'vi ' + played},
+    advice: {action: advice, reason: [], text: {en: advice + ': why', vi: 'vi ' + advice}}, verdict});
+  const data = {t: 'review', hand: 1, seat: 0, level: 'hard', decisions: 3, agreed: 2, steps: [
+    step(2, 'same', 'draw', 'draw', ['AC', 'KD']),
+    step(3, 'as_good', 'discard KD', 'discard QS', ['AC', 'KD', 'QS']),
+    step(5, 'different', 'discard 7H', 'discard KD', ['7H', '8H', 'KD']),
+  ]};
+  const dlg = document.getElementById('dlg-result');
+  dlg.dataset.hand = '1';
+  dlg.showModal();
+  const ctx = {ui: {review: {hand: 1, data}}};
+  results.renderReview(ctx);
+  const box = document.getElementById('review');
+  const shown = () => [...box.querySelectorAll('.review-step')]
+    .filter((e) => e.offsetParent !== null).map((e) => e.querySelector('.review-number').textContent);
+  const before = shown();
+  const marks = [...box.querySelectorAll('.review-step.different .face')].map((f) =>
+    [f.classList.contains('review-played'), f.classList.contains('review-advised')]);
+  box.querySelector('input[type=checkbox]').click();
+  const after = shown();
+  const lines = [...box.querySelectorAll('.review-step')].map((e) => e.innerText.replace(/\\s+/g, ' ').trim());
+  ctx.ui.review = {hand: 2, data};  // a review of another hand is not shown on this one
+  results.renderReview(ctx);
+  return {before, after, marks, lines, hiddenForOtherHand: box.hidden,
+          button: document.getElementById('btn-review').hidden};
+}"""
+
+
+def test_the_review_marks_each_verdict_and_filters_the_different_ones(
+    server: Any, new_page: Any
+) -> None:
+    """The review's rendering from a known answer: a mark and words per verdict, the card
+    played and the card advised marked on the hand, the filter, and no review of another hand."""
+    page = new_page()
+    page.goto(server.url)
+    expect(page.get_by_role("heading", name="New game")).to_be_visible()
+    out = page.evaluate(REVIEW_SCRIPT)
+    assert out["before"] == ["5. "]  # only where the computer chose otherwise, at first
+    assert out["after"] == ["2. ", "3. ", "5. "]
+    assert out["marks"] == [[True, False], [False, False], [False, True]]  # 7H played, KD advised
+    assert out["lines"][0] == "✓ same as the computer: 2. You: draw"
+    assert out["lines"][1] == (
+        "≈ just as good: 3. You: discard KD Computer: discard QS: why, just as good"
+    )
+    assert out["lines"][2].startswith(
+        "✗ the computer chose otherwise: 5. You: discard 7H Computer: discard KD: why Your hand:"
+    )
+    assert out["hiddenForOtherHand"] is True and out["button"] is False

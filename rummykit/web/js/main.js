@@ -4,7 +4,7 @@
 import { actionCards, cardName } from "./cards.js";
 import { currentLanguage, onLanguage, preferredLanguage, setLanguage, t, translateStatic } from "./i18n.js";
 import { has, meldFor, targetsFor, verbs } from "./intents.js";
-import { renderResult } from "./results.js";
+import { renderResult, renderReview } from "./results.js";
 import { Connection } from "./socket.js";
 import { clearStats, recordResult, renderStats } from "./stats.js";
 import { countHouse, readStart, renderFields, renderFriends, renderHouse, renderStart, showContinue, showFriendFields } from "./start.js";
@@ -58,6 +58,7 @@ function newUi() {
     personHint: null, // the view the person asked for a hint on (its answer selects cards)
     coachSeq: null, // the view the coach's advice was last asked for
     said: new Map(), // seat -> the phrase it said a moment ago (see onSaid)
+    review: null, // {hand, data, onlyDifferent}: the review of a finished hand (data once sent)
   };
 }
 
@@ -490,6 +491,10 @@ function onMessage(m) {
       S.ui.personHint = null;
       if (!asked) return;
     }
+    if (S.ui.review && !S.ui.review.data && ["not_over", "bad_message", "too_fast", "server"].includes(m.code)) {
+      S.ui.review = null; // the review asked for was refused: the button comes back
+      if ($("dlg-result").open) renderReview(ctx());
+    }
     if (m.code === "stale") {
       // A move made on a view the table has left (a repeated click, or someone moved first):
       // nothing changed, and the current view answers it better than words.
@@ -501,6 +506,7 @@ function onMessage(m) {
     return;
   }
   if (m.t === "hint") return onHint(m);
+  if (m.t === "review") return onReview(m);
   if (m.t === "said") return onSaid(m);
   if (m.t === "check_down") {
     const key = [...m.cards].sort().join(" ");
@@ -847,6 +853,28 @@ function openResult() {
   // The focus goes to the button at the bottom, but the dialog opens at its top (the headline).
   (next.hidden ? $("btn-rematch") : next).focus({ preventScroll: true });
   dlg.scrollTop = 0;
+}
+
+/** "Review my moves": the server compares each of this seat's decisions in the hand on the
+ * score screen with the strongest computer player's. */
+function askReview() {
+  const hand = Number($("dlg-result").dataset.hand);
+  if (!hand || (S.ui.review && S.ui.review.hand === hand)) return;
+  S.ui.review = { hand, data: null };
+  renderReview(ctx());
+  // The button is gone: the focus goes to the review's heading, which the dialog scrolls to.
+  $("review-title").focus({ preventScroll: true });
+  $("review").scrollIntoView({ block: "nearest" });
+  send({ t: "review", hand });
+}
+
+function onReview(m) {
+  const review = S.ui.review;
+  if (!review || review.hand !== m.hand || review.data) return;
+  review.data = m;
+  if (!$("dlg-result").open) return;
+  renderReview(ctx());
+  $("review-title").scrollIntoView({ block: "start" }); // the summary, then the moves below it
 }
 
 function nextHand() {
@@ -1227,6 +1255,7 @@ function wire() {
   $("btn-result").addEventListener("click", openResult);
   $("btn-leave").addEventListener("click", leaveTable);
   $("btn-next").addEventListener("click", nextHand);
+  $("btn-review").addEventListener("click", askReview);
   $("dlg-result").addEventListener("close", () => (S.ui.dealtWhileOpen = false));
   $("btn-see-table").addEventListener("click", () => $("dlg-result").close());
   $("btn-rematch").addEventListener("click", rematch);

@@ -1,6 +1,6 @@
 // The end-of-hand and end-of-match screens: every number comes from the server's results.
-import { cardName, face, shortCard } from "./cards.js";
-import { t } from "./i18n.js";
+import { actionCards, cardName, face, shortCard } from "./cards.js";
+import { currentLanguage, t } from "./i18n.js";
 import { objectName, seatName } from "./table.js";
 
 function el(tag, cls, text) {
@@ -256,4 +256,92 @@ export function renderResult(ctx) {
   rematch.hidden = !view.over;
   rematch.textContent = t("result.rematch");
   document.getElementById("btn-newgame").hidden = !view.over;
+  document.getElementById("dlg-result").dataset.hand = String(view.hand_number);
+  renderReview(ctx);
+}
+
+// ------------------------------------------------------------------------------------ review
+
+const MARKS = { same: "✓", as_good: "≈", different: "✗" };
+
+function reviewStep(step, lang) {
+  const li = el("li", `review-step ${step.verdict}`);
+  const head = el("p", "review-line");
+  const mark = el("span", "review-mark", MARKS[step.verdict]);
+  mark.setAttribute("aria-hidden", "true");
+  head.append(mark, el("span", "sr-only", `${t(`review.verdict.${step.verdict}`)}: `));
+  head.append(el("span", "review-number", `${step.number}. `));
+  head.append(el("span", "review-you", t("review.you", { text: step.played_text[lang] || step.played_text.en })));
+  li.append(head);
+  if (step.verdict === "same") return li;
+  const advice = step.advice.text[lang] || step.advice.text.en;
+  const key = step.verdict === "as_good" ? "review.computer_as_good" : "review.computer";
+  li.append(el("p", "review-computer", t(key, { text: advice })));
+  if (step.verdict === "different") {
+    // The hand as it was, the card played and the card the computer would play marked.
+    const row = el("div", "review-hand");
+    row.append(el("span", "review-label", `${t("review.hand")}:`));
+    const played = new Set(actionCards(step.played));
+    const advised = new Set(actionCards(step.advice.action));
+    const cards = cardsRow(step.hand);
+    cards.querySelectorAll(".face").forEach((f, i) => {
+      const card = step.hand[i];
+      if (played.has(card)) f.classList.add("review-played");
+      if (advised.has(card)) f.classList.add("review-advised");
+    });
+    row.append(cards);
+    if (step.top && ["draw", "offer", "buy"].includes(step.phase)) {
+      row.append(el("span", "review-pile", t("review.pile", { card: shortCard(step.top) })));
+    }
+    li.append(row);
+  }
+  return li;
+}
+
+/** The review of the hand on the score screen, once the server has sent it (see main.js). */
+export function renderReview(ctx) {
+  const box = document.getElementById("review");
+  const button = document.getElementById("btn-review");
+  // The hand on the score screen, which stays up while another person deals the next one.
+  const hand = Number(document.getElementById("dlg-result").dataset.hand);
+  const review = ctx.ui.review && ctx.ui.review.hand === hand ? ctx.ui.review : null;
+  button.hidden = Boolean(review);
+  box.hidden = !review;
+  box.textContent = "";
+  if (!review) return;
+  const title = el("h3", "", t("review.title"));
+  title.id = "review-title";
+  title.tabIndex = -1;
+  box.append(title);
+  if (!review.data) {
+    box.append(el("p", "review-pending", t("review.pending")));
+    return;
+  }
+  const data = review.data;
+  const lang = currentLanguage();
+  if (!data.steps.length) {
+    box.append(el("p", "", t("review.none")));
+    return;
+  }
+  box.append(el("p", "review-summary", t("review.summary", { level: t(`level.${data.level}`), agreed: data.agreed, count: data.decisions })));
+  const differs = data.steps.some((s) => s.verdict === "different");
+  if (!differs) box.append(el("p", "", t("review.all_same")));
+  const list = el("ol", "review-steps");
+  list.setAttribute("aria-labelledby", "review-title");
+  if (differs) {
+    const label = el("label", "review-filter");
+    const only = el("input");
+    only.type = "checkbox";
+    only.checked = review.onlyDifferent !== false;
+    only.addEventListener("change", () => {
+      review.onlyDifferent = only.checked;
+      list.classList.toggle("only-different", only.checked);
+    });
+    label.append(only, document.createTextNode(` ${t("review.only_different")}`));
+    box.append(label);
+    list.classList.toggle("only-different", only.checked);
+  }
+  for (const step of data.steps) list.append(reviewStep(step, lang));
+  box.append(list);
+  if (differs) box.append(el("p", "review-note", t("review.note")));
 }
