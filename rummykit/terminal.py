@@ -22,9 +22,10 @@ from rich.markup import escape
 
 from rummykit.actions import Action, ActionSyntaxError, parse_action
 from rummykit.cards import AnyCard, Card
-from rummykit.games.base import Game, IllegalActionError, Match
+from rummykit.games.base import Game, HandState, IllegalActionError, Match
 from rummykit.players import find_player
 from rummykit.players.base import Player
+from rummykit.review import review_hand
 from rummykit.solver.deadwood import best_arrangement
 from rummykit.terminal_text import COMMANDS, LANGUAGES, MESSAGES, Language, say
 
@@ -113,7 +114,9 @@ class TerminalGame:
                     self._show_result()
                     if self.match.is_over:
                         return True
-                    self._ask(self._say("prompt_next_round" if self.rounds else "prompt_next_hand"))
+                    prompt = self._say("prompt_next_round" if self.rounds else "prompt_next_hand")
+                    while _command(self._ask(prompt)) == "review":
+                        self._review(hand)
                     self.match.next_hand()
                     self.shown = 0
                     continue
@@ -191,6 +194,27 @@ class TerminalGame:
         adviser = find_player(self.game, "hard", seed=len(view.history))
         advice = adviser.suggest(view)
         self.console.print(self._say("hint", text=escape(advice.text(self.lang))), highlight=False)
+
+    def _review(self, hand: HandState) -> None:
+        """The person's decisions in the finished ``hand`` that the hard player would have made
+        otherwise (or just as well otherwise), with the hand they held then."""
+        review = review_hand(hand, 0)
+        if not review.steps:
+            self.console.print(self._say("review_none"), highlight=False)
+            return
+        head = self._say("review_head", agreed=review.agreed, count=review.decisions)
+        self.console.print(f"[bold]{head}[/]", highlight=False)
+        shown = [step for step in review.steps if step.verdict != "same"]
+        for step in shown:
+            self.console.print("  " + escape(step.text(self.lang)), highlight=False)
+            if step.verdict == "different":
+                self.console.print(
+                    self._say("review_hand", cards=_cards(step.hand)), highlight=False
+                )
+        if not shown:
+            self.console.print(self._say("review_all_same"), highlight=False)
+        elif any(step.verdict == "different" for step in shown):
+            self.console.print(self._say("review_note"), highlight=False)
 
     # ------------------------------------------------------------------ what is shown
 

@@ -72,12 +72,35 @@ MESSAGES: Final[dict[str, dict[Language, str]]] = {
     },
     "prompt_move": {"en": "Your move: ", "vi": "Nước đi của bạn: "},
     "prompt_next_hand": {
-        "en": "Press Enter for the next hand (or type quit): ",
-        "vi": "Nhấn Enter để sang ván tiếp (hoặc gõ quit để thoát): ",
+        "en": "Press Enter for the next hand (or type review, or quit): ",
+        "vi": "Nhấn Enter để sang ván tiếp (hoặc gõ review để xem lại, quit để thoát): ",
     },
     "prompt_next_round": {
-        "en": "Press Enter for the next round (or type quit): ",
-        "vi": "Nhấn Enter để sang vòng tiếp (hoặc gõ quit để thoát): ",
+        "en": "Press Enter for the next round (or type review, or quit): ",
+        "vi": "Nhấn Enter để sang vòng tiếp (hoặc gõ review để xem lại, quit để thoát): ",
+    },
+    "review_head": {
+        "en": "Your moves beside the hard computer's: {agreed} of {count} the same or as good.",
+        "vi": "Nước đi của bạn so với máy mức khó: {agreed}/{count} giống máy hoặc tốt như nhau.",
+    },
+    "review_none": {
+        "en": "You had no decision to make in this hand.",
+        "vi": "Ván này bạn không phải quyết định gì.",
+    },
+    "review_all_same": {
+        "en": "Every one of your decisions was the computer's choice or just as good.",
+        "vi": "Mọi quyết định của bạn đều giống máy hoặc tốt như nhau.",
+    },
+    "review_hand": {"en": "     your hand: {cards}", "vi": "     bài trên tay: {cards}"},
+    "review_note": {
+        "en": (
+            "A different move is not always a mistake: the computer can be wrong too, and it knew"
+            " only what you knew then."
+        ),
+        "vi": (
+            "Đi khác máy chưa chắc đã sai: máy cũng có thể nhầm, và máy chỉ biết những gì bạn"
+            " biết lúc đó."
+        ),
     },
     "stopped": {"en": "Stopped.", "vi": "Đã dừng."},
     "pick_number": {
@@ -208,6 +231,7 @@ COMMANDS: Final[dict[str, tuple[str, ...]]] = {
     "quit": ("quit", "q", "exit", "thoát", "thoat"),
     "help": ("help", "?", "trợ giúp", "tro giup"),
     "hint": ("hint", "gợi ý", "goi y"),
+    "review": ("review", "xem lại", "xem lai"),
 }
 """What the person may type for each command, in either language (lower case)."""
 

@@ -22,6 +22,7 @@ from rummykit.games.rummy import RummyOutcome
 from rummykit.players import find_player
 from rummykit.players.reasons import Suggestion
 from rummykit.record import load_record
+from rummykit.review import review_hand
 from rummykit.server.app import WEB_DIR
 from rummykit.terminal import TerminalGame, _ordered
 from rummykit.terminal_text import (
@@ -425,3 +426,45 @@ def test_the_play_command_refuses_an_unknown_language(tmp_path: Path) -> None:
         assert result.exit_code == 2
         assert f"unknown language {lang!r} (en or vi)" in " ".join(result.output.split())
         assert not path.exists()  # refused before anything was played or written
+
+
+@pytest.mark.parametrize("lang", ["en", "vi"])
+def test_review_between_hands_shows_the_moves_the_computer_would_have_made_otherwise(
+    lang: str,
+) -> None:
+    """At the first hand's end the person types review (xem lại in Vietnamese): the summary
+    counts every decision, and each one the hard player would have made otherwise is listed with
+    the hand held then; Enter then deals the next hand as before."""
+    console, out = _console(width=200)
+    table = TerminalGame(find_game("gin"), 2, "easy", 8, console, lang=cast(Any, lang))
+    mover = find_player("gin", "easy", seed=3)  # a weaker player than the adviser
+    reviewed: list[Any] = []
+    prompts = []
+
+    def ask(prompt: str) -> str:
+        if prompt == say(table.lang, "prompt_move"):
+            return str(mover.choose(table.match.hand.view(0)))
+        prompts.append(prompt)
+        if len(prompts) == 1:
+            reviewed.append(table.match.hand)
+            return "review" if lang == "en" else "Xem lại"
+        if len(prompts) == 2:
+            return ""
+        return "quit"
+
+    table.ask = ask
+    assert table.run() is False  # quit at the second hand's end
+    assert len(table.match.hands) >= 2 and prompts[0] == prompts[1]  # asked again after review
+    text = out.getvalue()
+    review = review_hand(reviewed[0], 0)
+    assert review.decisions > 0
+    head = say(cast(Any, lang), "review_head", agreed=review.agreed, count=review.decisions)
+    assert head in text
+    for step in review.steps:
+        line = step.text(cast(Any, lang))
+        assert (line in text) is (step.verdict != "same"), line
+    different = [s for s in review.steps if s.verdict == "different"]
+    hand_line = "your hand:" if lang == "en" else "bài trên tay:"
+    assert different and text.count(hand_line) == len(different)
+    if lang == "vi":
+        assert "the computer" not in text and "you:" not in text
