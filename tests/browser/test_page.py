@@ -1605,14 +1605,15 @@ def test_the_review_marks_each_verdict_and_filters_the_different_ones(
     page.goto(server.url)
     expect(page.get_by_role("heading", name="New game")).to_be_visible()
     out = page.evaluate(REVIEW_SCRIPT)
-    assert out["before"] == ["5. "]  # only where the computer chose otherwise, at first
-    assert out["after"] == ["2. ", "3. ", "5. "]
+    # Numbered among the person's decisions; at first only where the computer chose otherwise.
+    assert out["before"] == ["3. "]
+    assert out["after"] == ["1. ", "2. ", "3. "]
     assert out["marks"] == [[True, False], [False, False], [False, True]]  # 7H played, KD advised
-    assert out["lines"][0] == "✓ same as the computer: 2. You: draw"
+    assert out["lines"][0] == "✓ same as the computer: 1. You: draw"
     assert out["lines"][1] == (
-        "≈ just as good: 3. You: discard KD Computer: discard QS: why, just as good"
+        "≈ just as good: 2. You: discard KD Computer: discard QS: why, just as good"
     )
     assert out["lines"][2].startswith(
-        "✗ the computer chose otherwise: 5. You: discard 7H Computer: discard KD: why Your hand:"
+        "✗ the computer chose otherwise: 3. You: discard 7H Computer: discard KD: why Your hand:"
     )
     assert out["hiddenForOtherHand"] is True and out["button"] is False

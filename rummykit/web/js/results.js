@@ -264,13 +264,14 @@ export function renderResult(ctx) {
 
 const MARKS = { same: "✓", as_good: "≈", different: "✗" };
 
-function reviewStep(step, lang) {
+/** One decision, numbered among the person's own decisions of the hand (``n``). */
+function reviewStep(step, n, lang) {
   const li = el("li", `review-step ${step.verdict}`);
   const head = el("p", "review-line");
   const mark = el("span", "review-mark", MARKS[step.verdict]);
   mark.setAttribute("aria-hidden", "true");
   head.append(mark, el("span", "sr-only", `${t(`review.verdict.${step.verdict}`)}: `));
-  head.append(el("span", "review-number", `${step.number}. `));
+  head.append(el("span", "review-number", `${n}. `));
   head.append(el("span", "review-you", t("review.you", { text: step.played_text[lang] || step.played_text.en })));
   li.append(head);
   if (step.verdict === "same") return li;
@@ -341,7 +342,7 @@ export function renderReview(ctx) {
     box.append(label);
     list.classList.toggle("only-different", only.checked);
   }
-  for (const step of data.steps) list.append(reviewStep(step, lang));
+  data.steps.forEach((step, i) => list.append(reviewStep(step, i + 1, lang)));
   box.append(list);
   if (differs) box.append(el("p", "review-note", t("review.note")));
 }
