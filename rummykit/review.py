@@ -253,7 +253,7 @@ def review_hand(
     The hand may be finished or still in play. The player for each decision is seeded with
     ``seed`` plus the decision's index, so a review is the same every time. Raises ValueError for
     a seat the hand does not have, or :class:`~rummykit.players.UnknownPlayerError` (a
-    ValueError) for a level the game does not have.
+    ValueError) for a level the game does not have (a level is read in any case, ``"Hard"``).
     """
     seats = len(hand.deal.hands)
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seats:
