@@ -15,11 +15,11 @@ whatever arrangement it named; a Crazy Rummy lay-down of the same melds, in any 
 when it threw another card of the same value that, like the advised one, has no card of its rank
 and no card of its suit within two ranks in the hand and (Basic Rummy) could not be laid off on
 the table (Gin and Basic Rummy: the two discards leave equivalent hands), and ``different``
-otherwise. A different move is not always a mistake: the computer can
-be wrong, and a person may know things about their opponent that it does not.
+otherwise. A different move is not always a mistake: the computer can be wrong, and a person may
+know things about their opponent that it does not.
 
 >>> from rummykit.games.gin import Gin
->>> from rummykit.players import PLAYERS, UnknownPlayerError, find_player
+>>> from rummykit.players import find_player
 >>> state = Gin().new_hand(seed=3)
 >>> players = [find_player("gin", "medium", seed) for seed in (1, 2)]
 >>> while not state.is_over:
