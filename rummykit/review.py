@@ -10,11 +10,13 @@ nothing the seat could not know. Decisions with one legal move (the defender's l
 are left out, and so are moves listed in ``skip`` (the server skips the ones the computer made
 for a person who had left).
 
-A decision is ``same`` when the seat did what the computer advises, ``as_good`` when it threw
-another card of the same value that, like the advised one, has no card of its rank and no card of
-its suit within two ranks in the hand (Gin and Basic Rummy: the two discards leave equivalent
-hands), and ``different`` otherwise. A different move is not always a mistake: the computer can
-be wrong, and a person may know things about their opponent that it does not.
+A decision is ``same`` when the seat did what the computer advises (a knock with the same card,
+whatever arrangement it named; a Crazy Rummy lay-down of the same melds, in any order), ``as_good``
+when it threw another card of the same value that, like the advised one, has no card of its rank
+and no card of its suit within two ranks in the hand and (Basic Rummy) could not be laid off on
+the table (Gin and Basic Rummy: the two discards leave equivalent hands), and ``different``
+otherwise. A different move is not always a mistake: the computer can be wrong, and a person may
+know things about their opponent that it does not.
 
 >>> from rummykit.games.gin import Gin
 >>> from rummykit.players import find_player
@@ -35,10 +37,10 @@ from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal, TypeAlias, cast
 
-from rummykit.actions import Action, Discard, Knock
+from rummykit.actions import Action, Discard, Down, Knock, LayOff
 from rummykit.cards import AnyCard, Card
 from rummykit.games.base import HandState
-from rummykit.players import find_player
+from rummykit.players import PLAYERS, UnknownPlayerError, find_player
 from rummykit.players.reasons import (
     CATALOGUE,
     LANGUAGES,
@@ -81,6 +83,11 @@ def _text(key: str, lang: Language, **params: object) -> str:
     return CATALOGUE[key][lang].format(**params)
 
 
+def _check_language(lang: object) -> None:
+    if lang not in LANGUAGES:
+        raise ValueError(f"a review is worded in 'en' and 'vi', not {lang!r}")
+
+
 @dataclass(frozen=True, slots=True)
 class ReviewStep:
     """One decision of the reviewed seat.
@@ -101,6 +108,7 @@ class ReviewStep:
 
     def text(self, lang: Language = "en") -> str:
         """``"7. you: discard K♦ · the computer: discard Q♣ (highest card, no meld nearby)"``."""
+        _check_language(lang)
         played = action_phrase(self.played).text(lang)
         head = f"{self.number}. {_text('review.you', lang)}: {played}"
         if self.verdict == "same":
@@ -145,8 +153,7 @@ class HandReview:
 
     def text(self, lang: Language = "en") -> str:
         """A heading line, then one line per decision."""
-        if lang not in LANGUAGES:
-            raise ValueError(f"a review is worded in 'en' and 'vi', not {lang!r}")
+        _check_language(lang)
         if not self.steps:
             return _text("review.none", lang)
         head = _text(
@@ -173,8 +180,10 @@ class HandReview:
         }
 
 
-def _loose(card: Card, hand: Sequence[AnyCard]) -> bool:
-    """No other card of the rank, and none of the suit within two ranks, in ``hand``."""
+def _loose(card: Card, hand: Sequence[AnyCard], legal: Sequence[Action]) -> bool:
+    """No other card of the rank, and none of the suit within two ranks, in ``hand``; and no
+    legal lay-off of ``card`` onto the table (Basic Rummy: a card that fits a meld there is worth
+    keeping, and throwing it lets the next player lay it off)."""
     for other in hand:
         if other is card or not isinstance(other, Card):
             continue
@@ -182,11 +191,37 @@ def _loose(card: Card, hand: Sequence[AnyCard]) -> bool:
             return False
         if other.suit_index == card.suit_index and abs(other.number - card.number) <= 2:
             return False
-    return True
+    return not any(isinstance(action, LayOff) and action.card == card for action in legal)
 
 
-def _verdict(played: Action, advised: Action, hand: Sequence[AnyCard], wilds: bool) -> Verdict:
+def _meld_key(meld: tuple[AnyCard, ...]) -> tuple[str, ...]:
+    """A Crazy Rummy meld compared as laid: a run keeps its order (it fixes what each wild
+    stands for), a book's cards are compared in any order."""
+    ranks = {card.number for card in meld if isinstance(card, Card) and card.number != 2}
+    texts = tuple(str(card) for card in meld)
+    return tuple(sorted(texts)) if len(ranks) <= 1 else texts
+
+
+def _same(played: Action, advised: Action) -> bool:
+    """The same move: equal actions, a knock with the same card (the arrangement it names is
+    one of least deadwood either way), or a lay-down of the same melds in another order."""
     if played == advised:
+        return True
+    if isinstance(played, Knock) and isinstance(advised, Knock):
+        return played.card == advised.card
+    if isinstance(played, Down) and isinstance(advised, Down):
+        return sorted(map(_meld_key, played.melds)) == sorted(map(_meld_key, advised.melds))
+    return False
+
+
+def _verdict(
+    played: Action,
+    advised: Action,
+    hand: Sequence[AnyCard],
+    legal: Sequence[Action],
+    wilds: bool,
+) -> Verdict:
+    if _same(played, advised):
         return "same"
     if (
         not wilds
@@ -196,8 +231,8 @@ def _verdict(played: Action, advised: Action, hand: Sequence[AnyCard], wilds: bo
         and isinstance(played.card, Card)
         and isinstance(advised.card, Card)
         and played.card.points == advised.card.points
-        and _loose(played.card, hand)
-        and _loose(advised.card, hand)
+        and _loose(played.card, hand, legal)
+        and _loose(advised.card, hand, legal)
     ):
         return "as_good"
     return "different"
@@ -218,12 +253,17 @@ def review_hand(
     The hand may be finished or still in play. The player for each decision is seeded with
     ``seed`` plus the decision's index, so a review is the same every time. Raises ValueError for
     a seat the hand does not have, or :class:`~rummykit.players.UnknownPlayerError` (a
-    ValueError) for a level the game does not have.
+    ValueError) for a level the game does not have (a level is read in any case, ``"Hard"``).
     """
     seats = len(hand.deal.hands)
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seats:
         raise ValueError(f"seat must be a whole number from 0 to {seats - 1}, not {seat!r}")
-    find_player(hand.game, level)  # an unknown level fails before any replay
+    levels = PLAYERS.get(hand.game.name, ())
+    name = level.strip().lower() if isinstance(level, str) else level
+    if name not in levels:
+        raise UnknownPlayerError(
+            f"unknown level {level!r} for {hand.game.name} (valid: {', '.join(levels)})"
+        )
     record = hand_record(hand)
     record["actions"] = []
     replay = cast(HandState, load_record(record))
@@ -233,7 +273,7 @@ def review_hand(
         if actor == seat and index not in skip:
             view = replay.view(seat)
             if len(view.legal_actions) > 1:
-                advice = find_player(hand.game, level, seed + index).suggest(view)
+                advice = find_player(hand.game, name, seed + index).suggest(view)
                 held: tuple[AnyCard, ...] = getattr(view, "hand")  # noqa: B009 - every view has it
                 pile: tuple[AnyCard, ...] = getattr(view, "discard_pile")  # noqa: B009
                 steps.append(
@@ -244,8 +284,8 @@ def review_hand(
                         top=pile[-1] if pile else None,
                         played=action,
                         advice=advice,
-                        verdict=_verdict(action, advice.action, held, wilds),
+                        verdict=_verdict(action, advice.action, held, view.legal_actions, wilds),
                     )
                 )
         replay.apply(action, actor)
-    return HandReview(seat, level, tuple(steps))
+    return HandReview(seat, name, tuple(steps))

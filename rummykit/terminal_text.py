@@ -211,6 +211,12 @@ MESSAGES: Final[dict[str, dict[Language, str]]] = {
         "en": "Record saved to {path} (so far).",
         "vi": "Đã lưu bản ghi trận đấu vào {path} (đến lúc dừng).",
     },
+    # ------------------------------------------------------------------- rummykit review
+    "review_hand": {"en": "Hand {n} · {name} (seat {seat})", "vi": "Ván {n} · {name} (ghế {seat})"},
+    "review_round": {
+        "en": "Round {n} · {name} (seat {seat})",
+        "vi": "Vòng {n} · {name} (ghế {seat})",
+    },
 }
 """Every message of the terminal game, by id, per language. ``{web:KEY}`` stands for the web
 app's own wording of ``KEY`` in the same language (a text, not a placeholder); a message whose id
