@@ -209,7 +209,7 @@ class TerminalGame:
             self.console.print("  " + escape(step.text(self.lang)), highlight=False)
             if step.verdict == "different":
                 self.console.print(
-                    self._say("review_hand", cards=_cards(step.hand)), highlight=False
+                    self._say("review_held", cards=_cards(step.hand)), highlight=False
                 )
         if not shown:
             self.console.print(self._say("review_all_same"), highlight=False)

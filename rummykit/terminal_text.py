@@ -91,7 +91,7 @@ MESSAGES: Final[dict[str, dict[Language, str]]] = {
         "en": "Every one of your decisions was the computer's choice or just as good.",
         "vi": "Mọi quyết định của bạn đều giống máy hoặc tốt như nhau.",
     },
-    "review_hand": {"en": "     your hand: {cards}", "vi": "     bài trên tay: {cards}"},
+    "review_held": {"en": "     your hand: {cards}", "vi": "     bài trên tay: {cards}"},
     "review_note": {
         "en": (
             "A different move is not always a mistake: the computer can be wrong too, and it knew"
