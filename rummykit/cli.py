@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import shlex
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -1420,7 +1421,10 @@ def play(
             save.write_text(dump_record(match_record(table.match, names)) + "\n", encoding="utf-8")
         except OSError as exc:
             raise _fail(f"cannot write the record to {save}: {exc.strerror}", 1) from None
-        saved = say(language, "saved_whole" if finished else "saved_so_far", path=save)
+        review = f"rummykit review {shlex.quote(str(save))}"
+        saved = say(
+            language, "saved_whole" if finished else "saved_so_far", path=save, command=review
+        )
         out.print(escape(saved), highlight=False)
 
 

@@ -204,12 +204,24 @@ MESSAGES: Final[dict[str, dict[Language, str]]] = {
         ),
     },
     "saved_whole": {
-        "en": "Record saved to {path} (the whole match).",
-        "vi": "Đã lưu bản ghi trận đấu vào {path} (cả trận).",
+        "en": (
+            "Record saved to {path} (the whole match). To see your moves beside the computer's:"
+            " {command}"
+        ),
+        "vi": (
+            "Đã lưu bản ghi trận đấu vào {path} (cả trận). Để xem lại nước đi của bạn so với máy:"
+            " {command} --lang vi"
+        ),
     },
     "saved_so_far": {
-        "en": "Record saved to {path} (so far).",
-        "vi": "Đã lưu bản ghi trận đấu vào {path} (đến lúc dừng).",
+        "en": (
+            "Record saved to {path} (so far). To see your moves beside the computer's:"
+            " {command}"
+        ),
+        "vi": (
+            "Đã lưu bản ghi trận đấu vào {path} (đến lúc dừng). Để xem lại nước đi của bạn so"
+            " với máy: {command} --lang vi"
+        ),
     },
     # ------------------------------------------------------------------- rummykit review
     "review_hand": {"en": "Hand {n} · {name} (seat {seat})", "vi": "Ván {n} · {name} (ghế {seat})"},

@@ -167,6 +167,12 @@ def test_the_play_command_saves_a_record_that_replays(tmp_path: Path) -> None:
     assert replayed is not None
     again = runner.invoke(app, ["replay", str(path)])
     assert again.exit_code == 0, again.output
+    # The command it suggests reviews the person's moves of the record.
+    said = " ".join(result.output.split())
+    assert f"To see your moves beside the computer's: rummykit review {path}" in said
+    review = runner.invoke(app, ["review", str(path)])
+    assert review.exit_code == 0, review.output
+    assert "beside the hard computer's" in review.output
 
 
 @pytest.mark.parametrize(
