@@ -215,8 +215,7 @@ MESSAGES: Final[dict[str, dict[Language, str]]] = {
     },
     "saved_so_far": {
         "en": (
-            "Record saved to {path} (so far). To see your moves beside the computer's:"
-            " {command}"
+            "Record saved to {path} (so far). To see your moves beside the computer's: {command}"
         ),
         "vi": (
             "Đã lưu bản ghi trận đấu vào {path} (đến lúc dừng). Để xem lại nước đi của bạn so"
