@@ -30,12 +30,14 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from rummykit import __version__
 from rummykit.server.protocol import (
+    PACES,
     ActionIntent,
     BestLayoffs,
     CheckDown,
     Hello,
     HintRequest,
     NextHand,
+    PaceRequest,
     ProtocolError,
     ReviewRequest,
     Say,
@@ -132,6 +134,7 @@ class Hub:
         self.runners: dict[str, asyncio.Task[None]] = {}
         self.said: dict[str, dict[int, float]] = {}  # when each seat last said a phrase
         self.reviewing: set[tuple[str, int]] = set()  # (table, seat) with a review in the works
+        self.paces: dict[WebSocket, str] = {}  # the pace each page asked for (see delay_for)
 
     def lock(self, table_id: str) -> TableLock:
         """The lock that serialises everything done to one table."""
@@ -150,6 +153,7 @@ class Hub:
     def leave(self, table_id: str, seat: int, ws: WebSocket) -> None:
         """Forget a closed socket (and the table, if nothing else holds it in memory)."""
         self.sockets.get(table_id, {}).get(seat, set()).discard(ws)
+        self.paces.pop(ws, None)
         self.release(table_id)
 
     def release(self, table_id: str) -> None:
@@ -228,6 +232,14 @@ class Hub:
             self.reviewing.discard(key)
         await self.send_to(ws, answer)
 
+    def delay_for(self, table_id: str) -> float:
+        """The pause before a computer move at a table: the server's ``delay`` times the factor
+        of the slowest pace among the pages connected there (a page that asked for none counts
+        as ``normal``), so the computer never moves faster than someone there can follow."""
+        pages = [ws for sockets in self.sockets.get(table_id, {}).values() for ws in sockets]
+        factor = max((PACES[self.paces.get(ws, "normal")] for ws in pages), default=1.0)
+        return self.delay * factor
+
     def wake(self, table: Table) -> None:
         """Start the computer seats' moves if one is to act and none is running."""
         runner = self.runners.get(table.id)
@@ -244,7 +256,7 @@ class Hub:
 
     async def _computer_moves(self, table: Table) -> None:
         while True:
-            await asyncio.sleep(self.delay)
+            await asyncio.sleep(self.delay_for(table.id))
             async with self.lock(table.id):
                 if table.computer_to_act() is None:
                     return
@@ -601,6 +613,9 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
             message = parse_incoming(text)
             if isinstance(message, ReviewRequest):
                 await hub.review(table, seat, ws, message.hand)
+                return
+            if isinstance(message, PaceRequest):
+                hub.paces[ws] = message.pace  # from the next computer move on; no answer
                 return
             # The engine's work (a Crazy Rummy hand can grow large, and its legal lay-downs are
             # solved for every view) runs in a worker thread under the table's lock, so that a

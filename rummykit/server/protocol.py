@@ -20,6 +20,7 @@ from typing import Any, TypeAlias
 
 __all__ = [
     "MAX_MESSAGE",
+    "PACES",
     "PHRASES",
     "ActionIntent",
     "BestLayoffs",
@@ -28,6 +29,7 @@ __all__ = [
     "HintRequest",
     "Incoming",
     "NextHand",
+    "PaceRequest",
     "ProtocolError",
     "ReviewRequest",
     "Say",
@@ -107,6 +109,18 @@ class ReviewRequest:
     hand: int | None
 
 
+PACES = {"slow": 2.0, "normal": 1.0, "fast": 0.35}
+"""How fast the computer seats move, as a person may ask: each a factor of the server's pause
+before a computer move (``rummykit serve --delay``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PaceRequest:
+    """The pace at which this person wants the computer seats to move (one of :data:`PACES`)."""
+
+    pace: str
+
+
 PHRASES = ("hello", "good_luck", "nice", "oops", "thinking", "thanks", "well_played", "again")
 """What a person may say to the others at a table of several people: a fixed set of friendly
 phrases, each worded by the page in its reader's language (no free text to moderate)."""
@@ -129,6 +143,7 @@ Incoming: TypeAlias = (
     | CheckDown
     | Say
     | ReviewRequest
+    | PaceRequest
 )
 """Any message a page may send."""
 
@@ -246,7 +261,13 @@ def parse_incoming(text: str | bytes) -> Incoming:
         if hand is not None and (isinstance(hand, bool) or not isinstance(hand, int) or hand < 1):
             raise ProtocolError("'review' takes 'hand', the hand's number in the match (from 1)")
         return ReviewRequest(hand)
-    known = "hello, action, next_hand, best_layoffs, hint, view, check_down, say, review"
+    if kind == "pace":
+        _fields(data, kind, {"pace"})
+        pace = data.get("pace")
+        if not isinstance(pace, str) or pace not in PACES:
+            raise ProtocolError(f"'pace' needs 'pace', one of: {', '.join(PACES)}")
+        return PaceRequest(pace)
+    known = "hello, action, next_hand, best_layoffs, hint, view, check_down, say, review, pace"
     raise ProtocolError(f"unknown message type {kind!r} (known: {known})")
 
 

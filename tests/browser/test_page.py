@@ -4,6 +4,7 @@ a lay-down and a buy, the language switch, and a game that survives a killed ser
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from typing import Any
@@ -1617,3 +1618,42 @@ def test_the_review_marks_each_verdict_and_filters_the_different_ones(
         "✗ the computer chose otherwise: 3. You: discard 7H Computer: discard KD: why Your hand:"
     )
     assert out["hiddenForOtherHand"] is True and out["button"] is False
+
+
+def test_the_computer_speed_is_chosen_on_the_start_screen_and_sent_to_the_table(
+    server: Any, new_page: Any
+) -> None:
+    """ "Computer speed" (slow, normal, fast) is remembered by the browser and sent to the table
+    each time the page joins it (the server moves its computer seats at the slowest pace asked
+    for there)."""
+    page = new_page()
+    sent: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(str(payload))))
+    page.goto(server.url)
+    speed = page.get_by_label("Computer speed")
+    expect(speed).to_have_value("normal")
+    expect(speed.locator("option")).to_have_text(["Slow", "Normal", "Fast"])
+    speed.select_option(label="Fast")
+    page.reload()  # remembered as soon as it is chosen
+    expect(page.get_by_label("Computer speed")).to_have_value("fast")
+    page.get_by_role("button", name="Tiếng Việt").click()
+    expect(page.get_by_label("Tốc độ của máy").locator("option")).to_have_text(
+        ["Chậm", "Vừa", "Nhanh"]
+    )
+    page.get_by_role("button", name="English").click()
+    start(page, server.url, "Gin Rummy")
+    for _ in range(50):
+        if any('"pace"' in f for f in sent):
+            break
+        page.wait_for_timeout(100)
+    paces = [json.loads(f) for f in sent if '"pace"' in f]
+    assert paces == [{"t": "pace", "pace": "fast"}]
+    # A reload joins the table again, and asks for the same pace again.
+    page.reload()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    for _ in range(50):  # the frame's event may reach the test a moment after the page sent it
+        if len([f for f in sent if '"pace"' in f]) == 2:
+            break
+        page.wait_for_timeout(100)
+    paces = [json.loads(f) for f in sent if '"pace"' in f]
+    assert paces == [{"t": "pace", "pace": "fast"}] * 2

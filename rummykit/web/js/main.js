@@ -7,7 +7,7 @@ import { has, meldFor, targetsFor, verbs } from "./intents.js";
 import { renderResult, renderReview } from "./results.js";
 import { Connection } from "./socket.js";
 import { clearStats, recordResult, renderStats } from "./stats.js";
-import { countHouse, readStart, renderFields, renderFriends, renderHouse, renderStart, showContinue, showFriendFields } from "./start.js";
+import { PACES, countHouse, readStart, renderFields, renderFriends, renderHouse, renderStart, showContinue, showFriendFields } from "./start.js";
 import { contractText, describe, focusHandCard, handEntries, promptText, render, seatName, selectedCards, sortModes } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
@@ -457,6 +457,8 @@ function leaveTable() {
 function onMessage(m) {
   if (m.t === "welcome") {
     S.welcome = m;
+    // The computer's pace this person chose on the start screen (the table follows its slowest).
+    send({ t: "pace", pace: PACES.includes(S.settings.pace) ? S.settings.pace : "normal" });
     return;
   }
   if (m.t === "view") return onView(m);
@@ -1153,6 +1155,10 @@ function wire() {
   });
   $("coach").addEventListener("change", () => {
     S.settings = { ...S.settings, coach: $("coach").checked };
+    localStorage.setItem(SETTINGS, JSON.stringify(S.settings));
+  });
+  $("pace").addEventListener("change", () => {
+    S.settings = { ...S.settings, pace: $("pace").value };
     localStorage.setItem(SETTINGS, JSON.stringify(S.settings));
   });
   $("btn-stats-clear").addEventListener("click", () => {

@@ -4,6 +4,9 @@ import { renderStats } from "./stats.js";
 
 const $ = (id) => document.getElementById(id);
 
+/** How fast the computer seats may move (the server's ``PACES``), slowest first. */
+export const PACES = ["slow", "normal", "fast"];
+
 function option(value, text, selected) {
   const o = document.createElement("option");
   o.value = String(value);
@@ -37,6 +40,7 @@ export function renderStart(games, settings) {
   }
   renderFields(current, settings);
   $("coach").checked = Boolean(settings.coach);
+  $("pace").value = PACES.includes(settings.pace) ? settings.pace : "normal";
   renderStats();
 }
 
@@ -218,6 +222,7 @@ export function readStart(games) {
     name: $("name").value.trim(),
     level: $("level").value || game.levels[0],
     coach: $("coach").checked,
+    pace: $("pace").value,
     options,
   };
 }
