@@ -1657,3 +1657,48 @@ def test_the_computer_speed_is_chosen_on_the_start_screen_and_sent_to_the_table(
         page.wait_for_timeout(100)
     paces = [json.loads(f) for f in sent if '"pace"' in f]
     assert paces == [{"t": "pace", "pace": "fast"}] * 2
+
+
+SOUNDS = """async () => {
+  const sound = await import('/js/sound.js');
+  return {...sound.played, state: sound.audioState()};
+}"""
+
+
+def test_sounds_play_when_turned_on_and_the_s_key_turns_them_off(
+    server: Any, new_page: Any
+) -> None:
+    """Sounds are off until the person ticks "Sounds"; then a Gin hand against the computer
+    chimes when the turn comes to the person and ticks for the moves (really played: the audio
+    engine runs), and the S key at the table turns them off, which the browser remembers."""
+    page = new_page()
+    page.goto(server.url)
+    box = page.get_by_label("Sounds")
+    expect(box).not_to_be_checked()
+    box.check()
+    start(page, server.url, "Gin Rummy", level="Easy")
+    for _ in range(6):
+        wait_turn(page)
+        if result_open(page):
+            break
+        gin_turn_to_knock(page)
+    counts = page.evaluate(SOUNDS)
+    assert counts["turn"] >= 2 and counts["card"] + counts["turn"] >= 4, counts
+    assert counts["state"] == "running"
+    page.locator("body").focus()
+    page.keyboard.press("s")
+    expect(page.locator("#alert")).to_have_text("Sounds off")
+    before = page.evaluate(SOUNDS)
+    for _ in range(4):
+        wait_turn(page)
+        if result_open(page):
+            break
+        gin_turn_to_knock(page)
+    after = page.evaluate(SOUNDS)
+    assert {k: after[k] for k in ("card", "turn", "win", "lose")} == {
+        k: before[k] for k in ("card", "turn", "win", "lose")
+    }
+    page.reload()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    page.get_by_role("button", name="Menu").click()
+    expect(page.get_by_label("Sounds")).not_to_be_checked()  # remembered off

@@ -6,6 +6,7 @@ import { currentLanguage, onLanguage, preferredLanguage, setLanguage, t, transla
 import { has, meldFor, targetsFor, verbs } from "./intents.js";
 import { renderResult, renderReview } from "./results.js";
 import { Connection } from "./socket.js";
+import { play, setSound, soundOn } from "./sound.js";
 import { clearStats, recordResult, renderStats } from "./stats.js";
 import { PACES, countHouse, readStart, renderFields, renderFriends, renderHouse, renderStart, showContinue, showFriendFields } from "./start.js";
 import { contractText, describe, focusHandCard, handEntries, promptText, render, seatName, selectedCards, sortModes } from "./table.js";
@@ -634,6 +635,14 @@ function onView(m) {
     ui.coachSeq = m.seq;
     askHint("coach");
   }
+  if (prev) {
+    // Sounds, if on: the end of a hand (won, or not), the turn coming to this person, a move.
+    const over = hand.phase === "hand_over" && ui.resultShown !== m.view.hand_number;
+    const winner = over && hand.result ? hand.result.winner : null;
+    if (over && winner !== null) play(winner === S.session.seat ? "win" : "lose");
+    else if (myTurnNow && !myTurnBefore && !autoPass && !over) play("turn");
+    else if (m.log.length) play("card");
+  }
   if (hand.phase === "hand_over" && ui.resultShown !== m.view.hand_number && S.welcome) {
     ui.resultShown = m.view.hand_number;
     openResult();
@@ -839,6 +848,16 @@ function onHint(m) {
   if (asked && cards.length && verb !== "take" && verb !== "buy") selectCards(verb === "layoff" || verb === "swap" ? cards.slice(0, 1) : cards);
 }
 
+/** The S key at the table: sounds on or off, said aloud and shown. */
+function toggleSound() {
+  const on = !soundOn();
+  setSound(on);
+  $("sound").checked = on;
+  const text = t(on ? "sound.on" : "sound.off");
+  announce(text);
+  showAlert(text, true);
+}
+
 function toggleSort() {
   const modes = sortModes(ctx());
   S.ui.sortMode = modes[(modes.indexOf(S.ui.sortMode) + 1) % modes.length] || "suit";
@@ -967,6 +986,7 @@ function globalKeys(event) {
     r: () => toggleSort(),
     f: () => focusMelds(),
     n: () => hand.phase === "hand_over" && openResult(),
+    s: () => toggleSound(),
   };
   if (actions[key]) {
     event.preventDefault();
@@ -1062,7 +1082,7 @@ function dragEnd(event) {
 function renderKeys() {
   const list = $("keys-list");
   list.textContent = "";
-  const keys = ["arrows", "space", "enter", "d", "t", "p", "b", "k", "m", "l", "f", "o", "a", "h", "r", "n", "?"];
+  const keys = ["arrows", "space", "enter", "d", "t", "p", "b", "k", "m", "l", "f", "o", "a", "h", "r", "s", "n", "?"];
   for (const k of keys) {
     const dt = document.createElement("dt");
     dt.textContent = t(`keys.${k}.key`);
@@ -1157,6 +1177,8 @@ function wire() {
     S.settings = { ...S.settings, coach: $("coach").checked };
     localStorage.setItem(SETTINGS, JSON.stringify(S.settings));
   });
+  $("sound").checked = soundOn();
+  $("sound").addEventListener("change", () => setSound($("sound").checked));
   $("pace").addEventListener("change", () => {
     S.settings = { ...S.settings, pace: $("pace").value };
     localStorage.setItem(SETTINGS, JSON.stringify(S.settings));
