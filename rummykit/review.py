@@ -64,7 +64,7 @@ define(
             "Seat {seat}'s decisions beside the {level} computer's:"
             " {agreed} of {count} the same or as good",
             "Các nước đi của ghế {seat} so với máy mức {level}:"
-            " {agreed}/{count} nước giống máy hoặc tốt như nhau",
+            " {agreed}/{count} nước giống máy hoặc tốt ngang nhau",
         ),
         "review.level.random": ("random", "ngẫu nhiên"),
         "review.level.easy": ("easy", "dễ"),
@@ -73,8 +73,11 @@ define(
         "review.none": ("no decision to review", "không có nước đi nào để xem lại"),
         "review.you": ("you", "bạn"),
         "review.same": ("the computer agrees", "máy cũng đi như vậy"),
-        "review.as_good": ("the computer: {move}, just as good", "máy: {move}, tốt như nhau"),
-        "review.different": ("the computer: {move}", "máy: {move}"),
+        "review.as_good": (
+            "the computer: {move}, just as good{why}",
+            "máy: {move}, tốt ngang nhau{why}",
+        ),
+        "review.different": ("the computer: {move}{why}", "máy: {move}{why}"),
     }
 )
 
@@ -114,13 +117,13 @@ class ReviewStep:
         if self.verdict == "same":
             return f"{head} · {_text('review.same', lang)}"
         move = action_phrase(self.advice.action).text(lang)
-        if self.advice.reason:
-            move = f"{move} ({self.advice.reason.text(lang)})"
-        return f"{head} · {_text('review.' + self.verdict, lang, move=move)}"
+        why = f" ({self.advice.reason.text(lang)})" if self.advice.reason else ""
+        return f"{head} · {_text('review.' + self.verdict, lang, move=move, why=why)}"
 
     def to_json(self) -> dict[str, Any]:
         """The step as JSON data: cards and actions in notation, the advice as a hint's JSON
-        (action, reason phrases, text per language), and ``played_text`` per language."""
+        (action, reason phrases, text per language), and per language ``played_text``,
+        ``advice_move`` (the advised move alone) and ``advice_reason`` (its reason alone)."""
         return {
             "number": self.number,
             "phase": self.phase,
@@ -129,6 +132,10 @@ class ReviewStep:
             "played": str(self.played),
             "played_text": {lang: action_phrase(self.played).text(lang) for lang in LANGUAGES},
             "advice": self.advice.to_json(),
+            "advice_move": {
+                lang: action_phrase(self.advice.action).text(lang) for lang in LANGUAGES
+            },
+            "advice_reason": {lang: self.advice.reason.text(lang) for lang in LANGUAGES},
             "verdict": self.verdict,
         }
 
@@ -180,14 +187,17 @@ class HandReview:
         }
 
 
-def _loose(card: Card, hand: Sequence[AnyCard], legal: Sequence[Action]) -> bool:
+def _loose(card: Card, hand: Sequence[AnyCard], legal: Sequence[Action], twin: Card) -> bool:
     """No other card of the rank, and none of the suit within two ranks, in ``hand``; and no
     legal lay-off of ``card`` onto the table (Basic Rummy: a card that fits a meld there is worth
-    keeping, and throwing it lets the next player lay it off)."""
+    keeping, and throwing it lets the next player lay it off). ``twin``, the other card compared,
+    does not count when it has the same rank: of a lone pair, either card may go."""
     for other in hand:
         if other is card or not isinstance(other, Card):
             continue
         if other.number == card.number:
+            if other is twin:
+                continue
             return False
         if other.suit_index == card.suit_index and abs(other.number - card.number) <= 2:
             return False
@@ -231,8 +241,8 @@ def _verdict(
         and isinstance(played.card, Card)
         and isinstance(advised.card, Card)
         and played.card.points == advised.card.points
-        and _loose(played.card, hand, legal)
-        and _loose(advised.card, hand, legal)
+        and _loose(played.card, hand, legal, advised.card)
+        and _loose(advised.card, hand, legal, played.card)
     ):
         return "as_good"
     return "different"

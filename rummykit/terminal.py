@@ -113,6 +113,7 @@ class TerminalGame:
                     self._show_log()
                     self._show_result()
                     if self.match.is_over:
+                        self._last_review(hand)
                         return True
                     prompt = self._say("prompt_next_round" if self.rounds else "prompt_next_hand")
                     while _command(self._ask(prompt)) == "review":
@@ -194,6 +195,16 @@ class TerminalGame:
         adviser = find_player(self.game, "hard", seed=len(view.history))
         advice = adviser.suggest(view)
         self.console.print(self._say("hint", text=escape(advice.text(self.lang))), highlight=False)
+
+    def _last_review(self, hand: HandState) -> None:
+        """After the match's last hand: review it if asked; Enter, quit or the end of input
+        finish (the match is over either way)."""
+        prompt = self._say("prompt_match_over")
+        try:
+            while _command(self._ask(prompt)) == "review":
+                self._review(hand)
+        except Quit:
+            pass
 
     def _review(self, hand: HandState) -> None:
         """The person's decisions in the finished ``hand`` that the hard player would have made

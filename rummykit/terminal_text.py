@@ -73,15 +73,19 @@ MESSAGES: Final[dict[str, dict[Language, str]]] = {
     "prompt_move": {"en": "Your move: ", "vi": "Nước đi của bạn: "},
     "prompt_next_hand": {
         "en": "Press Enter for the next hand (or type review, or quit): ",
-        "vi": "Nhấn Enter để sang ván tiếp (hoặc gõ review để xem lại, quit để thoát): ",
+        "vi": "Nhấn Enter để sang ván tiếp (hoặc gõ review hoặc xem lại để xem lại, quit để thoát): ",
     },
     "prompt_next_round": {
         "en": "Press Enter for the next round (or type review, or quit): ",
-        "vi": "Nhấn Enter để sang vòng tiếp (hoặc gõ review để xem lại, quit để thoát): ",
+        "vi": "Nhấn Enter để sang vòng tiếp (hoặc gõ review hoặc xem lại để xem lại, quit để thoát): ",
+    },
+    "prompt_match_over": {
+        "en": "Press Enter to finish (or type review): ",
+        "vi": "Nhấn Enter để kết thúc (hoặc gõ review hoặc xem lại để xem lại): ",
     },
     "review_head": {
         "en": "Your moves beside the hard computer's: {agreed} of {count} the same or as good.",
-        "vi": "Nước đi của bạn so với máy mức khó: {agreed}/{count} giống máy hoặc tốt như nhau.",
+        "vi": "Nước đi của bạn so với máy mức khó: {agreed}/{count} giống máy hoặc tốt ngang nhau.",
     },
     "review_none": {
         "en": "You had no decision to make in this hand.",
@@ -89,7 +93,7 @@ MESSAGES: Final[dict[str, dict[Language, str]]] = {
     },
     "review_all_same": {
         "en": "Every one of your decisions was the computer's choice or just as good.",
-        "vi": "Mọi quyết định của bạn đều giống máy hoặc tốt như nhau.",
+        "vi": "Mọi quyết định của bạn đều giống máy hoặc tốt ngang nhau.",
     },
     "review_held": {"en": "     your hand: {cards}", "vi": "     bài trên tay: {cards}"},
     "review_note": {

@@ -304,7 +304,7 @@ def test_two_loose_cards_of_one_value_are_as_good_and_the_advised_one_the_same()
         assert review.agreed == review.decisions
         as_good = last[card].verdict == "as_good"
         assert ("just as good" in review.text("en")) is as_good
-        assert ("tốt như nhau" in last[card].text("vi")) is as_good
+        assert ("tốt ngang nhau" in last[card].text("vi")) is as_good
 
 
 def test_a_card_next_to_another_is_not_loose_so_throwing_it_is_different() -> None:
@@ -334,6 +334,15 @@ def test_verdict_details() -> None:
     assert _verdict(q, k, hand, (k, q), wilds=True) == "different"
     # Basic Rummy: a card that can be laid off on the table is not loose
     assert _verdict(q, k, hand, (k, q, LayOff(_c("QD"), 1)), wilds=False) == "different"
+    # of a lone pair (no third card of the rank, no suit neighbours), either card may go
+    pair = tuple(parse_cards("AH 2H 3H 5S 5D 5C 8C 9C KS KH 4D"))
+    kh, ks = Discard(_c("KH")), Discard(_c("KS"))
+    assert _verdict(kh, ks, pair, (kh, ks), wilds=False) == "as_good"
+    # but not when a third card of the rank is in hand, or a suit neighbour
+    three = tuple(parse_cards("AH 2H 3H 5S 5D 8C 9C KS KH KD 4D"))
+    assert _verdict(kh, ks, three, (kh, ks), wilds=False) == "different"
+    near = tuple(parse_cards("AH 2H 3H 5S 5D 5C 8C QH KS KH 4D"))
+    assert _verdict(kh, ks, near, (kh, ks), wilds=False) == "different"
     # a knock with the same card is the same move whatever arrangement it names
     named = parse_action("knock KS: AH 2H 3H | 5S 5D 5C")
     assert isinstance(named, Knock) and named.melds is not None
@@ -442,6 +451,7 @@ def test_json_round_trips_and_has_the_agreed_shape(game: str, players: int) -> N
     assert (data["seat"], data["level"]) == (1, "medium")
     assert (data["decisions"], data["agreed"]) == (review.decisions, review.agreed)
     keys = {"number", "phase", "hand", "top", "played", "played_text", "advice", "verdict"}
+    keys |= {"advice_move", "advice_reason"}
     for step, row in zip(review.steps, data["steps"], strict=True):
         assert set(row) == keys
         assert row["number"] == step.number and row["phase"] == step.phase
@@ -453,6 +463,9 @@ def test_json_round_trips_and_has_the_agreed_shape(game: str, players: int) -> N
         assert parse_action(row["advice"]["action"]) == step.advice.action
         assert row["advice"]["text"] == {"en": step.advice.text("en"), "vi": step.advice.text("vi")}
         assert row["verdict"] in ("same", "as_good", "different")
+        for lang in ("en", "vi"):  # the advised move and its reason, apart, make up its text
+            move, why = row["advice_move"][lang], row["advice_reason"][lang]
+            assert row["advice"]["text"][lang] == (f"{move}: {why}" if why else move)
 
 
 @pytest.mark.parametrize(("game", "players"), [("gin", 2), ("rummy", 4), ("crazy", 4)])

@@ -453,7 +453,7 @@ def test_takes_a_discard_that_goes_with_an_unmatched_card(level: str) -> None:
     )
     assert (
         hint.text("vi")
-        == "lấy lá trên chồng bài bỏ: Q♦ ghép với K♦ thành cạ, và nọc còn thêm một lượt"
+        == "lấy lá trên chồng bài bỏ: Q♦ ghép với K♦ thành cạ, và nọc bài dùng được thêm một lượt"
     )
 
 

@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from rummykit.server.app import Hub, create_app
-from rummykit.server.protocol import PACES, PaceRequest, ProtocolError, parse_incoming
+from rummykit.server.protocol import PACES, Hello, PaceRequest, ProtocolError, parse_incoming
 from rummykit.server.store import Store
 from rummykit.server.tables import TableManager
 
@@ -69,3 +69,20 @@ def test_a_page_asks_for_a_pace_over_the_socket(tmp_path: Path) -> None:
             assert hub.delay_for(info["table"]) == pytest.approx(30 * PACES["fast"])
         # The page has gone: its pace with it.
         assert not hub.paces
+
+
+def test_the_pace_comes_with_the_hello_before_the_computers_first_move(tmp_path: Path) -> None:
+    with TestClient(create_app(tmp_path / "web.sqlite3", delay=30)) as client:
+        info = client.post("/api/tables", json={"game": "gin", "opponents": 1}).json()
+        hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+        assert parse_incoming('{"t": "hello", "token": "x", "pace": "slow"}') == Hello("x", "slow")
+        with client.websocket_connect(f"/ws/{info['table']}/0") as ws:
+            ws.send_json({"t": "hello", "token": info["token"], "pace": "zoom"})
+            error = ws.receive_json()
+            assert error["t"] == "error" and "one of: slow, normal, fast" in error["message"]
+        assert not hub.paces
+        with client.websocket_connect(f"/ws/{info['table']}/0") as ws:
+            ws.send_json({"t": "hello", "token": info["token"], "pace": "slow"})
+            assert ws.receive_json()["t"] == "welcome"
+            assert ws.receive_json()["t"] == "view"
+            assert hub.delay_for(info["table"]) == pytest.approx(30 * PACES["slow"])

@@ -63,7 +63,8 @@ def _playing_well(table: TerminalGame, by_number: bool) -> Callable[[str], str]:
 
     def ask(prompt: str) -> str:
         if prompt != say(table.lang, "prompt_move"):  # the prompts are in the table's language
-            assert prompt in (say(table.lang, p) for p in ("prompt_next_hand", "prompt_next_round"))
+            between = ("prompt_next_hand", "prompt_next_round", "prompt_match_over")
+            assert prompt in (say(table.lang, p) for p in between)
             return ""
         view = table.match.hand.view(0)
         action = adviser.choose(view)
@@ -474,3 +475,30 @@ def test_review_between_hands_shows_the_moves_the_computer_would_have_made_other
     assert different and text.count(hand_line) == len(different)
     if lang == "vi":
         assert "the computer" not in text and "you:" not in text
+
+
+def test_the_last_hand_of_a_match_can_be_reviewed_too() -> None:
+    """After the match's last hand the person may type review; Enter or the end of input then
+    finish, and the match counts as played to its end."""
+    console, out = _console(width=200)
+    table = TerminalGame(find_game("gin", {"target_score": 1}), 2, "easy", 4, console)
+    mover = find_player("gin", "easy", seed=2)
+    prompts: list[str] = []
+
+    def ask(prompt: str) -> str:
+        if prompt == say("en", "prompt_move"):
+            return str(mover.choose(table.match.hand.view(0)))
+        prompts.append(prompt)
+        if prompt == say("en", "prompt_match_over") and prompts.count(prompt) == 1:
+            return "review"
+        if prompt == say("en", "prompt_match_over"):
+            raise EOFError  # the end of input finishes, as Enter would
+        return ""
+
+    table.ask = ask
+    assert table.run() is True and table.match.is_over
+    assert prompts[-2:] == [say("en", "prompt_match_over")] * 2
+    review = review_hand(table.match.hand, 0)
+    head = say("en", "review_head", agreed=review.agreed, count=review.decisions)
+    assert review.decisions > 0 and head in out.getvalue()
+    assert "Stopped." not in out.getvalue()

@@ -104,8 +104,8 @@ define(
             "{count} điểm bài rác, nguy cơ bị bắt ngược khoảng {risk}%",
         ),
         "gin.wait": (
-            "wait rather than knock with {count}: gin or more points are likely",
-            "khoan gõ với {count} điểm: nhiều khả năng ù Gin hoặc được nhiều điểm hơn",
+            "wait rather than knock with {count} deadwood: gin or more points are likely",
+            "khoan gõ với {count} điểm bài rác: nhiều khả năng ù Gin hoặc được nhiều điểm hơn",
         ),
         "gin.enough": ("stop laying off", "thôi gửi bài"),
         "gin.a_meld": ("it makes a meld", "nó tạo thành một bộ"),

@@ -170,8 +170,6 @@ def _cards_of(action: Action) -> tuple[AnyCard, ...]:
         return (action.card,)
     if isinstance(action, NewMeld):
         return tuple(action.cards)
-    if isinstance(action, Down):
-        return tuple(c for meld in action.melds for c in meld)
     return ()
 
 
@@ -192,8 +190,15 @@ _ACTION_KEYS: Final[dict[type, str]] = {
 
 
 def action_phrase(action: Action) -> Phrase:
-    """The action as a phrase: ``discard K♦``, ``bỏ K♦``."""
+    """The action as a phrase: ``discard K♦``, ``bỏ K♦``; a lay-down names its melds apart.
+
+    >>> from rummykit.actions import parse_action
+    >>> action_phrase(parse_action("down 4C 4D 2D | 8C 8D 2S")).text("en")
+    'lay down 4♣ 4♦ 2♦ + 8♣ 8♦ 2♠'
+    """
     key = _ACTION_KEYS[type(action)]
+    if isinstance(action, Down):  # each meld apart: "lay down 4♣ 4♦ 2♦ + 8♣ 8♦ 2♠"
+        return Phrase(key, (("cards", " + ".join(_param_text(tuple(m)) for m in action.melds)),))
     return Phrase(key, (("cards", _cards_of(action)),))
 
 
@@ -248,7 +253,7 @@ define(
         "makes_meld": ("it makes {cards}", "ghép thành {cards}"),
         "completes_nothing": ("{card} completes nothing", "{card} không ghép được bộ nào"),
         "stock_only": ("the stock is the only choice", "chỉ còn cách rút nọc"),
-        "goes_out": ("you can go out this turn", "bạn hết bài ngay lượt này"),
+        "goes_out": ("you can go out this turn", "bạn có thể hết bài ngay lượt này"),
         "fits_meld": ("{card} fits a meld on the table", "{card} gửi được vào bộ trên bàn"),
         "nothing_fits": ("nothing more fits", "không còn lá nào gửi được"),
     }

@@ -109,7 +109,7 @@ define(
         ),
         "rummy.take_shape": (
             "{card} goes with {partner} toward a meld, and the stock lasts a turn longer",
-            "{card} ghép với {partner} thành cạ, và nọc còn thêm một lượt",
+            "{card} ghép với {partner} thành cạ, và nọc bài dùng được thêm một lượt",
         ),
         "rummy.stock_better": (
             "a stock card is likely to help more than {card}",

@@ -582,6 +582,8 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
             if table.take_back(seat):  # a computer played for them while they were away
                 await hub.broadcast(table.id, table.seats_message())
             hub.join(table.id, seat, ws)
+            if hello.pace is not None:
+                hub.paces[ws] = hello.pace  # before the computer's first move after this join
             ok = await hub.send_to(ws, table.welcome(seat))
             opening = await asyncio.to_thread(table.view_message, seat, with_hand_log=True)
             ok = ok and await hub.send_to(ws, opening)

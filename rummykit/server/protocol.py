@@ -57,9 +57,11 @@ class ProtocolError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Hello:
-    """The first message on a socket: the seat's secret token."""
+    """The first message on a socket: the seat's secret token, and the pace at which this person
+    wants the computer seats to move (one of :data:`PACES`, or None for ``normal``)."""
 
     token: str
+    pace: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,11 +218,14 @@ def parse_incoming(text: str | bytes) -> Incoming:
     if not isinstance(kind, str):
         raise ProtocolError("a message needs its type 't' (a string)")
     if kind == "hello":
-        _fields(data, kind, {"token"})
+        _fields(data, kind, {"token", "pace"})
         token = data.get("token")
         if not isinstance(token, str) or not token:
             raise ProtocolError("'hello' needs the seat's 'token'", "auth")
-        return Hello(token)
+        pace = data.get("pace")
+        if pace is not None and (not isinstance(pace, str) or pace not in PACES):
+            raise ProtocolError(f"'hello' takes 'pace', one of: {', '.join(PACES)}")
+        return Hello(token, pace)
     if kind == "action":
         _fields(data, kind, {"action", "seq"})
         action = data.get("action")

@@ -871,7 +871,8 @@ class Table:
         hands = self.match.hands
         index = len(hands) - 1 if number is None else number - 1
         if not 0 <= index < len(hands):
-            raise ProtocolError(f"this match has {len(hands)} hand(s) so far, not {number}")
+            so_far = f"{len(hands)} hand" + ("" if len(hands) == 1 else "s")
+            raise ProtocolError(f"this match has {so_far} so far: there is no hand {number}")
         hand = hands[index]
         if not hand.is_over:
             raise ProtocolError("a hand can be reviewed once it is over", "not_over")

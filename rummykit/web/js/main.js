@@ -18,6 +18,7 @@ const OLD_SESSION = "rummykit.session"; // the one seat kept before there could 
 const MAX_SESSIONS = 20;
 const KEEP_FINISHED_MS = 3 * 24 * 3600 * 1000; // a finished table's seat, to follow a rematch
 const SETTINGS = "rummykit.settings";
+const REVIEW_WAIT_MS = 20_000; // how long "Review my moves" waits for its answer
 const LOG_SIZE = 40; // moves kept in the log
 // What a person may say at a table of several people (the server's PHRASES, in its order).
 const PHRASES = ["hello", "good_luck", "nice", "oops", "thinking", "thanks", "well_played", "again"];
@@ -339,6 +340,8 @@ function connect(session) {
   $("hand").textContent = "";
   S.conn = new Connection({
     ...session,
+    // The computer's pace this person chose on the start screen (the table follows its slowest).
+    hello: () => ({ pace: PACES.includes(S.settings.pace) ? S.settings.pace : "normal" }),
     onMessage,
     onStatus: (status) => {
       const conn = $("conn");
@@ -458,8 +461,6 @@ function leaveTable() {
 function onMessage(m) {
   if (m.t === "welcome") {
     S.welcome = m;
-    // The computer's pace this person chose on the start screen (the table follows its slowest).
-    send({ t: "pace", pace: PACES.includes(S.settings.pace) ? S.settings.pace : "normal" });
     return;
   }
   if (m.t === "view") return onView(m);
@@ -494,7 +495,7 @@ function onMessage(m) {
       S.ui.personHint = null;
       if (!asked) return;
     }
-    if (S.ui.review && !S.ui.review.data && ["not_over", "bad_message", "too_fast", "server"].includes(m.code)) {
+    if (S.ui.review && !S.ui.review.data && m.code === "not_over") {
       S.ui.review = null; // the review asked for was refused: the button comes back
       if ($("dlg-result").open) renderReview(ctx());
     }
@@ -881,8 +882,15 @@ function openResult() {
 function askReview() {
   const hand = Number($("dlg-result").dataset.hand);
   if (!hand || (S.ui.review && S.ui.review.hand === hand)) return;
-  S.ui.review = { hand, data: null };
+  const review = { hand, data: null };
+  S.ui.review = review;
   renderReview(ctx());
+  // An answer lost on the way (a dropped socket): the button comes back after a while.
+  setTimeout(() => {
+    if (S.ui.review !== review || review.data) return;
+    S.ui.review = null;
+    if ($("dlg-result").open) renderReview(ctx());
+  }, REVIEW_WAIT_MS);
   // The button is gone: the focus goes to the review's heading, which the dialog scrolls to.
   $("review-title").focus({ preventScroll: true });
   $("review").scrollIntoView({ block: "nearest" });

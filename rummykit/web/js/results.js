@@ -275,28 +275,45 @@ function reviewStep(step, n, lang) {
   head.append(el("span", "review-you", t("review.you", { text: step.played_text[lang] || step.played_text.en })));
   li.append(head);
   if (step.verdict === "same") return li;
-  const advice = step.advice.text[lang] || step.advice.text.en;
+  const move = step.advice_move[lang] || step.advice_move.en;
+  const reason = step.advice_reason[lang] || step.advice_reason.en;
   const key = step.verdict === "as_good" ? "review.computer_as_good" : "review.computer";
-  li.append(el("p", "review-computer", t(key, { text: advice })));
+  li.append(el("p", "review-computer", t(key, { move, why: reason ? ` (${reason})` : "" })));
   if (step.verdict === "different") {
-    // The hand as it was, the card played and the card the computer would play marked.
+    // The hand as it was, the card played and the card the computer would play marked (and
+    // the pile's top card, when the choice was whether to take it).
     const row = el("div", "review-hand");
     row.append(el("span", "review-label", `${t("review.hand")}:`));
-    const played = new Set(actionCards(step.played));
-    const advised = new Set(actionCards(step.advice.action));
-    const cards = cardsRow(step.hand);
-    cards.querySelectorAll(".face").forEach((f, i) => {
-      const card = step.hand[i];
-      if (played.has(card)) f.classList.add("review-played");
-      if (advised.has(card)) f.classList.add("review-advised");
-    });
-    row.append(cards);
+    row.append(markedRow(step.hand, step.played, step.advice.action));
     if (step.top && ["draw", "offer", "buy"].includes(step.phase)) {
-      row.append(el("span", "review-pile", t("review.pile", { card: shortCard(step.top) })));
+      const pile = el("span", "review-pile");
+      const taking = (action) => /^(take|buy)\b/.test(action) ? `${action} ${step.top}` : "";
+      pile.append(el("span", "review-label", `${t("review.pile_label")}:`));
+      pile.append(markedRow([step.top], taking(step.played), taking(step.advice.action)));
+      row.append(pile);
     }
     li.append(row);
   }
   return li;
+}
+
+/** ``cards`` as mini cards, those ``played`` names outlined red, those ``advised`` names green. */
+function markedRow(cards, played, advised) {
+  const mine = new Set(actionCards(played));
+  const its = new Set(actionCards(advised));
+  const row = cardsRow(cards);
+  row.querySelectorAll(".face").forEach((f, i) => {
+    if (mine.has(cards[i])) f.classList.add("review-played");
+    if (its.has(cards[i])) f.classList.add("review-advised");
+  });
+  return row;
+}
+
+function legend() {
+  const p = el("p", "review-legend");
+  p.setAttribute("aria-hidden", "true"); // the lines already say which card is whose
+  p.append(el("span", "swatch played"), t("review.legend_played"), el("span", "swatch advised"), t("review.legend_advised"));
+  return p;
 }
 
 /** The review of the hand on the score screen, once the server has sent it (see main.js). */
@@ -339,7 +356,7 @@ export function renderReview(ctx) {
       list.classList.toggle("only-different", only.checked);
     });
     label.append(only, document.createTextNode(` ${t("review.only_different")}`));
-    box.append(label);
+    box.append(label, legend());
     list.classList.toggle("only-different", only.checked);
   }
   data.steps.forEach((step, i) => list.append(reviewStep(step, i + 1, lang)));

@@ -1,8 +1,9 @@
 // The only module that touches the WebSocket: one socket for this seat, hello with the token,
 // reconnect with a growing pause; after a reconnect the server sends the full view again.
 export class Connection {
-  constructor({ table, seat, token, onMessage, onStatus, onRefused, onReplaced }) {
+  constructor({ table, seat, token, onMessage, onStatus, onRefused, onReplaced, hello = () => ({}) }) {
     this.table = table;
+    this.hello = hello; // more fields for each hello (the pace the person chose)
     this.seat = seat;
     this.token = token;
     this.onMessage = onMessage;
@@ -21,7 +22,7 @@ export class Connection {
     this.ws = ws;
     this.onStatus("connecting");
     ws.addEventListener("open", () => {
-      ws.send(JSON.stringify({ t: "hello", token: this.token }));
+      ws.send(JSON.stringify({ ...this.hello(), t: "hello", token: this.token }));
       this.retry = 0;
       this.onStatus("open");
     });
