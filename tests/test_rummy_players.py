@@ -29,6 +29,7 @@ from rummykit.players.rummy import (
     EasyRummyPlayer,
     HardRummyPlayer,
     MediumRummyPlayer,
+    _discard_reason,
     rummy_memory,
 )
 from rummykit.sim import play_hand
@@ -544,3 +545,13 @@ def test_four_medium_players_rarely_stalemate() -> None:
     # that made a meld or fitted the table, 8 (20%) now; a structural share remains (after the
     # one restock a four-seat table draws back mostly its own discards).
     assert _stalemates("medium", 4, 40, 11) <= 14
+
+
+def test_a_card_two_ranks_from_another_of_its_suit_is_not_called_loose() -> None:
+    """5♠ beside 3♠ waits for 4♠: the reason for throwing it must not say "no meld nearby";
+    K♥ with nothing near it may."""
+    hand = parse_natural_cards("2C 3C 6C 2D AH AS 3S 5S KH")
+    five = _discard_reason(Card.parse("5S"), hand, 30, 0.5)
+    assert "loose" not in five.keys and "highest_loose" not in five.keys
+    king = _discard_reason(Card.parse("KH"), hand, 30, 0.5)
+    assert king.keys[0] == "highest_loose"

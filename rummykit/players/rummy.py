@@ -728,7 +728,8 @@ def _discard_reason(card: Card, hand: Sequence[Card], final: int, danger: float)
     rest = _mask(hand) & ~card.bit
     arrangement = best_arrangement(list(hand))
     unmatched = arrangement.unmatched
-    loose = not _CLOSE[card.index] & rest
+    # "no meld nearby" only with no card of its rank and none of its suit within two ranks
+    loose = not _NEAR[card.index] & rest
     highest = card in unmatched and card.points >= max(c.points for c in unmatched)
     if highest and loose:
         reason = because("highest_loose")
