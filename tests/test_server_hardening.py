@@ -318,3 +318,21 @@ def test_the_page_is_sent_compressed_and_revalidated_but_the_api_is_not(client: 
     games = client.get("/api/games", headers={"Accept-Encoding": "gzip"})
     assert len(games.content) > 1024
     assert "content-encoding" not in games.headers
+
+
+def test_the_page_has_an_icon_and_a_manifest_to_install_it(client: TestClient) -> None:
+    """The tab shows the page's own icon, and a phone can put the page on its home screen: the
+    manifest names it, starts at the start screen, and its icon is served."""
+    page = client.get("/").text
+    assert '<link rel="icon" href="/icon.svg" type="image/svg+xml">' in page
+    assert '<link rel="manifest" href="/manifest.json">' in page
+    manifest = client.get("/manifest.json")
+    assert manifest.status_code == 200
+    data = manifest.json()
+    assert data["short_name"] == "rummykit" and data["start_url"] == "/"
+    assert data["display"] == "standalone"
+    for icon in data["icons"]:
+        served = client.get(icon["src"])
+        assert served.status_code == 200
+        assert served.headers["content-type"].startswith(icon["type"])
+        assert served.content.startswith(b"<svg") and b"</svg>" in served.content
