@@ -331,8 +331,17 @@ def test_the_page_has_an_icon_and_a_manifest_to_install_it(client: TestClient) -
     data = manifest.json()
     assert data["short_name"] == "rummykit" and data["start_url"] == "/"
     assert data["display"] == "standalone"
-    for icon in data["icons"]:
+    assert '<link rel="apple-touch-icon" href="/icon-180.png">' in page
+    sizes = set()
+    for icon in [*data["icons"], {"src": "/icon-180.png", "type": "image/png", "sizes": "180x180"}]:
         served = client.get(icon["src"])
         assert served.status_code == 200
         assert served.headers["content-type"].startswith(icon["type"])
-        assert served.content.startswith(b"<svg") and b"</svg>" in served.content
+        if icon["type"] == "image/svg+xml":
+            assert served.content.startswith(b"<svg") and b"</svg>" in served.content
+        else:  # a PNG of the size it claims (width and height from its header)
+            assert served.content[:8] == b"\x89PNG\r\n\x1a\n"
+            width, height = (int.from_bytes(served.content[o : o + 4], "big") for o in (16, 20))
+            assert icon["sizes"] == f"{width}x{height}"
+        sizes.add(icon["sizes"])
+    assert {"192x192", "512x512"} <= sizes  # what a phone needs to install it
