@@ -1488,7 +1488,8 @@ def test_a_guided_game_is_one_easy_computer_and_advice_on_every_turn(
 
 
 REVIEW_DATA = """() => {
-  const r = window.rummykit.state.ui.review;
+  const ui = window.rummykit.state.ui;
+  const r = ui.reviews.get(window.rummykit.state.msg.view.hand_number);
   return r && r.data ? {decisions: r.data.decisions, agreed: r.data.agreed, hand: r.data.hand,
     verdicts: r.data.steps.map((s) => s.verdict)} : null;
 }"""
@@ -1581,7 +1582,7 @@ REVIEW_SCRIPT = """async () => {
   const dlg = document.getElementById('dlg-result');
   dlg.dataset.hand = '1';
   dlg.showModal();
-  const ctx = {ui: {review: {hand: 1, data}}};
+  const ctx = {welcome: {game: 'gin'}, ui: {reviews: new Map([[1, {hand: 1, data}]]), reviewPick: null}};
   results.renderReview(ctx);
   const box = document.getElementById('review');
   const shown = () => [...box.querySelectorAll('.review-step')]
@@ -1594,10 +1595,21 @@ REVIEW_SCRIPT = """async () => {
   box.querySelector('input[type=checkbox]').click();
   const after = shown();
   const lines = [...box.querySelectorAll('.review-step')].map((e) => e.innerText.replace(/\\s+/g, ' ').trim());
-  ctx.ui.review = {hand: 2, data};  // a review of another hand is not shown on this one
+  const picker = document.getElementById('review-hand');
+  const onePicker = picker.hidden;  // one hand so far: nothing to pick
+  ctx.ui.reviews = new Map([[2, {hand: 2, data}]]);  // a review of another hand is not shown here
   results.renderReview(ctx);
-  return {before, after, marks, pile, lines, hiddenForOtherHand: box.hidden,
-          button: document.getElementById('btn-review').hidden};
+  const hiddenForOtherHand = box.hidden;
+  const button = document.getElementById('btn-review').hidden;
+  // The score of hand 2: both hands may be reviewed, hand 1 picked here.
+  dlg.dataset.hand = '2';
+  ctx.ui.reviews = new Map([[1, {hand: 1, data: {...data, agreed: 1}}], [2, {hand: 2, data}]]);
+  ctx.ui.reviewPick = {shown: 2, hand: 1};
+  results.renderReview(ctx);
+  const picked = {options: [...picker.options].map((o) => o.text), value: picker.value,
+    hidden: picker.hidden, title: document.getElementById('review-title').textContent,
+    summary: box.querySelector('.review-summary').textContent};
+  return {before, after, marks, pile, lines, hiddenForOtherHand, button, onePicker, picked};
 }"""
 
 
@@ -1630,6 +1642,14 @@ def test_the_review_marks_each_verdict_and_filters_the_different_ones(
         "✗ the computer chose otherwise: 3. You: discard 7H Computer: discard KD (why) Your hand:"
     )
     assert out["hiddenForOtherHand"] is True and out["button"] is False
+    assert out["onePicker"] is True
+    assert out["picked"] == {
+        "options": ["Hand 1", "Hand 2"],
+        "value": "1",
+        "hidden": False,
+        "title": "Hand 1 · Your moves beside the computer's",
+        "summary": "1 of your 4 decisions matched the Hard computer (or were just as good).",
+    }
 
 
 def test_the_computer_speed_is_chosen_on_the_start_screen_and_sent_to_the_table(

@@ -4,7 +4,7 @@
 import { actionCards, cardName } from "./cards.js";
 import { currentLanguage, onLanguage, preferredLanguage, setLanguage, t, translateStatic } from "./i18n.js";
 import { has, meldFor, targetsFor, verbs } from "./intents.js";
-import { renderResult, renderReview } from "./results.js";
+import { renderResult, renderReview, reviewedHand } from "./results.js";
 import { Connection } from "./socket.js";
 import { play, setSound, soundOn } from "./sound.js";
 import { clearStats, recordResult, renderStats } from "./stats.js";
@@ -60,7 +60,8 @@ function newUi() {
     personHint: null, // the view the person asked for a hint on (its answer selects cards)
     coachSeq: null, // the view the coach's advice was last asked for
     said: new Map(), // seat -> the phrase it said a moment ago (see onSaid)
-    review: null, // {hand, data, onlyDifferent}: the review of a finished hand (data once sent)
+    reviews: new Map(), // hand number -> {hand, data, onlyDifferent}: its review (data once sent)
+    reviewPick: null, // {shown, hand}: the hand picked for review on the score of hand ``shown``
   };
 }
 
@@ -495,8 +496,9 @@ function onMessage(m) {
       S.ui.personHint = null;
       if (!asked) return;
     }
-    if (S.ui.review && !S.ui.review.data && m.code === "not_over") {
-      S.ui.review = null; // the review asked for was refused: the button comes back
+    if (m.code === "not_over") {
+      // a review asked for was refused: its button comes back
+      for (const [hand, review] of S.ui.reviews) if (!review.data) S.ui.reviews.delete(hand);
       if ($("dlg-result").open) renderReview(ctx());
     }
     if (m.code === "stale") {
@@ -880,28 +882,28 @@ function openResult() {
 /** "Review my moves": the server compares each of this seat's decisions in the hand on the
  * score screen with the strongest computer player's. */
 function askReview() {
-  const hand = Number($("dlg-result").dataset.hand);
-  if (!hand || (S.ui.review && S.ui.review.hand === hand)) return;
+  const hand = reviewedHand(ctx());
+  if (!hand || S.ui.reviews.has(hand)) return;
   const review = { hand, data: null };
-  S.ui.review = review;
+  S.ui.reviews.set(hand, review);
   renderReview(ctx());
-  // An answer lost on the way (a dropped socket): the button comes back after a while.
-  setTimeout(() => {
-    if (S.ui.review !== review || review.data) return;
-    S.ui.review = null;
-    if ($("dlg-result").open) renderReview(ctx());
-  }, REVIEW_WAIT_MS);
   // The button is gone: the focus goes to the review's heading, which the dialog scrolls to.
   $("review-title").focus({ preventScroll: true });
   $("review").scrollIntoView({ block: "nearest" });
+  // An answer lost on the way (a dropped socket): the button comes back after a while.
+  setTimeout(() => {
+    if (S.ui.reviews.get(hand) !== review || review.data) return;
+    S.ui.reviews.delete(hand);
+    if ($("dlg-result").open) renderReview(ctx());
+  }, REVIEW_WAIT_MS);
   send({ t: "review", hand });
 }
 
 function onReview(m) {
-  const review = S.ui.review;
-  if (!review || review.hand !== m.hand || review.data) return;
+  const review = S.ui.reviews.get(m.hand);
+  if (!review || review.data) return;
   review.data = m;
-  if (!$("dlg-result").open) return;
+  if (!$("dlg-result").open || reviewedHand(ctx()) !== m.hand) return;
   renderReview(ctx());
   $("review-title").scrollIntoView({ block: "start" }); // the summary, then the moves below it
 }
@@ -1292,6 +1294,10 @@ function wire() {
   $("btn-leave").addEventListener("click", leaveTable);
   $("btn-next").addEventListener("click", nextHand);
   $("btn-review").addEventListener("click", askReview);
+  $("review-hand").addEventListener("change", () => {
+    S.ui.reviewPick = { shown: Number($("dlg-result").dataset.hand), hand: Number($("review-hand").value) };
+    renderReview(ctx());
+  });
   $("dlg-result").addEventListener("close", () => (S.ui.dealtWhileOpen = false));
   $("btn-see-table").addEventListener("click", () => $("dlg-result").close());
   $("btn-rematch").addEventListener("click", rematch);

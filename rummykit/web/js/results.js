@@ -316,18 +316,37 @@ function legend() {
   return p;
 }
 
-/** The review of the hand on the score screen, once the server has sent it (see main.js). */
+/** The hand to review: the one on the score screen (which stays up while another person deals
+ * the next one), or an earlier one of the match picked beside the button. */
+export function reviewedHand(ctx) {
+  const shown = Number(document.getElementById("dlg-result").dataset.hand);
+  const pick = ctx.ui.reviewPick;
+  return pick && pick.shown === shown && pick.hand >= 1 && pick.hand <= shown ? pick.hand : shown;
+}
+
+/** The hand picker: every hand of the match so far (shown once there are two). */
+function renderPicker(ctx, shown, hand) {
+  const select = document.getElementById("review-hand");
+  select.hidden = !(shown > 1);
+  select.textContent = "";
+  const key = ctx.welcome && ctx.welcome.game === "crazy" ? "result.crazy.round" : "result.hand_n";
+  for (let n = 1; n <= shown; n += 1) select.append(new Option(t(key, { n }), String(n), false, n === hand));
+}
+
+/** The review of the picked hand, once the server has sent it (see main.js). */
 export function renderReview(ctx) {
   const box = document.getElementById("review");
   const button = document.getElementById("btn-review");
-  // The hand on the score screen, which stays up while another person deals the next one.
-  const hand = Number(document.getElementById("dlg-result").dataset.hand);
-  const review = ctx.ui.review && ctx.ui.review.hand === hand ? ctx.ui.review : null;
+  const shown = Number(document.getElementById("dlg-result").dataset.hand);
+  const hand = reviewedHand(ctx);
+  renderPicker(ctx, shown, hand);
+  const review = ctx.ui.reviews.get(hand) || null;
   button.hidden = Boolean(review);
   box.hidden = !review;
   box.textContent = "";
   if (!review) return;
-  const title = el("h3", "", t("review.title"));
+  const label = shown > 1 ? `${document.getElementById("review-hand").selectedOptions[0].text} · ` : "";
+  const title = el("h3", "", label + t("review.title"));
   title.id = "review-title";
   title.tabIndex = -1;
   box.append(title);
