@@ -77,8 +77,8 @@ app = typer.Typer(
     name="rummykit",
     help=(
         "Gin Rummy (gin), Basic Rummy for 2-6 players (rummy, rummy-classic) and Crazy Rummy "
-        "(crazy): play in the browser (serve) or the terminal (play), replay records, simulate "
-        "computer players, watch a demo hand."
+        "(crazy): play in the browser (serve) or the terminal (play), replay and review records, "
+        "simulate computer players, watch a demo hand."
     ),
     no_args_is_help=True,
     add_completion=False,
@@ -111,8 +111,17 @@ def _err() -> Console:
     return Console(stderr=True, highlight=False)
 
 
-def _fail(message: str, code: int) -> typer.Exit:
-    _err().print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
+def _fail(message: str, code: int, lang: str = "en") -> typer.Exit:
+    """Say what is wrong on stderr and give the exit to raise. In Vietnamese (``play --lang
+    vi``) the line says so in Vietnamese and keeps the English detail, as the game's own errors
+    do."""
+    if lang == "vi":
+        from rummykit.terminal_text import say
+
+        line = say("vi", "setting_error", detail=escape(message))
+        _err().print(f"[bold red]lỗi:[/] {line}", soft_wrap=True)
+    else:
+        _err().print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
     return typer.Exit(code)
 
 
@@ -131,22 +140,23 @@ def _root(
         ),
     ] = False,
 ) -> None:
-    """Gin Rummy and Basic Rummy rules engine: replay records, simulate players, watch a demo.
+    """The commands below (the app's help text says what rummykit is).
 
-    Games: gin (alias gin-rummy), rummy (alias basic-rummy) and rummy-classic.
+    Games: gin (alias gin-rummy), rummy (alias basic-rummy), rummy-classic and crazy (alias
+    crazy-rummy).
     """
 
 
-def _find_game(name: str, options: Mapping[str, Any] | None = None) -> Game:
+def _find_game(name: str, options: Mapping[str, Any] | None = None, lang: str = "en") -> Game:
     """The game called ``name``, or exit 2 listing the valid names (or naming the bad option)."""
     try:
         find_game(name)
     except ValueError:
-        raise _fail(f"unknown game {name!r} (valid: {GAME_NAMES})", 2) from None
+        raise _fail(f"unknown game {name!r} (valid: {GAME_NAMES})", 2, lang) from None
     try:
         return find_game(name, options)
     except (ValueError, TypeError) as exc:
-        raise _fail(str(exc), 2) from None
+        raise _fail(str(exc), 2, lang) from None
 
 
 # ----------------------------------------------------------------------------------- cards
@@ -1377,22 +1387,23 @@ def play(
     try:
         options = dict(_parse_option(o) for o in option or ())
     except ValueError as exc:
-        raise _fail(str(exc), 2) from None
-    played = _find_game(game, _lower_choices(_find_game(game), options))
+        raise _fail(str(exc), 2, language) from None
+    played = _find_game(game, _lower_choices(_find_game(game, lang=language), options), language)
     if level.strip().lower() not in ("easy", "medium", "hard"):
-        raise _fail(f"unknown level {level!r} (easy, medium or hard)", 2)
+        raise _fail(f"unknown level {level!r} (easy, medium or hard)", 2, language)
     usual = 4 if played.name == "crazy" else played.min_players
     size = players if players is not None else usual
     try:
         check_players(played, size)
     except ValueError as exc:
-        raise _fail(str(exc), 2) from None
+        raise _fail(str(exc), 2, language) from None
     if save is not None:
         try:  # a record that cannot be written is said now, not after the whole match
             with save.open("a", encoding="utf-8"):
                 pass
         except OSError as exc:
-            raise _fail(f"cannot write the record to {save}: {exc.strerror}", 2) from None
+            message = f"cannot write the record to {save}: {exc.strerror}"
+            raise _fail(message, 2, language) from None
     if seed is None:
         seed = _random.SystemRandom().randrange(1 << 31)
     out = _out()
@@ -1420,7 +1431,8 @@ def play(
         try:
             save.write_text(dump_record(match_record(table.match, names)) + "\n", encoding="utf-8")
         except OSError as exc:
-            raise _fail(f"cannot write the record to {save}: {exc.strerror}", 1) from None
+            message = f"cannot write the record to {save}: {exc.strerror}"
+            raise _fail(message, 1, language) from None
         review = f"rummykit review {shlex.quote(str(save))}"
         saved = say(
             language, "saved_whole" if finished else "saved_so_far", path=save, command=review

@@ -115,6 +115,10 @@ MESSAGES: Final[dict[str, dict[Language, str]]] = {
         "en": "{detail} (type help for the moves)",
         "vi": "Không hiểu nước đi này (gõ help để xem cách đi). Chi tiết (tiếng Anh): {detail}",
     },
+    "setting_error": {
+        "en": "{detail}",
+        "vi": "Thiết lập của lệnh không hợp lệ. Chi tiết (tiếng Anh): {detail}",
+    },
     "illegal": {
         "en": "Not now: {detail}",
         "vi": "{web:error.illegal}. Chi tiết (tiếng Anh): {detail}",

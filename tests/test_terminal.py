@@ -503,3 +503,23 @@ def test_the_last_hand_of_a_match_can_be_reviewed_too() -> None:
     head = say("en", "review_head", agreed=review.agreed, count=review.decisions)
     assert review.decisions > 0 and head in out.getvalue()
     assert "Stopped." not in out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("args", "detail"),
+    [
+        (["--level", "genius"], "unknown level 'genius' (easy, medium or hard)"),
+        (["-o", "knock_limit=99x"], "option knock_limit must be a whole number"),
+        (["--players", "5"], "gin needs 2 players, not 5"),
+        (["--save", "/nonexistent/folder/m.json"], "cannot write the record"),
+    ],
+)
+def test_the_play_commands_setting_errors_in_vietnamese(args: list[str], detail: str) -> None:
+    """A bad setting of `play --lang vi` is said in Vietnamese, keeping the English detail (as
+    the game's own errors do), and nothing is played."""
+    result = runner.invoke(app, ["play", "gin", "--lang", "vi", *args], input="quit\n")
+    assert result.exit_code == 2
+    said = " ".join(result.output.split())
+    assert "lỗi: Thiết lập của lệnh không hợp lệ. Chi tiết (tiếng Anh):" in said
+    assert detail in said and "error:" not in said
+    assert "Bài của bạn" not in said  # no game was dealt
