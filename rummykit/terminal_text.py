@@ -117,7 +117,7 @@ MESSAGES: Final[dict[str, dict[Language, str]]] = {
     },
     "setting_error": {
         "en": "{detail}",
-        "vi": "Thiết lập của lệnh không hợp lệ. Chi tiết (tiếng Anh): {detail}",
+        "vi": "Không thực hiện được lệnh. Chi tiết (tiếng Anh): {detail}",
     },
     "illegal": {
         "en": "Not now: {detail}",

@@ -228,3 +228,11 @@ def test_a_record_that_cannot_be_replayed_exits_1(tmp_path: Path) -> None:
         as_json = runner.invoke(app, ["review", str(path), "--json"])
         assert as_json.exit_code == 1
         assert needle in json.loads(as_json.stdout)["error"]
+
+
+def test_review_errors_in_vietnamese_keep_the_english_detail(tmp_path: Path) -> None:
+    missing = tmp_path / "none.json"
+    result = runner.invoke(app, ["review", str(missing), "--lang", "vi"])
+    assert result.exit_code == 1
+    said = " ".join(result.output.split())
+    assert "lỗi: Không thực hiện được lệnh. Chi tiết (tiếng Anh): no such file:" in said

@@ -520,6 +520,6 @@ def test_the_play_commands_setting_errors_in_vietnamese(args: list[str], detail:
     result = runner.invoke(app, ["play", "gin", "--lang", "vi", *args], input="quit\n")
     assert result.exit_code == 2
     said = " ".join(result.output.split())
-    assert "lỗi: Thiết lập của lệnh không hợp lệ. Chi tiết (tiếng Anh):" in said
+    assert "lỗi: Không thực hiện được lệnh. Chi tiết (tiếng Anh):" in said
     assert detail in said and "error:" not in said
     assert "Bài của bạn" not in said  # no game was dealt
