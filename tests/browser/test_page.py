@@ -460,6 +460,11 @@ def test_basic_rummy_hand_with_a_meld_and_a_lay_off(server: Any, new_page: Any, 
             if meld.is_enabled():
                 act(page, meld)
                 melded = True
+                # a meld on the table is shown in full, not greyed like a button that is off
+                opacity = page.locator(".table-meld").first.evaluate(
+                    "e => getComputedStyle(e).opacity"
+                )
+                assert opacity == "1"
                 continue
             clear_selection(page)
         fits = [
@@ -1483,7 +1488,7 @@ def test_a_guided_game_is_one_easy_computer_and_advice_on_every_turn(
     expect(page.locator("#opponents-zone .opp .level")).to_have_text("· Dễ")
     wait_turn(page)
     expect(page.locator("#hint-text")).to_have_text(re.compile(r"^Gợi ý: \w"))
-    page.get_by_role("button", name="Trang đầu").click()
+    page.get_by_role("button", name="Về trang chính").click()
     expect(page.get_by_label("Gợi ý mỗi lượt (để học chơi)")).to_be_checked()
 
 
@@ -1518,14 +1523,16 @@ def test_review_my_moves_compares_each_decision_with_the_computer(
     summary = dialog.locator(".review-summary")
     expect(summary).to_have_text(
         re.compile(
-            r"^\d+ of your \d+ decisions matched the Hard computer \(or were just as good\)\.$"
+            r"^(\d+ of your \d+ decisions matched the Hard computer \(or were just as good\)\."
+            r"|Every one of your decisions was the computer's choice or just as good\.)$"
         )
     )
     data = page.evaluate(REVIEW_DATA)
     hand_number = page.evaluate("() => window.rummykit.state.msg.view.hand_number")
     assert data["hand"] == hand_number and data["decisions"] == len(data["verdicts"]) > 0
-    numbers = re.findall(r"\d+", summary.inner_text())
-    assert [int(n) for n in numbers] == [data["agreed"], data["decisions"]]
+    if "different" in data["verdicts"]:  # the counts; else the one line that all agreed
+        numbers = re.findall(r"\d+", summary.inner_text())
+        assert [int(n) for n in numbers] == [data["agreed"], data["decisions"]]
     steps = dialog.locator(".review-step")
     expect(steps).to_have_count(data["decisions"])
     different = data["verdicts"].count("different")
@@ -1544,7 +1551,7 @@ def test_review_my_moves_compares_each_decision_with_the_computer(
         visible = steps.evaluate_all("els => els.filter((e) => e.offsetParent !== null).length")
         assert visible == data["decisions"]
     else:
-        expect(dialog).to_contain_text("Every one of your decisions was the computer's choice")
+        assert data["agreed"] == data["decisions"]
     shot(page, "phone-gin-review")
     wide = page.evaluate(
         "() => { const d = document.querySelector('#dlg-result'); return d.scrollWidth - d.clientWidth; }"
@@ -1555,7 +1562,9 @@ def test_review_my_moves_compares_each_decision_with_the_computer(
     page.get_by_role("button", name="Tiếng Việt").click()
     page.locator("#btn-result").click()
     expect(summary).to_have_text(
-        re.compile(r"^\d+/\d+ quyết định của bạn giống máy \(mức Khó\) hoặc tốt ngang máy\.$")
+        re.compile(
+            r"^(\d+/\d+ nước của bạn trùng với máy \(mức Khó\) hoặc tốt ngang\.|Mọi quyết định .*)$"
+        )
     )
     expect(steps.first.locator(".review-you")).to_have_text(re.compile(r"^Bạn: \w"))
     dialog.get_by_role("button", name="Xem bàn").click()
@@ -1703,14 +1712,20 @@ def test_sounds_play_when_turned_on_and_the_s_key_turns_them_off(
     expect(box).not_to_be_checked()
     box.check()
     start(page, server.url, "Gin Rummy", level="Easy")
-    for _ in range(6):
+
+    def my_turn_at_the_table() -> None:
         wait_turn(page)
-        if result_open(page):
-            break
+        while result_open(page):  # a hand over: on to the next one
+            play_on(page)
+            wait_turn(page)
+
+    for _ in range(6):
+        my_turn_at_the_table()
         gin_turn_to_knock(page)
     counts = page.evaluate(SOUNDS)
     assert counts["turn"] >= 2 and counts["card"] + counts["turn"] >= 4, counts
     assert counts["state"] == "running"
+    my_turn_at_the_table()
     page.locator("body").focus()
     page.keyboard.press("s")
     expect(page.locator("#alert")).to_have_text("Sounds off")
@@ -1723,8 +1738,39 @@ def test_sounds_play_when_turned_on_and_the_s_key_turns_them_off(
     after = page.evaluate(SOUNDS)
     assert {k: after[k] for k in ("card", "turn", "win", "lose")} == {
         k: before[k] for k in ("card", "turn", "win", "lose")
-    }
+    }, (before, after)
     page.reload()
     expect(hand(page).get_by_role("button").first).to_be_visible()
+    if result_open(page):  # the hand ended meanwhile: its score comes back after the reload
+        page.get_by_role("button", name="See the table").click()
     page.get_by_role("button", name="Menu").click()
     expect(page.get_by_label("Sounds")).not_to_be_checked()  # remembered off
+
+
+SELECTION_SCRIPT = """async () => {
+  const { keptSelection } = await import('/js/selection.js');
+  const keys = (cards) => {
+    const seen = {};
+    return new Set(cards.map((c) => `${c}#${(seen[c] = (seen[c] || 0) + 1) - 1}`));
+  };
+  const kept = (selected, before, after) =>
+    [...keptSelection(new Set(selected), before, after, keys(after))].sort();
+  return [
+    kept(['9H#1'], ['9H', '9H', '2C'], ['9H', '2C']),      // one copy thrown: the other not picked
+    kept(['2C#0', '9H#0'], ['9H', '9H', '2C'], ['9H', '2C']),
+    kept(['2C#0'], ['2C'], ['2C', '9H']),                 // a card drawn: the choice stays
+    kept(['KS#0'], ['KS', '2C'], ['2C']),                 // the card itself gone
+    kept(['2C#0'], null, ['2C']),                         // a new hand: keys that exist
+  ];
+}"""
+
+
+def test_throwing_one_of_two_identical_cards_leaves_the_other_unselected(
+    server: Any, new_page: Any
+) -> None:
+    """Crazy Rummy's two packs give a hand two copies of a card: when one goes, the copy left
+    takes over its key, and must not look chosen (Discard would then stay greyed)."""
+    page = new_page()
+    page.goto(server.url)
+    expect(page.get_by_role("heading", name="New game")).to_be_visible()
+    assert page.evaluate(SELECTION_SCRIPT) == [[], ["2C#0"], ["2C#0"], [], ["2C#0"]]

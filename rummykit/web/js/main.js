@@ -8,6 +8,7 @@ import { renderResult, renderReview, reviewedHand } from "./results.js";
 import { Connection } from "./socket.js";
 import { play, setSound, soundOn } from "./sound.js";
 import { clearStats, recordResult, renderStats } from "./stats.js";
+import { keptSelection } from "./selection.js";
 import { PACES, countHouse, readStart, renderFields, renderFriends, renderHouse, renderStart, showContinue, showFriendFields } from "./start.js";
 import { contractText, describe, focusHandCard, handEntries, promptText, render, seatName, selectedCards, sortModes } from "./table.js";
 
@@ -600,7 +601,7 @@ function onView(m) {
   const after = keyOf(afterEntries);
   const removed = [...before].filter((k) => !after.has(k));
   ui.gained = newHand || !prev ? new Set() : new Set([...after].filter((k) => !before.has(k)));
-  for (const k of [...ui.selected]) if (!after.has(k)) ui.selected.delete(k);
+  ui.selected = keptSelection(ui.selected, prev && !newHand ? prev.view.hand.hand : null, m.view.hand.hand, after);
   ui.pendingEnds = null;
   $("hint-text").textContent = "";
   const newMoves = [];

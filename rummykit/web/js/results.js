@@ -360,9 +360,9 @@ export function renderReview(ctx) {
     box.append(el("p", "", t("review.none")));
     return;
   }
-  box.append(el("p", "review-summary", t("review.summary", { level: t(`level.${data.level}`), agreed: data.agreed, count: data.decisions })));
   const differs = data.steps.some((s) => s.verdict === "different");
-  if (!differs) box.append(el("p", "", t("review.all_same")));
+  const summary = { level: t(`level.${data.level}`), agreed: data.agreed, count: data.decisions };
+  box.append(el("p", "review-summary", differs ? t("review.summary", summary) : t("review.all_same")));
   const list = el("ol", "review-steps");
   list.setAttribute("aria-labelledby", "review-title");
   if (differs) {

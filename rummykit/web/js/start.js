@@ -61,7 +61,9 @@ export function renderFields(game, settings) {
   $("name").value = settings.name || "";
   const level = $("level");
   level.textContent = "";
-  for (const l of game.levels) level.append(option(l, t(`level.${l}`), l === settings.level));
+  // The random player is for tests and benchmarks: a person gets the real levels.
+  const levels = game.levels.filter((l) => l !== "random");
+  for (const l of levels.length ? levels : game.levels) level.append(option(l, t(`level.${l}`), l === settings.level));
   const target = $("target");
   const hasTarget = game.main_options.includes("target_score");
   $("target-field").hidden = !hasTarget;
