@@ -88,7 +88,24 @@ def test_keys_built_at_run_time_exist() -> None:
             assert f"{prefix}.{name}" in en, f"{prefix}.{name}"
     for game in families["game"].split():
         assert f"game.{game}.about" in en and f"game.{game}.summary" in en
-    keys = ["arrows", "space", "enter", "d", "t", "p", "b", "k", "m", "l", "o", "a", "h", "r", "s"]
+    keys = [
+        "arrows",
+        "space",
+        "enter",
+        "d",
+        "t",
+        "p",
+        "b",
+        "k",
+        "m",
+        "l",
+        "o",
+        "a",
+        "h",
+        "r",
+        "s",
+        "v",
+    ]
     for key in [*keys, "n", "?"]:
         assert f"keys.{key}" in en and f"keys.{key}.key" in en
 

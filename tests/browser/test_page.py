@@ -1774,3 +1774,69 @@ def test_throwing_one_of_two_identical_cards_leaves_the_other_unselected(
     page.goto(server.url)
     expect(page.get_by_role("heading", name="New game")).to_be_visible()
     assert page.evaluate(SELECTION_SCRIPT) == [[], ["2C#0"], ["2C#0"], [], ["2C#0"]]
+
+
+def thrown_by_seat(history: list[list[Any]]) -> dict[int, list[tuple[str, int | None]]]:
+    """From a seat's view of the moves: each seat's thrown cards in order, with who picked each
+    up again (the last thrown card still on the pile is the one a take or a buy picks up)."""
+    by_seat: dict[int, list[list[Any]]] = {}
+    on_pile: list[list[Any]] = []
+    for seat, action in history:
+        words = action.split()
+        if words[0] in ("discard", "knock") and len(words) > 1:
+            item = [words[1], None]
+            by_seat.setdefault(seat, []).append(item)
+            if words[0] == "discard":
+                on_pile.append(item)
+        elif words[0] in ("take", "buy") and on_pile:
+            on_pile.pop()[1] = seat
+    return {seat: [(c, s) for c, s in items] for seat, items in by_seat.items()}
+
+
+PILE_DIALOG = """() => {
+  const body = document.getElementById('pile-body');
+  const seats = [...body.querySelectorAll('.pile-seat')].map((p) =>
+    [...p.querySelectorAll('.face')].map((f) => f.classList.contains('taken')));
+  return {now: [...body.querySelectorAll('.pile-now .face')].length, seats,
+          title: document.getElementById('pile-title').textContent,
+          hand: window.rummykit.state.msg.view.hand};
+}"""
+
+
+def test_the_thrown_cards_show_the_pile_and_each_players_throws(
+    server: Any, new_page: Any, shot: Any
+) -> None:
+    """ "Thrown cards (N)" opens every card thrown this hand, by player, those picked up again
+    faded, and the pile as it is now; V opens it too, in Vietnamese as well."""
+    page = new_page(phone=True)
+    start(page, server.url, "Basic Rummy", opponents="2 opponents", level="Easy")
+    button = page.get_by_role("button", name=re.compile(r"^Thrown cards \(\d+\)$"))
+    for _ in range(60):
+        wait_turn(page)
+        if result_open(page) or (button.is_visible() and seq(page) > 12):
+            break
+        draw_or_throw_highest(page)
+    if result_open(page):
+        page.get_by_role("button", name="See the table").click()
+    count = int(re.findall(r"\d+", button.inner_text())[0])
+    assert count >= 2
+    button.click()
+    dialog = page.get_by_role("dialog", name="Thrown cards")
+    expect(dialog).to_be_visible()
+    shown = page.evaluate(PILE_DIALOG)
+    hand_view = shown["hand"]
+    assert shown["now"] == len(hand_view["discard_pile"])
+    expected = thrown_by_seat(hand_view["history"])
+    players = len(hand_view["hand_sizes"])
+    assert shown["seats"] == [
+        [s is not None for _, s in expected.get(seat, [])] for seat in range(players)
+    ]
+    assert sum(len(v) for v in shown["seats"]) == count
+    shot(page, "phone-thrown-cards")
+    dialog.get_by_role("button", name="Close").click()
+    page.locator("body").focus()
+    page.get_by_role("button", name="Tiếng Việt").click()
+    page.locator("body").focus()
+    page.keyboard.press("v")
+    expect(page.get_by_role("dialog", name="Bài đã bỏ")).to_be_visible()
+    expect(page.locator("#pile-body")).to_contain_text("Trên chồng bài bỏ lúc này")

@@ -4,6 +4,7 @@
 import { actionCards, cardName } from "./cards.js";
 import { currentLanguage, onLanguage, preferredLanguage, setLanguage, t, translateStatic } from "./i18n.js";
 import { has, meldFor, targetsFor, verbs } from "./intents.js";
+import { renderPileDialog } from "./pile.js";
 import { renderResult, renderReview, reviewedHand } from "./results.js";
 import { Connection } from "./socket.js";
 import { play, setSound, soundOn } from "./sound.js";
@@ -632,6 +633,7 @@ function onView(m) {
   if (!prev || (myTurnNow && !myTurnBefore && !autoPass)) ui.showPiles = true;
   showScreen("table");
   scheduleRender(newMoves);
+  if ($("dlg-pile").open) renderPileDialog(ctx()); // the thrown cards as they are now
   if (autoPass) act("pass");
   if (hand.phase === "hand_over" && S.welcome) recordResult(S.welcome, m);
   // "Advice on every turn": the hard player's hint, asked for once per view of this seat's move.
@@ -852,6 +854,13 @@ function onHint(m) {
   if (asked && cards.length && verb !== "take" && verb !== "buy") selectCards(verb === "layoff" || verb === "swap" ? cards.slice(0, 1) : cards);
 }
 
+/** "Thrown cards": the discard pile and each player's throws this hand, in a dialog. */
+function openPile() {
+  if (!S.msg) return;
+  renderPileDialog(ctx());
+  if (!$("dlg-pile").open) $("dlg-pile").showModal();
+}
+
 /** The S key at the table: sounds on or off, said aloud and shown. */
 function toggleSound() {
   const on = !soundOn();
@@ -998,6 +1007,7 @@ function globalKeys(event) {
     f: () => focusMelds(),
     n: () => hand.phase === "hand_over" && openResult(),
     s: () => toggleSound(),
+    v: () => openPile(),
   };
   if (actions[key]) {
     event.preventDefault();
@@ -1093,7 +1103,7 @@ function dragEnd(event) {
 function renderKeys() {
   const list = $("keys-list");
   list.textContent = "";
-  const keys = ["arrows", "space", "enter", "d", "t", "p", "b", "k", "m", "l", "f", "o", "a", "h", "r", "s", "n", "?"];
+  const keys = ["arrows", "space", "enter", "d", "t", "p", "b", "k", "m", "l", "f", "o", "a", "h", "r", "s", "v", "n", "?"];
   for (const k of keys) {
     const dt = document.createElement("dt");
     dt.textContent = t(`keys.${k}.key`);
@@ -1141,6 +1151,7 @@ function wire() {
       if ($("dlg-result").open && !S.ui.dealtWhileOpen) renderResult(ctx());
     }
     if ($("dlg-rules").open) openRules($("rules-body").dataset.game || "gin");
+    if ($("dlg-pile").open && S.msg) renderPileDialog(ctx());
     if (!$("say-panel").hidden) toggleSay(true); // its phrases in the new language
   });
   $("btn-colours").addEventListener("click", () =>
@@ -1295,6 +1306,7 @@ function wire() {
   $("btn-leave").addEventListener("click", leaveTable);
   $("btn-next").addEventListener("click", nextHand);
   $("btn-review").addEventListener("click", askReview);
+  $("btn-pile").addEventListener("click", openPile);
   $("review-hand").addEventListener("change", () => {
     S.ui.reviewPick = { shown: Number($("dlg-result").dataset.hand), hand: Number($("review-hand").value) };
     renderReview(ctx());

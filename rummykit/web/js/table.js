@@ -266,6 +266,10 @@ function renderPiles(ctx) {
     "aria-label",
     top ? t("pile.discard", { card: cardName(top), count: pile.length }) : t("pile.discard_empty"),
   );
+  // "Thrown cards (N)": every card thrown this hand, in a dialog (see pile.js).
+  const thrown = hand.history.filter(([, action]) => /^(discard|knock) \S/.test(action)).length;
+  $("btn-pile").hidden = thrown === 0;
+  $("btn-pile").textContent = t("pile.view", { count: thrown });
   const selected = selectedCards(ctx);
   const canDiscardSelected = selected.length === 1 && has(ctx.msg, `discard ${selected[0]}`);
   enable("discard", has(ctx.msg, "take") || canDiscardSelected);
