@@ -15,6 +15,7 @@ rummykit.server.protocol.ProtocolError: 'action' needs 'seq', a whole number (th
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
@@ -196,6 +197,16 @@ def _seq(data: dict[str, Any], kind: str) -> int:
     return seq
 
 
+def _one_of(
+    data: dict[str, Any], kind: str, field: str, choices: Iterable[str], verb: str = "needs"
+) -> str:
+    """``data[field]``, which must be one of ``choices`` (a word the page picks from a list)."""
+    value = data.get(field)
+    if not isinstance(value, str) or value not in choices:
+        raise ProtocolError(f"'{kind}' {verb} '{field}', one of: {', '.join(choices)}")
+    return value
+
+
 def _fields(data: dict[str, Any], kind: str, allowed: set[str]) -> None:
     extra = sorted(set(data) - allowed - {"t"})
     if extra:
@@ -222,9 +233,7 @@ def parse_incoming(text: str | bytes) -> Incoming:
         token = data.get("token")
         if not isinstance(token, str) or not token:
             raise ProtocolError("'hello' needs the seat's 'token'", "auth")
-        pace = data.get("pace")
-        if pace is not None and (not isinstance(pace, str) or pace not in PACES):
-            raise ProtocolError(f"'hello' takes 'pace', one of: {', '.join(PACES)}")
+        pace = None if data.get("pace") is None else _one_of(data, kind, "pace", PACES, "takes")
         return Hello(token, pace)
     if kind == "action":
         _fields(data, kind, {"action", "seq"})
@@ -256,10 +265,7 @@ def parse_incoming(text: str | bytes) -> Incoming:
         return CheckDown(tuple(cards))
     if kind == "say":
         _fields(data, kind, {"phrase"})
-        phrase = data.get("phrase")
-        if not isinstance(phrase, str) or phrase not in PHRASES:
-            raise ProtocolError(f"'say' needs 'phrase', one of: {', '.join(PHRASES)}")
-        return Say(phrase)
+        return Say(_one_of(data, kind, "phrase", PHRASES))
     if kind == "review":
         _fields(data, kind, {"hand"})
         hand = data.get("hand")
@@ -268,10 +274,7 @@ def parse_incoming(text: str | bytes) -> Incoming:
         return ReviewRequest(hand)
     if kind == "pace":
         _fields(data, kind, {"pace"})
-        pace = data.get("pace")
-        if not isinstance(pace, str) or pace not in PACES:
-            raise ProtocolError(f"'pace' needs 'pace', one of: {', '.join(PACES)}")
-        return PaceRequest(pace)
+        return PaceRequest(_one_of(data, kind, "pace", PACES))
     known = "hello, action, next_hand, best_layoffs, hint, view, check_down, say, review, pace"
     raise ProtocolError(f"unknown message type {kind!r} (known: {known})")
 
