@@ -80,6 +80,9 @@ def test_keys_built_at_run_time_exist() -> None:
         "preset": "rummy rummy-classic",
         "error": "bad_message stale not_your_turn illegal auth unknown_table over too_fast server not_over",
         "review.verdict": "same as_good different",
+        "intro.gin": "1 2 3 4",
+        "intro.rummy": "1 2 3 4",
+        "intro.crazy": "1 2 3 4",
         "conn": "connecting open reconnecting replaced",
         "result.gin": "knock undercut gin big_gin cancelled",
     }

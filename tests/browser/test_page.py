@@ -1483,13 +1483,27 @@ def test_a_guided_game_is_one_easy_computer_and_advice_on_every_turn(
     page.get_by_label("Đối thủ", exact=True).select_option(label="3 đối thủ")
     page.get_by_label("Trình độ của máy").select_option(label="Khó")
     page.get_by_role("button", name="Mới chơi? Chơi một trận có hướng dẫn").click()
+    # First, the game's first steps, one tip at a time, over the table.
+    intro = page.get_by_role("dialog", name=re.compile(r"^Rummy cơ bản: làm quen"))
+    expect(intro).to_have_accessible_name("Rummy cơ bản: làm quen (1/4)")
+    expect(intro).to_contain_text("Mục tiêu: là người đầu tiên hết bài.")
+    expect(intro.get_by_role("button", name="Quay lại")).to_be_hidden()
+    for n in (2, 3, 4):
+        intro.get_by_role("button", name="Tiếp").click()
+        expect(intro).to_have_accessible_name(f"Rummy cơ bản: làm quen ({n}/4)")
+    intro.get_by_role("button", name="Quay lại").click()
+    expect(intro).to_contain_text("gửi bài")  # tip 3: laying off
+    intro.get_by_role("button", name="Tiếp").click()
+    expect(intro.get_by_role("button", name="Tiếp")).to_be_hidden()
+    intro.get_by_role("button", name="Đã hiểu").click()
+    expect(intro).to_be_hidden()
     expect(hand(page).get_by_role("button").first).to_be_visible()
     # whatever was chosen before: one opponent, the easy computer
     expect(page.locator("#opponents-zone .opp")).to_have_count(1)
     expect(page.locator("#opponents-zone .opp .level")).to_have_text("· Dễ")
     wait_turn(page)
     expect(page.locator("#hint-text")).to_have_text(re.compile(r"^Gợi ý: \w"))
-    page.get_by_role("button", name="Về trang chính").click()
+    page.get_by_role("button", name="Menu").click()
     expect(page.get_by_label("Gợi ý mỗi lượt (để học chơi)")).to_be_checked()
 
 

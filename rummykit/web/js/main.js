@@ -38,6 +38,7 @@ const S = {
   sentSeq: null, // the view a move was sent for, until an answer comes (see act)
   rematchJoined: false, // this page moved to a rematch while the final score stayed up
   rematchAsked: false, // this page asked for the rematch
+  intro: null, // a guided game's first steps: {game, step, shown}
   ui: newUi(),
 };
 
@@ -633,6 +634,11 @@ function onView(m) {
   if (!prev || (myTurnNow && !myTurnBefore && !autoPass)) ui.showPiles = true;
   showScreen("table");
   scheduleRender(newMoves);
+  if (S.intro && !S.intro.shown) {
+    S.intro.shown = true;
+    renderIntro();
+    $("dlg-intro").showModal();
+  }
   if ($("dlg-pile").open) renderPileDialog(ctx()); // the thrown cards as they are now
   if (autoPass) act("pass");
   if (hand.phase === "hand_over" && S.welcome) recordResult(S.welcome, m);
@@ -852,6 +858,24 @@ function onHint(m) {
   const verb = action.split(" ")[0];
   // The coach's advice only says; a hint the person asked for also selects the cards it names.
   if (asked && cards.length && verb !== "take" && verb !== "buy") selectCards(verb === "layoff" || verb === "swap" ? cards.slice(0, 1) : cards);
+}
+
+const INTRO_STEPS = 4;
+
+/** The guided game's first steps: one short tip at a time (see S.intro). */
+function renderIntro() {
+  const { game, step } = S.intro;
+  $("intro-title").textContent = t("intro.title", { game: t(`game.${game}`), n: step, count: INTRO_STEPS });
+  $("intro-text").textContent = t(`intro.${game}.${step}`);
+  $("btn-intro-back").hidden = step === 1;
+  $("btn-intro-next").hidden = step === INTRO_STEPS;
+  $("btn-intro-done").hidden = step !== INTRO_STEPS;
+  ($("btn-intro-next").hidden ? $("btn-intro-done") : $("btn-intro-next")).focus();
+}
+
+function introStep(by) {
+  S.intro.step = Math.min(INTRO_STEPS, Math.max(1, S.intro.step + by));
+  renderIntro();
 }
 
 /** "Thrown cards": the discard pile and each player's throws this hand, in a dialog. */
@@ -1152,6 +1176,7 @@ function wire() {
     }
     if ($("dlg-rules").open) openRules($("rules-body").dataset.game || "gin");
     if ($("dlg-pile").open && S.msg) renderPileDialog(ctx());
+    if ($("dlg-intro").open && S.intro) renderIntro();
     if (!$("say-panel").hidden) toggleSay(true); // its phrases in the new language
   });
   $("btn-colours").addEventListener("click", () =>
@@ -1211,10 +1236,12 @@ function wire() {
     renderStats();
   });
   $("btn-guided").addEventListener("click", () => {
-    // The chosen game against one easy computer, with the advice on (remembered, as if ticked).
+    // The chosen game against one easy computer, with the advice on (remembered, as if ticked),
+    // and the first steps of the game shown over the table at the start.
     const settings = readStart(S.games);
     const game = S.games.find((g) => g.key === settings.game);
     $("coach").checked = true;
+    S.intro = { game: game.key, step: 1, shown: false };
     startGame({
       ...settings,
       opponents: game.min_players - 1,
@@ -1307,6 +1334,9 @@ function wire() {
   $("btn-next").addEventListener("click", nextHand);
   $("btn-review").addEventListener("click", askReview);
   $("btn-pile").addEventListener("click", openPile);
+  $("btn-intro-next").addEventListener("click", () => introStep(1));
+  $("btn-intro-back").addEventListener("click", () => introStep(-1));
+  $("btn-intro-done").addEventListener("click", () => $("dlg-intro").close());
   $("review-hand").addEventListener("change", () => {
     S.ui.reviewPick = { shown: Number($("dlg-result").dataset.hand), hand: Number($("review-hand").value) };
     renderReview(ctx());
