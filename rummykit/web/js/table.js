@@ -228,6 +228,8 @@ function renderOpponents(ctx) {
     const facts = [t("opp.cards", { count })];
     // The score is in the score bar too; on a phone only this copy of it is shown.
     const score = el("span", "opp-score", t("score.points", { count: ctx.msg.view.scores[seat] }));
+    // Gin's boxes (hands won) too, which the score bar's hidden pill would have said.
+    if (ctx.msg.view.boxes) score.append(` · ${t("score.boxes", { count: ctx.msg.view.boxes[seat] })}`);
     if (hand.dealer === seat) facts.push(t("opp.dealer"));
     if (hand.down && hand.down[seat]) facts.push(t("opp.down"));
     if (hand.buys && hand.buys[seat]) facts.push(t("opp.buys", { count: hand.buys[seat] }));
