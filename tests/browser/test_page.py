@@ -1708,6 +1708,7 @@ def test_the_computer_speed_is_chosen_on_the_start_screen_and_sent_to_the_table(
         ["Chậm", "Bình thường", "Nhanh"]
     )
     page.get_by_role("button", name="English").click()
+    expect(page.get_by_label("Computer speed")).to_be_visible()  # back in English (and stored)
     start(page, server.url, "Gin Rummy")
     # A reload joins the table again, and asks for the same pace again.
     page.reload()
