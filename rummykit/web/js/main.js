@@ -247,6 +247,7 @@ async function startGame(settings) {
   });
   const data = await response.json();
   if (!response.ok) {
+    S.intro = null; // a guided game that did not start shows no tips at the next table
     showAlert(t("error.create") + (currentLanguage() === "en" ? `: ${data.error}` : ""));
     return;
   }
