@@ -1867,3 +1867,19 @@ def test_the_thrown_cards_show_the_pile_and_each_players_throws(
     page.keyboard.press("v")
     expect(page.get_by_role("dialog", name="Bài đã bỏ")).to_be_visible()
     expect(page.locator("#pile-body")).to_contain_text("Trên chồng bài bỏ lúc này")
+
+
+def test_a_phone_held_sideways_shows_the_piles_the_prompt_and_the_hand(
+    server: Any, new_page: Any, shot: Any
+) -> None:
+    """844 by 390: a slimmer top bar and hand leave room for the piles, the prompt and the last
+    moves, with the whole hand and the action buttons in sight."""
+    page = new_page(viewport=(844, 390))
+    start(page, server.url, "Basic Rummy", opponents="3 opponents", level="Easy")
+    wait_turn(page)
+    page.wait_for_timeout(400)  # the board scrolls to the piles at the start of the turn
+    for selector in ("#stock", "#discard", "#prompt", "#hand .card:last-child", "#actions"):
+        assert in_view(page, selector), selector
+    top_bar = page.locator(".topbar").evaluate("e => e.getBoundingClientRect().height")
+    assert top_bar <= 44, top_bar
+    shot(page, "phone-sideways-basic-4")
