@@ -1611,7 +1611,7 @@ REVIEW_SCRIPT = """async () => {
   const data = {t: 'review', hand: 1, seat: 0, level: 'hard', decisions: 4, agreed: 2, steps: [
     step(2, 'same', 'draw', 'draw', ['AC', 'KD']),
     step(3, 'as_good', 'discard KD', 'discard QS', ['AC', 'KD', 'QS']),
-    step(5, 'different', 'discard 7H', 'discard KD', ['7H', '8H', 'KD']),
+    step(5, 'different', 'discard 7H', 'discard KD', ['7H', '7H', 'KD']),
     {...step(6, 'different', 'draw', 'take', ['7H', '8H']), phase: 'draw'},
   ]};
   const dlg = document.getElementById('dlg-result');
@@ -1660,7 +1660,8 @@ def test_the_review_marks_each_verdict_and_filters_the_different_ones(
     # Numbered among the person's decisions; at first only where the computer chose otherwise.
     assert out["before"] == ["3. ", "4. "]
     assert out["after"] == ["1. ", "2. ", "3. ", "4. "]
-    # 7H played, KD advised; then a draw where the computer would take the pile's 9C
+    # one of two 7H played (one copy marked), KD advised; then a draw where the computer would
+    # take the pile's 9C
     assert out["marks"] == [
         [True, False],
         [False, False],

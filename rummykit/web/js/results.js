@@ -299,12 +299,15 @@ function reviewStep(step, n, lang) {
 
 /** ``cards`` as mini cards, those ``played`` names outlined red, those ``advised`` names green. */
 function markedRow(cards, played, advised) {
-  const mine = new Set(actionCards(played));
-  const its = new Set(actionCards(advised));
+  // Counted, not a set: of two copies of a card (two packs), a move that names it once marks one.
+  const tally = (action) => actionCards(action).reduce((n, c) => n.set(c, (n.get(c) || 0) + 1), new Map());
+  const mine = tally(played);
+  const its = tally(advised);
+  const take = (n, card) => (n.get(card) ? (n.set(card, n.get(card) - 1), true) : false);
   const row = cardsRow(cards);
   row.querySelectorAll(".face").forEach((f, i) => {
-    if (mine.has(cards[i])) f.classList.add("review-played");
-    if (its.has(cards[i])) f.classList.add("review-advised");
+    if (take(mine, cards[i])) f.classList.add("review-played");
+    if (take(its, cards[i])) f.classList.add("review-advised");
   });
   return row;
 }
