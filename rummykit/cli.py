@@ -125,6 +125,14 @@ def _fail(message: str, code: int, lang: str = "en") -> typer.Exit:
     return typer.Exit(code)
 
 
+def _json_fail(message: str, as_json: bool, code: int, lang: str = "en") -> typer.Exit:
+    """As :func:`_fail`, or with ``--json`` the message as ``{"error": ...}`` on stdout."""
+    if as_json:
+        print(json.dumps({"error": message}, ensure_ascii=False))
+        return typer.Exit(code)
+    return _fail(message, code, lang)
+
+
 def _version(value: bool) -> None:
     if value:
         print(f"rummykit {__version__}")
@@ -205,10 +213,7 @@ def _seats(hand: HandState) -> int:
 
 
 def _replay_fail(message: str, as_json: bool) -> typer.Exit:
-    if as_json:
-        print(json.dumps({"error": message}, ensure_ascii=False))
-        return typer.Exit(1)
-    return _fail(message, 1)
+    return _json_fail(message, as_json, 1)
 
 
 def _record_players(text: str, seats: int) -> list[str]:
@@ -582,13 +587,6 @@ def replay(
 # ---------------------------------------------------------------------------------- review
 
 
-def _review_fail(message: str, as_json: bool, code: int, lang: str = "en") -> typer.Exit:
-    if as_json:
-        print(json.dumps({"error": message}, ensure_ascii=False))
-        return typer.Exit(code)
-    return _fail(message, code, lang)
-
-
 REVIEW_LEVELS = ("easy", "medium", "hard")
 """The computer levels ``rummykit review`` compares with."""
 
@@ -636,31 +634,31 @@ def review(
     try:
         language = default_language() if lang is None else parse_language(lang)
     except ValueError as exc:
-        raise _review_fail(str(exc), as_json, 2) from None
+        raise _json_fail(str(exc), as_json, 2) from None
     name = level.strip().lower()
     if name not in REVIEW_LEVELS:
-        raise _review_fail(f"unknown level {level!r} (easy, medium or hard)", as_json, 2, language)
+        raise _json_fail(f"unknown level {level!r} (easy, medium or hard)", as_json, 2, language)
     try:
         text = file.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise _review_fail(f"no such file: {file}", as_json, 1, language) from None
+        raise _json_fail(f"no such file: {file}", as_json, 1, language) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise _review_fail(f"cannot read {file}: {exc}", as_json, 1, language) from None
+        raise _json_fail(f"cannot read {file}: {exc}", as_json, 1, language) from None
     try:
         replayed = load_record(text)
     except RecordError as exc:
-        raise _review_fail(f"{file}: {exc}", as_json, 1, language) from None
+        raise _json_fail(f"{file}: {exc}", as_json, 1, language) from None
     hands, _ = _split(replayed)
     seats = _seats(hands[0])
     if not 0 <= seat < seats:
-        raise _review_fail(
+        raise _json_fail(
             f"no seat {seat} in {file}: its seats are 0 to {seats - 1}", as_json, 2, language
         )
     numbers = list(range(1, len(hands) + 1))
     if hand is not None:
         if hand not in numbers:
             count = "1 hand" if len(hands) == 1 else f"hands 1 to {len(hands)}"
-            raise _review_fail(f"no hand {hand} in {file}: it has {count}", as_json, 2, language)
+            raise _json_fail(f"no hand {hand} in {file}: it has {count}", as_json, 2, language)
         numbers = [hand]
     players = _record_players(text, seats)
     rows: list[dict[str, Any]] = []

@@ -42,11 +42,12 @@ from rummykit.cards import AnyCard, Card
 from rummykit.games.base import HandState
 from rummykit.players import PLAYERS, UnknownPlayerError, find_player
 from rummykit.players.reasons import (
-    CATALOGUE,
     LANGUAGES,
     Language,
+    Param,
     Suggestion,
     action_phrase,
+    because,
     define,
 )
 from rummykit.record import hand_record, load_record
@@ -82,8 +83,8 @@ define(
 )
 
 
-def _text(key: str, lang: Language, **params: object) -> str:
-    return CATALOGUE[key][lang].format(**params)
+def _text(key: str, lang: Language, **params: Param) -> str:
+    return because(key, **params).text(lang)
 
 
 def _check_language(lang: object) -> None:

@@ -845,6 +845,12 @@ class Table:
 
     # ------------------------------------------------------------------------------ helpers
 
+    @property
+    def advice_level(self) -> str:
+        """The level whose advice hints and reviews give: the strongest the game has."""
+        levels = levels_for(self.variant)
+        return next((lv for lv in HINT_LEVELS if lv in levels), levels[0])
+
     def hint(self, seat: int) -> dict[str, Any]:
         """What the strongest computer player would do for ``seat`` now, and why."""
         view = self.hand.view(seat)
@@ -852,9 +858,7 @@ class Table:
             raise ProtocolError("the hand is over: there is no move to hint", "not_your_turn")
         if not view.legal_actions:
             raise ProtocolError("it is not your turn", "not_your_turn")
-        levels = levels_for(self.variant)
-        level = next((lv for lv in HINT_LEVELS if lv in levels), levels[0])
-        player = make_player(self.hand.game, level, self.seq)
+        player = make_player(self.hand.game, self.advice_level, self.seq)
         return {"t": "hint", "seq": self.seq, **player.suggest(view).to_json()}
 
     def review_task(self, seat: int, number: int | None) -> Callable[[], dict[str, Any]]:
@@ -881,8 +885,7 @@ class Table:
         if done is not None:
             return lambda: done
         skip = frozenset(n for h, n in self.stand_in_moves if h == index)
-        levels = levels_for(self.variant)
-        level = next((lv for lv in HINT_LEVELS if lv in levels), levels[0])
+        level = self.advice_level
 
         def work() -> dict[str, Any]:
             review = review_hand(hand, seat, level=level, skip=skip)

@@ -82,3 +82,28 @@ export function actionCards(action) {
     .slice(1)
     .filter((w) => /^([2-9TJQKA][CDHS]|X)$/.test(w));
 }
+
+/** ``cards`` as small faces in a row, with one line of their names for a screen reader.
+ * ``mark(card, index)`` may give ``{cls, note}``: a class for that face, and words said after
+ * its name and shown as its title (a card laid off, a card picked up again). */
+export function miniRow(cards, mark = () => null) {
+  const row = document.createElement("span");
+  row.className = "mini-row";
+  const names = [];
+  const faces = cards.map((card, i) => {
+    const f = face(card);
+    f.classList.add("mini");
+    const m = mark(card, i);
+    if (m) {
+      f.classList.add(m.cls);
+      f.title = m.note;
+    }
+    names.push(m ? `${cardName(card)} (${m.note})` : cardName(card));
+    return f;
+  });
+  const said = document.createElement("span");
+  said.className = "sr-only";
+  said.textContent = names.join(", ");
+  row.append(said, ...faces);
+  return row;
+}

@@ -1,16 +1,9 @@
 // The thrown cards: the discard pile as it is now (oldest first), and every card each player
 // threw this hand, those picked up again marked. All of it is public: the page works it out from
 // this seat's own view (the pile and the moves as the seat saw them), nothing more.
-import { cardName, face } from "./cards.js";
+import { miniRow } from "./cards.js";
 import { t } from "./i18n.js";
-import { seatName } from "./table.js";
-
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
+import { el, seatName } from "./table.js";
 
 /** Every card thrown this hand, in order: [{seat, card, takenBy}] (takenBy: a seat, or null). */
 export function throws(history) {
@@ -30,22 +23,13 @@ export function throws(history) {
   return all;
 }
 
+/** The cards of ``items`` in a row, those picked up again faded and said to be. */
 function row(items, ctx) {
-  const line = el("span", "mini-row");
-  const names = items.map(({ card, takenBy }) =>
-    takenBy === null || takenBy === undefined ? cardName(card) : t("pile.taken_by", { card: cardName(card), name: seatName(ctx, takenBy) }),
-  );
-  line.append(el("span", "sr-only", names.join(", ")));
-  for (const { card, takenBy } of items) {
-    const f = face(card);
-    f.classList.add("mini");
-    if (takenBy !== null && takenBy !== undefined) {
-      f.classList.add("taken");
-      f.title = t("pile.taken_by", { card: cardName(card), name: seatName(ctx, takenBy) });
-    }
-    line.append(f);
-  }
-  return line;
+  const taken = (_, i) => {
+    const by = items[i].takenBy;
+    return by === null || by === undefined ? null : { cls: "taken", note: t("pile.taken_by", { name: seatName(ctx, by) }) };
+  };
+  return miniRow(items.map((item) => item.card), taken);
 }
 
 /** Fill the thrown-cards dialog from the current view. */

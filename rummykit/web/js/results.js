@@ -1,30 +1,7 @@
 // The end-of-hand and end-of-match screens: every number comes from the server's results.
-import { actionCards, cardName, face, shortCard } from "./cards.js";
+import { actionCards, miniRow, shortCard } from "./cards.js";
 import { currentLanguage, t } from "./i18n.js";
-import { objectName, seatName } from "./table.js";
-
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
-
-function cardsRow(cards, cls = "mini-row", laid = new Set(), laidText = "") {
-  const row = el("span", cls);
-  const names = cards.map((c) => (laid.has(c) ? `${cardName(c)} (${laidText})` : cardName(c)));
-  row.append(el("span", "sr-only", names.join(", ")));
-  for (const c of cards) {
-    const f = face(c);
-    f.classList.add("mini");
-    if (laid.has(c)) {
-      f.classList.add("laid-off");
-      f.title = laidText;
-    }
-    row.append(f);
-  }
-  return row;
-}
+import { el, objectName, seatName } from "./table.js";
 
 const RANKS = "A23456789TJQK";
 
@@ -99,12 +76,13 @@ function ginBody(ctx, r, body) {
       // The defender's lay-offs are shown on the knocker's melds they went onto, marked.
       const added = seat === r.knocker ? r.layoffs.filter(([, n]) => n === i + 1).map(([c]) => c) : [];
       const laidText = t("result.laid_off_by", { name: seatName(ctx, 1 - r.knocker) });
-      melds.append(cardsRow(meldWithLayoffs(m, added), "mini-row", new Set(added), laidText));
+      const laid = (card) => (added.includes(card) ? { cls: "laid-off", note: laidText } : null);
+      melds.append(miniRow(meldWithLayoffs(m, added), laid));
     });
     if (!r.melds[seat].length) melds.append(el("p", "", t("result.no_melds")));
     box.append(melds);
     const dw = el("p", "result-deadwood");
-    if (r.unmatched[seat].length) dw.append(el("span", "", t("result.deadwood", { n: r.deadwood[seat] })), cardsRow(r.unmatched[seat]));
+    if (r.unmatched[seat].length) dw.append(el("span", "", t("result.deadwood", { n: r.deadwood[seat] })), miniRow(r.unmatched[seat]));
     else dw.textContent = t("result.no_deadwood");
     box.append(dw);
     body.append(box);
@@ -141,7 +119,7 @@ function leftLine(ctx, r, seat, text) {
     p.textContent = t(seat === r.winner ? "result.went_out" : "result.no_cards");
     return p;
   }
-  p.append(el("span", "", text), cardsRow(r.remaining[seat]));
+  p.append(el("span", "", text), miniRow(r.remaining[seat]));
   return p;
 }
 
@@ -304,7 +282,7 @@ function markedRow(cards, played, advised) {
   const mine = tally(played);
   const its = tally(advised);
   const take = (n, card) => (n.get(card) ? (n.set(card, n.get(card) - 1), true) : false);
-  const row = cardsRow(cards);
+  const row = miniRow(cards);
   row.querySelectorAll(".face").forEach((f, i) => {
     if (take(mine, cards[i])) f.classList.add("review-played");
     if (take(its, cards[i])) f.classList.add("review-advised");

@@ -76,7 +76,8 @@ export function sortModes(ctx) {
   return ctx.welcome.game === "crazy" ? ["suit", "rank"] : ["suit", "rank", "melds"];
 }
 
-function el(tag, cls, text) {
+/** An element with a class and text, the page's usual building block. */
+export function el(tag, cls, text) {
   const e = document.createElement(tag);
   if (cls) e.className = cls;
   if (text !== undefined) e.textContent = text;
