@@ -104,6 +104,7 @@ def test_keys_built_at_run_time_exist() -> None:
         "l",
         "o",
         "a",
+        "u",
         "h",
         "r",
         "s",

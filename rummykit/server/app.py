@@ -41,6 +41,7 @@ from rummykit.server.protocol import (
     ProtocolError,
     ReviewRequest,
     Say,
+    UndoRequest,
     ViewRequest,
     error_message,
     load_json,
@@ -631,6 +632,9 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
                     await hub.send(table.id, messages)
                 elif isinstance(message, BestLayoffs):
                     messages = await asyncio.to_thread(table.best_layoffs, seat, message.seq)
+                    await hub.send(table.id, messages)
+                elif isinstance(message, UndoRequest):
+                    messages = await asyncio.to_thread(table.undo, seat, message.seq)
                     await hub.send(table.id, messages)
                 elif isinstance(message, HintRequest):
                     await hub.send_to(ws, await asyncio.to_thread(table.hint, seat))

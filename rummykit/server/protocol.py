@@ -34,6 +34,7 @@ __all__ = [
     "ProtocolError",
     "ReviewRequest",
     "Say",
+    "UndoRequest",
     "ViewRequest",
     "error_message",
     "load_json",
@@ -83,6 +84,14 @@ class NextHand:
 @dataclass(frozen=True, slots=True)
 class BestLayoffs:
     """Gin, the defender after a knock: make the best lay-offs and say done, in one tap."""
+
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class UndoRequest:
+    """Take back this seat's last move of its turn (alone against the computer; ``seq`` as for
+    an action)."""
 
     seq: int
 
@@ -147,6 +156,7 @@ Incoming: TypeAlias = (
     | Say
     | ReviewRequest
     | PaceRequest
+    | UndoRequest
 )
 """Any message a page may send."""
 
@@ -247,6 +257,9 @@ def parse_incoming(text: str | bytes) -> Incoming:
     if kind == "best_layoffs":
         _fields(data, kind, {"seq"})
         return BestLayoffs(_seq(data, kind))
+    if kind == "undo":
+        _fields(data, kind, {"seq"})
+        return UndoRequest(_seq(data, kind))
     if kind == "hint":
         _fields(data, kind, set())
         return HintRequest()
@@ -275,7 +288,9 @@ def parse_incoming(text: str | bytes) -> Incoming:
     if kind == "pace":
         _fields(data, kind, {"pace"})
         return PaceRequest(_one_of(data, kind, "pace", PACES))
-    known = "hello, action, next_hand, best_layoffs, hint, view, check_down, say, review, pace"
+    known = (
+        "hello, action, next_hand, best_layoffs, undo, hint, view, check_down, say, review, pace"
+    )
     raise ProtocolError(f"unknown message type {kind!r} (known: {known})")
 
 

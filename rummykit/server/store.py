@@ -52,6 +52,14 @@ CREATE TABLE IF NOT EXISTS actions (
     stand_in INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (table_id, hand, number)
 );
+CREATE TABLE IF NOT EXISTS undos (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    hand INTEGER NOT NULL,
+    number INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    at REAL NOT NULL
+);
 CREATE TABLE IF NOT EXISTS rematches (
     table_id TEXT PRIMARY KEY REFERENCES tables(id),
     next_id TEXT NOT NULL REFERENCES tables(id)
@@ -59,8 +67,9 @@ CREATE TABLE IF NOT EXISTS rematches (
 """
 """The tables: ``tables`` (one row a table), ``hands`` (dealer and seed of each hand),
 ``actions`` (one row per accepted action, in order; ``stand_in`` marks a move the computer made
-in a person's seat while they were away) and ``rematches`` (the table that follows a
-finished one, with the same seats)."""
+in a person's seat while they were away), ``undos`` (each move a person took back, playing
+alone against the computer, in the order taken back; its row in ``actions`` is gone) and
+``rematches`` (the table that follows a finished one, with the same seats)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +85,8 @@ class StoredTable:
     record: dict[str, Any]
     stand_in_moves: frozenset[tuple[int, int]] = frozenset()
     """(hand, action number) of the moves the computer made in a person's seat."""
+    undos: tuple[int, ...] = ()
+    """The hand (from 0) of each move taken back, in order."""
 
 
 class Store:
@@ -166,6 +177,30 @@ class Store:
                 (time.time(), int(finished), table_id),
             )
 
+    def take_back(self, table_id: str, hand: int, number: int, seat: int, action: str) -> None:
+        """Remove the last action of hand ``hand`` (it must be action ``number``, by ``seat``,
+        ``action``), and note it was taken back; committed. Raises ValueError (nothing changed)
+        if the stored last action is not that one."""
+        with self._transaction() as db:
+            last = db.execute(
+                "SELECT number, seat, action FROM actions WHERE table_id = ? AND hand = ?"
+                " ORDER BY number DESC LIMIT 1",
+                (table_id, hand),
+            ).fetchone()
+            if last is None or tuple(last) != (number, seat, action):
+                raise ValueError(f"action {number} is not the last stored action of hand {hand}")
+            db.execute(
+                "DELETE FROM actions WHERE table_id = ? AND hand = ? AND number = ?",
+                (table_id, hand, number),
+            )
+            now = time.time()
+            db.execute(
+                "INSERT INTO undos (table_id, hand, number, seat, action, at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (table_id, hand, number, seat, action, now),
+            )
+            db.execute("UPDATE tables SET updated = ? WHERE id = ?", (now, table_id))
+
     def update_seats(self, table_id: str, seats: Sequence[dict[str, Any]]) -> None:
         """Replace the table's seats (a friend took an invited seat), committed."""
         with self._transaction() as db:
@@ -217,6 +252,9 @@ class Store:
                 " ORDER BY hand, number",
                 (table_id,),
             ).fetchall()
+            undos = self._db.execute(
+                "SELECT hand FROM undos WHERE table_id = ? ORDER BY rowid", (table_id,)
+            ).fetchall()
         seats = json.loads(row[5])
         per_hand: dict[int, list[list[Any]]] = {int(h[0]): [] for h in hands}
         stand_in_moves = set()
@@ -242,4 +280,5 @@ class Store:
             finished=bool(row[7]),
             record=record,
             stand_in_moves=frozenset(stand_in_moves),
+            undos=tuple(int(u[0]) for u in undos),
         )

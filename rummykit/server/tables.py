@@ -31,7 +31,9 @@ from rummykit.actions import (
     Discard,
     Down,
     LayOff,
+    NewMeld,
     Pass,
+    Swap,
     Take,
     parse_action,
 )
@@ -79,6 +81,12 @@ MAIN_OPTIONS: dict[str, tuple[str, ...]] = {
 
 HINT_LEVELS = ("hard", "medium", "easy", "random")
 """The hint comes from the strongest of these levels that the game has."""
+
+UNDOABLE = (Take, NewMeld, LayOff, Down, Swap)
+"""The moves a person playing alone against the computer may take back (:meth:`Table.undo`):
+those that leave the turn with them and show them no hidden card. A draw from the stock shows a
+card (and a buy its penalty card), so it stays; a discard, a pass, a knock or ``done`` passes the
+turn on, and the computer may have answered already."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,6 +358,7 @@ class Table:
         seats: list[Seat],
         store: Store,
         stand_in_moves: Iterable[tuple[int, int]] = (),
+        undos: Iterable[int] = (),
     ) -> None:
         self.id = table_id
         self.variant = variant
@@ -362,6 +371,8 @@ class Table:
         self.stand_in_moves = set(stand_in_moves)
         """(hand, action number) of the moves the computer made in a person's seat: the log
         names them so after a reload too."""
+        self.undos = list(undos)
+        """The hand (from 0) of each move taken back (:meth:`undo`), in order."""
         self.reviews: dict[tuple[int, int], dict[str, Any]] = {}
         """(hand index, seat) -> the review sent for it (see :meth:`review_task`)."""
 
@@ -473,7 +484,15 @@ class Table:
         if not is_match(replayed):  # pragma: no cover - the store writes match records
             raise RecordError("a table's record is a match record")
         seats = [Seat.from_dict(s) for s in stored.seats]
-        return cls(stored.id, stored.variant, replayed, seats, store, stored.stand_in_moves)
+        return cls(
+            stored.id,
+            stored.variant,
+            replayed,
+            seats,
+            store,
+            stored.stand_in_moves,
+            stored.undos,
+        )
 
     # ----------------------------------------------------------------------------- queries
 
@@ -484,8 +503,13 @@ class Table:
 
     @property
     def seq(self) -> int:
-        """The number of changes so far (actions and new hands); each view carries it."""
-        return sum(len(h.history) for h in self.match.hands) + len(self.match.hands) - 1
+        """The number of changes so far (actions, new hands, take-backs); each view carries it.
+
+        It only grows: a take-back removes an action (one less) and counts twice, so a message
+        for the view before the move taken back is stale too.
+        """
+        actions = sum(len(h.history) for h in self.match.hands)
+        return actions + len(self.match.hands) - 1 + 2 * len(self.undos)
 
     @property
     def finished(self) -> bool:
@@ -631,6 +655,7 @@ class Table:
             "aids": aids(self.hand.view(seat)),
             "log": list(log),
             "gained": list(gained),
+            "undo": self._undo_entry(seat) if self.undoable(seat) is not None else None,
         }
         if with_hand_log:
             message["hand_log"] = self.hand_log(seat)
@@ -769,7 +794,9 @@ class Table:
         """Deal the next hand (a person asks, once the hand is over); committed first."""
         if self.match.is_over:
             raise ProtocolError("the match is over", "over")
-        dealt_at = self.seq - len(self.hand.history) - 1  # the view before this hand was dealt
+        # The view before this hand was dealt: the actions and take-backs of the hand came since.
+        undone = 2 * self.undos.count(len(self.match.hands) - 1)
+        dealt_at = self.seq - len(self.hand.history) - undone - 1
         if seq == dealt_at and len(self.match.hands) > 1:
             # Another person asked first (both pressed Next hand): it is dealt already.
             return {seat: self.view_message(seat)}
@@ -788,6 +815,73 @@ class Table:
             self.match.hands.pop()  # type: ignore[attr-defined]
             raise
         return {s: self.view_message(s) for s in self.human_seats()}
+
+    def undoable(self, seat: int) -> Action | None:
+        """The move ``seat`` may take back now (:meth:`undo`), or None.
+
+        Only a person playing alone against the computer may, only their own last move while
+        the turn is still theirs, and only one of :data:`UNDOABLE` they made themselves.
+        """
+        return self._undoable(seat)[0]
+
+    def _undoable(self, seat: int) -> tuple[Action | None, str]:
+        """The move ``seat`` may take back, or None and why not."""
+        if self.human_seats() != [seat]:
+            return None, "moves are taken back only when you play alone against the computer"
+        hand = self.hand
+        if self.match.is_over or hand.is_over or hand.to_act != seat or not hand.history:
+            return None, "there is no move of this turn to take back"
+        actor, action = hand.history[-1]
+        number = len(hand.history) - 1
+        if actor != seat or (len(self.match.hands) - 1, number) in self.stand_in_moves:
+            return None, "there is no move of this turn to take back"
+        if not isinstance(action, UNDOABLE):
+            return None, (
+                f"{action} cannot be taken back: only a move that kept your turn and showed you "
+                "no hidden card can (taking the discard, a meld, a lay-off, a swap)"
+            )
+        return action, ""
+
+    def _undo_entry(self, seat: int) -> dict[str, Any]:
+        """The seat's last move as a log entry (see :meth:`view_message`), a ``take`` with the
+        card taken: the last card thrown (or the up-card), as a card is taken only right after
+        it was thrown."""
+        hand = self.hand
+        actor, action = hand.history[-1]
+        entry: dict[str, Any] = {
+            "seat": actor,
+            "action": hand.view(seat).to_dict()["history"][-1][1],
+        }
+        if isinstance(action, Take):
+            thrown = [a.card for _, a in hand.history if isinstance(a, Discard)]
+            top = thrown[-1] if thrown else hand.deal.up
+            if top is not None:
+                entry["card"] = str(top)
+        return entry
+
+    def undo(self, seat: int, seq: int) -> dict[int, dict[str, Any]]:
+        """Take back ``seat``'s last move (see :meth:`undoable`), committed first.
+
+        The seat's message is its view as it was before the move, with ``undone``, the move
+        taken back as a log entry.
+        """
+        self._check_turn(seat, seq)
+        action, why = self._undoable(seat)
+        if action is None:
+            raise ProtocolError(why, "illegal")
+        hand = self.hand
+        entry = self._undo_entry(seat)
+        hand_number = len(self.match.hands) - 1
+        number = len(hand.history) - 1
+        try:
+            self.store.take_back(self.id, hand_number, number, seat, str(action))
+        except ValueError:  # pragma: no cover - the store holds what the table played
+            self._reload()
+            raise ProtocolError("that move cannot be taken back now", "stale") from None
+        self._reload()
+        message = self.view_message(seat)
+        message["undone"] = entry
+        return {seat: message}
 
     def _apply(self, seat: int, action: Action) -> dict[int, dict[str, Any]]:
         """Apply, commit, and build each person's message (with the move as they saw it)."""
@@ -842,6 +936,7 @@ class Table:
         restored = Table.restore(stored, self.store)
         self.match = restored.match
         self.stand_in_moves = restored.stand_in_moves
+        self.undos = restored.undos
 
     # ------------------------------------------------------------------------------ helpers
 

@@ -1884,3 +1884,50 @@ def test_a_phone_held_sideways_shows_the_piles_the_prompt_and_the_hand(
     top_bar = page.locator(".topbar").evaluate("e => e.getBoundingClientRect().height")
     assert top_bar <= 44, top_bar
     shot(page, "phone-sideways-basic-4")
+
+
+def test_alone_against_the_computer_a_take_is_taken_back_by_button_and_key(
+    server: Any, new_page: Any, shot: Any
+) -> None:
+    page = new_page()
+    start(page, server.url, "Basic Rummy")
+    undo = page.get_by_role("button", name="Undo", exact=True)
+    take = page.get_by_role("button", name=re.compile("^Take"))
+    stock = page.get_by_role("button", name=re.compile("^Stock"))
+    log = page.locator("#log li")
+    for _ in range(200):
+        wait_turn(page)
+        if result_open(page):
+            play_on(page)
+            continue
+        if stock.is_enabled() and take.is_visible() and take.is_enabled():
+            break
+        if stock.is_enabled():
+            act(page, stock)
+            expect(undo).to_be_hidden()  # a card from the stock was seen: no taking it back
+        discard_highest(page, [c["name"] for c in cards(page)])
+    else:
+        pytest.fail("never able to take the discard")
+    held = sorted(c["name"] for c in cards(page))
+    expect(undo).to_be_hidden()
+    act(page, take)
+    expect(undo).to_be_visible()
+    assert (undo.get_attribute("title") or "").startswith("Take back: You took ")
+    taken = log.last.inner_text()
+    assert taken.startswith("You took ")
+    shot(page, "desktop-rummy-undo")
+    act(page, undo)
+    # The hand, the piles and the choice are as they were; the log says what was taken back.
+    expect(undo).to_be_hidden()
+    assert sorted(c["name"] for c in cards(page)) == held
+    expect(log.last).to_have_text(f"Taken back: {taken}")
+    assert taken not in log.all_inner_texts()
+    expect(take).to_be_enabled()
+    expect(stock).to_be_enabled()
+    # By keyboard: T takes the card again, U takes it back again.
+    press(page, "t")
+    expect(undo).to_be_visible()
+    press(page, "u")
+    expect(undo).to_be_hidden()
+    assert sorted(c["name"] for c in cards(page)) == held
+    assert not page.locator("#alert").inner_text().strip()

@@ -607,6 +607,15 @@ function onView(m) {
   ui.selected = keptSelection(ui.selected, prev && !newHand ? prev.view.hand.hand : null, m.view.hand.hand, after);
   ui.pendingEnds = null;
   $("hint-text").textContent = "";
+  if (m.undone) {
+    // The move taken back leaves the log; a line says it was taken back.
+    const i = ui.log.findLastIndex((item) => item.kind === "move" && item.entry.seat === m.undone.seat);
+    const gained = i >= 0 ? ui.log[i].gained : [];
+    if (i >= 0 && ui.log[i].entry.action === m.undone.action) ui.log.splice(i, 1);
+    const item = { kind: "undo", entry: m.undone, gained };
+    ui.log.push(item);
+    announce(describe(ctx(), item));
+  }
   const newMoves = [];
   let restock = restockItem(prev, m, newHand);
   for (const entry of m.log) {
@@ -667,6 +676,14 @@ function onView(m) {
 
 function send(message) {
   if (!S.conn || !S.conn.send(message)) showAlert(t("conn.reconnecting"));
+}
+
+/** Alone against the computer: take back the last move of this turn (the server says which). */
+function undo() {
+  if (!S.msg || !S.msg.undo || S.sentSeq === S.msg.seq) return;
+  S.sentSeq = S.msg.seq;
+  S.ui.pendingEnds = null;
+  send({ t: "undo", seq: S.msg.seq });
 }
 
 function act(action) {
@@ -1027,6 +1044,7 @@ function globalKeys(event) {
     l: () => S.welcome.game === "crazy" && layDown(),
     o: () => has(S.msg, "done") && act("done"),
     a: () => hand.phase === "layoff" && send({ t: "best_layoffs", seq: S.msg.seq }),
+    u: () => undo(),
     h: () => askHint("person"),
     r: () => toggleSort(),
     f: () => focusMelds(),
@@ -1128,7 +1146,7 @@ function dragEnd(event) {
 function renderKeys() {
   const list = $("keys-list");
   list.textContent = "";
-  const keys = ["arrows", "space", "enter", "d", "t", "p", "b", "k", "m", "l", "f", "o", "a", "h", "r", "s", "v", "n", "?"];
+  const keys = ["arrows", "space", "enter", "d", "t", "p", "b", "k", "m", "l", "f", "o", "a", "u", "h", "r", "s", "v", "n", "?"];
   for (const k of keys) {
     const dt = document.createElement("dt");
     dt.textContent = t(`keys.${k}.key`);
@@ -1311,6 +1329,7 @@ function wire() {
   $("btn-done").addEventListener("click", () => act("done"));
   $("btn-best-layoffs").addEventListener("click", () => send({ t: "best_layoffs", seq: S.msg.seq }));
   $("btn-hint").addEventListener("click", () => askHint("person"));
+  $("btn-undo").addEventListener("click", () => undo());
   $("btn-sort").addEventListener("click", toggleSort);
   $("btn-say").addEventListener("click", () => toggleSay());
   $("say-panel").addEventListener("click", (event) => {

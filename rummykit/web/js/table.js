@@ -514,6 +514,9 @@ function renderActions(ctx) {
   enable("btn-done", has(msg, "done"));
   enable("btn-best-layoffs", layoff);
   enable("btn-hint", mine && msg.view.hand.legal_actions.length > 0);
+  // Alone against the computer, a move of this turn that showed no hidden card can be taken back.
+  show("btn-undo", mine && Boolean(msg.undo));
+  if (msg.undo) $("btn-undo").title = t("action.undo_title", { move: describe(ctx, { kind: "move", entry: msg.undo, gained: [] }) });
   show("btn-result", hand.phase === "hand_over");
   // Crazy Rummy: "May I?" when this seat is asked to buy (unless it said to stop asking).
   const buying = hand.phase === "buy" && mine && !notBuying(ctx);
@@ -609,6 +612,7 @@ export function describe(ctx, item) {
     return item.contract ? `${text} ${t("score.contract", { contract: contractText(item.contract) })}` : text;
   }
   if (item.kind === "got") return t("log.you_got", { cards: item.cards.map(shortCard).join(" ") });
+  if (item.kind === "undo") return t("log.undo", { move: describe(ctx, { ...item, kind: "move" }) });
   if (item.kind === "restock") {
     const text = t(item.shuffled ? "log.restock_shuffle" : "log.restock_turn_over");
     return item.last ? `${text} ${t("log.restock_last")}` : text;
