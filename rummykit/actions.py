@@ -33,6 +33,7 @@ End: TypeAlias = Literal["low", "high"]
 """Which end of a run a lay-off goes to (named for a wild in Crazy Rummy)."""
 
 __all__ = [
+    "UNDOABLE",
     "Action",
     "ActionSyntaxError",
     "BigGin",
@@ -187,6 +188,13 @@ Action: TypeAlias = (
     Draw | Take | Pass | Discard | Knock | BigGin | LayOff | Done | NewMeld | Down | Buy | Swap
 )
 """Any action of any game."""
+
+UNDOABLE: tuple[type[Action], ...] = (Take, NewMeld, LayOff, Down, Swap)
+"""The moves a player may fairly take back while the turn is still theirs (the web app and the
+terminal game allow it to a person playing alone against the computer): each shows the player
+no hidden card and leaves the turn with them. A draw from the stock shows a card (a buy its
+penalty card), and a discard, a pass, a knock or ``done`` passes the turn on, so none of those
+is among them."""
 
 
 def _itself(action: Action, memo: object) -> Action:

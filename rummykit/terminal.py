@@ -3,7 +3,8 @@
 The person sits at seat 0 and sees only their own view, like every player; the computer seats
 decide from theirs. Each turn shows the table and a numbered list of the legal moves: answer with
 a number or the move's notation (``discard KD``, ``meld 7C 7D 7H``), ``hint`` for the computer's
-advice and why, ``help``, or ``quit``. A wrong answer is explained and asked again; nothing
+advice and why, ``undo`` to take back a move of this turn that showed no hidden card
+(:data:`~rummykit.actions.UNDOABLE`), ``help``, or ``quit``. A wrong answer is explained and asked again; nothing
 changes. The match's record can be saved for ``rummykit replay``.
 
 Everything shown is worded in English or Vietnamese (``lang``); the wording lives in
@@ -20,7 +21,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from rummykit.actions import Action, ActionSyntaxError, parse_action
+from rummykit.actions import UNDOABLE, Action, ActionSyntaxError, parse_action
 from rummykit.cards import AnyCard, Card
 from rummykit.games.base import Game, HandState, IllegalActionError, Match
 from rummykit.players import find_player
@@ -75,6 +76,8 @@ class TerminalGame:
     match: Match = field(init=False)
     computers: dict[int, Player] = field(init=False)
     shown: int = field(init=False, default=0)
+    taken_back: list[Match] = field(init=False, default_factory=list)
+    """The match before each move of the person's turn that ``undo`` may take back."""
 
     def __post_init__(self) -> None:
         if self.lang not in LANGUAGES:
@@ -159,9 +162,14 @@ class TerminalGame:
             if command == "hint":
                 self._hint(view)
                 continue
+            if command == "undo":
+                if self._undo():
+                    return
+                continue
             action = self._read(answer, legal)
             if action is None:
                 continue
+            before = self.match.clone()
             try:
                 self.match.apply(action, 0)
             except IllegalActionError as exc:  # the engine says why, in English
@@ -169,7 +177,24 @@ class TerminalGame:
                     f"[yellow]{self._say('illegal', detail=escape(str(exc)))}[/]", highlight=False
                 )
                 continue
+            hand = self.match.hand
+            if isinstance(action, UNDOABLE) and hand.to_act == 0 and not hand.is_over:
+                self.taken_back.append(before)
+            else:
+                self.taken_back.clear()
             return
+
+    def _undo(self) -> bool:
+        """Take back the person's last move of this turn, if it may be (True), or say why not."""
+        if not self.taken_back:
+            self.console.print(f"[yellow]{self._say('no_undo')}[/]", highlight=False)
+            return False
+        view: Any = self.match.hand.view(0)
+        move = view.history[-1][1]
+        self.match = self.taken_back.pop()
+        self.shown = min(self.shown, len(self.match.hand.history))
+        self.console.print(self._say("undone", move=escape(move)), highlight=False)
+        return True
 
     def _read(self, answer: str, legal: Sequence[Action]) -> Action | None:
         """The action the answer names (a number of the list or notation), or None after saying

@@ -50,6 +50,8 @@ MESSAGES: Final[dict[str, dict[Language, str]]] = {
             " (Crazy Rummy)\n"
             "Cards: rank A 2-9 T J Q K (or 10), suit C D H S (or the symbols); X is a joker.\n"
             "  hint   what the computer would do, and why\n"
+            "  undo   take back your last move of this turn (a take, a meld, a lay-down, a lay-off"
+            " or a swap)\n"
             "  help   this text\n"
             "  quit   stop here (the match so far can still be saved)"
         ),
@@ -66,6 +68,8 @@ MESSAGES: Final[dict[str, dict[Language, str]]] = {
             "  layoff 7H 2 gửi 7H vào bộ 2 · meld hạ bộ · down hạ bài theo yêu cầu của vòng\n"
             "  buy mua lá đang mời · swap 7H 3 đặt 7H vào bộ 3 và lấy lá đại diện\n"
             "  hint   gợi ý: máy sẽ đi nước nào, và vì sao\n"
+            "  undo   đi lại: rút lại nước vừa đi trong lượt này (lấy lá bỏ, hạ bộ, hạ bài, gửi bài"
+            " hoặc đổi lá)\n"
             "  help   trợ giúp: trang này\n"
             "  quit   thoát: dừng ở đây (vẫn lưu được trận đấu đến lúc này)"
         ),
@@ -124,6 +128,17 @@ MESSAGES: Final[dict[str, dict[Language, str]]] = {
         "vi": "{web:error.illegal}. Chi tiết (tiếng Anh): {detail}",
     },
     "hint": {"en": "{web:hint.prefix}", "vi": "{web:hint.prefix}"},
+    "undone": {"en": "Taken back: {move}", "vi": "Đã rút lại: {move}"},
+    "no_undo": {
+        "en": (
+            "Nothing to take back: only a move of this turn that showed you no hidden card can"
+            " be (a take, a meld, a lay-down, a lay-off, a swap), not a draw from the stock."
+        ),
+        "vi": (
+            "Không có nước nào để rút lại: chỉ rút lại được nước trong lượt này mà không cho bạn"
+            " thấy lá úp nào (lấy lá bỏ, hạ bộ, hạ bài, gửi bài, đổi lá), không phải lá bốc từ nọc."
+        ),
+    },
     # --------------------------------------------------------------- seats
     "you": {"en": "{web:seat.you}", "vi": "{web:seat.you}"},
     "computer": {"en": "{web:seat.computer_n}", "vi": "{web:seat.computer_n}"},
@@ -257,6 +272,7 @@ COMMANDS: Final[dict[str, tuple[str, ...]]] = {
     "help": ("help", "?", "trợ giúp", "tro giup"),
     "hint": ("hint", "gợi ý", "goi y"),
     "review": ("review", "xem lại", "xem lai"),
+    "undo": ("undo", "đi lại", "di lai"),
 }
 """What the person may type for each command, in either language (lower case)."""
 

@@ -22,11 +22,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_server import check_private, greedy
 
-from rummykit.actions import Draw
+from rummykit.actions import UNDOABLE, Draw
 from rummykit.server.app import create_app
 from rummykit.server.protocol import ProtocolError, UndoRequest, parse_incoming
 from rummykit.server.store import Store
-from rummykit.server.tables import UNDOABLE, Table, TableManager
+from rummykit.server.tables import Table, TableManager
 
 
 @pytest.fixture

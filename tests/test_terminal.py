@@ -29,6 +29,7 @@ from rummykit.terminal_text import (
     LANGUAGES,
     MESSAGES,
     WEB_KEYS,
+    Language,
     default_language,
     parse_language,
     say,
@@ -523,3 +524,46 @@ def test_the_play_commands_setting_errors_in_vietnamese(args: list[str], detail:
     assert "lỗi: Không thực hiện được lệnh. Chi tiết (tiếng Anh):" in said
     assert detail in said and "error:" not in said
     assert "Bài của bạn" not in said  # no game was dealt
+
+
+@pytest.mark.parametrize(("lang", "word"), [("en", "undo"), ("vi", "đi lại")])
+def test_undo_takes_back_a_take_but_never_a_draw(lang: Language, word: str) -> None:
+    console, out = _console(width=400)  # no wrapped lines
+    table = TerminalGame(find_game("rummy"), 2, "easy", 4, console, lang=lang)
+    adviser = find_player("rummy", "medium", seed=2)
+    step = 0
+    before: dict[str, Any] = {}
+
+    def ask(prompt: str) -> str:
+        nonlocal step, before
+        view = table.match.hand.view(0)
+        legal = [str(a) for a in view.legal_actions]
+        if step == 0:
+            if prompt != say(lang, "prompt_move"):
+                return ""
+            if "take" in legal:
+                before = view.to_dict()
+                step = 1
+                return "take"
+            return str(adviser.choose(view))
+        step += 1
+        if step == 2:
+            return word  # takes the take back
+        if step == 3:
+            assert view.to_dict() == before and not table.taken_back
+            return word  # nothing left to take back
+        if step == 4:
+            return "draw"
+        if step == 5:
+            return word  # a card from the stock was seen: refused
+        return "quit"
+
+    table.ask = ask
+    assert table.run() is False
+    text = out.getvalue()
+    assert say(lang, "undone", move="take") in text
+    assert text.count(say(lang, "no_undo")) == 2
+    # The record keeps the draw, and the computer's discard before it, not the take.
+    history = table.match.hand.history
+    assert history[-1][0] == 0 and str(history[-1][1]) == "draw"
+    assert history[-2][0] == 1 and str(history[-2][1]).startswith("discard")

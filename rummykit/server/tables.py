@@ -25,15 +25,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, cast
 
 from rummykit.actions import (
+    UNDOABLE,
     Action,
     ActionSyntaxError,
     Buy,
     Discard,
     Down,
     LayOff,
-    NewMeld,
     Pass,
-    Swap,
     Take,
     parse_action,
 )
@@ -81,12 +80,6 @@ MAIN_OPTIONS: dict[str, tuple[str, ...]] = {
 
 HINT_LEVELS = ("hard", "medium", "easy", "random")
 """The hint comes from the strongest of these levels that the game has."""
-
-UNDOABLE = (Take, NewMeld, LayOff, Down, Swap)
-"""The moves a person playing alone against the computer may take back (:meth:`Table.undo`):
-those that leave the turn with them and show them no hidden card. A draw from the stock shows a
-card (and a buy its penalty card), so it stays; a discard, a pass, a knock or ``done`` passes the
-turn on, and the computer may have answered already."""
 
 
 @dataclass(frozen=True, slots=True)
