@@ -308,6 +308,9 @@ class GinState(CloneableHand):
     nothing.
     """
 
+    players = 2
+    """The number of seats (always 2; Basic and Crazy Rummy states have theirs too)."""
+
     def __init__(
         self,
         game: Gin,
