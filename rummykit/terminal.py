@@ -361,11 +361,24 @@ class TerminalGame:
         self.console.print(self._say("totals", scores=self._scores(totals)), highlight=False)
         final = self.match.result
         if final is not None:
-            winners = ", ".join(escape(names[s]) for s in final.to_dict().get("winners", []))
+            summary = final.to_dict()
+            winners = ", ".join(escape(names[s]) for s in summary.get("winners", []))
             won = "match_won_lowest" if self.game.low_total_wins else "match_won"
             self.console.print(
                 f"[bold]{self._say('match_over')}[/]: "
                 f"{self._say(won, names=winners or self._say('nobody'))}",
+                highlight=False,
+            )
+            # Gin's match bonuses, then the final totals they make (the hands' points above
+            # are without them).
+            for key in ("game_bonus", "box_bonus"):
+                if isinstance(summary.get(key), list):
+                    line = self._say(key, scores=self._scores(summary[key]))
+                    self.console.print(line, highlight=False)
+            if summary.get("shutout"):
+                self.console.print(self._say("shutout"), highlight=False)
+            self.console.print(
+                f"[bold]{self._say('final_totals', scores=self._scores(final.totals))}[/]",
                 highlight=False,
             )
 

@@ -196,6 +196,19 @@ MESSAGES: Final[dict[str, dict[Language, str]]] = {
     "this_hand": {"en": "  this hand: {scores}", "vi": "  ván này: {scores}"},
     "this_round": {"en": "  this round: {scores}", "vi": "  vòng này: {scores}"},
     "totals": {"en": "  totals: {scores}", "vi": "  tổng: {scores}"},
+    "final_totals": {
+        "en": "  {web:result.match.table}: {scores}",
+        "vi": "  {web:result.match.table}: {scores}",
+    },
+    "game_bonus": {
+        "en": "  {web:result.match.game_bonus}: {scores}",
+        "vi": "  {web:result.match.game_bonus}: {scores}",
+    },
+    "box_bonus": {
+        "en": "  {web:result.match.box_bonus}: {scores}",
+        "vi": "  {web:result.match.box_bonus}: {scores}",
+    },
+    "shutout": {"en": "  {web:result.match.shutout}", "vi": "  {web:result.match.shutout}"},
     "match_over": {"en": "Match over", "vi": "Trận đấu kết thúc"},
     "match_won": {"en": "{names} won.", "vi": "{names} thắng trận."},
     "match_won_lowest": {
@@ -264,6 +277,10 @@ WEB_KEYS: Final[tuple[str, ...]] = (
     "game.gin",
     "game.rummy",
     "game.crazy",
+    "result.match.table",
+    "result.match.game_bonus",
+    "result.match.box_bonus",
+    "result.match.shutout",
 )
 """The web catalogue's keys the terminal reuses (``{web:KEY}`` in :data:`MESSAGES`)."""
 

@@ -91,6 +91,13 @@ def test_a_whole_match_played_from_the_terminal(game: str, players: int, by_numb
     text = out.getvalue()
     assert "Match over" in text and ("Round over" if game == "crazy" else "Hand over") in text
     assert text.count("Your hand:") >= 3
+    # The final totals, with Gin's match bonuses (the hands' points alone are less).
+    result = table.match.result
+    assert result is not None
+    final = "  ".join(f"{n} {t}" for n, t in zip(table.names, result.totals, strict=True))
+    assert f"Final score: {final}" in text
+    if game == "gin":
+        assert "Game bonus: " in text and "Boxes: " in text
     # What was shown are the person's moves and the computers', as the person's view has them.
     last: Any = table.match.hand.view(0)
     for seat, move in last.history:
