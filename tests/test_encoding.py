@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any, cast
 
@@ -295,3 +296,27 @@ def test_the_encoder_like_the_engine_core_needs_only_the_standard_library() -> N
     )
     fresh = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert fresh.stdout.strip() == "[]"
+
+
+def _documented_planes(game: str, players: int) -> list[str]:
+    """The observation planes in docs/encoding.md's table for ``game``, in the table's order."""
+    text = (Path(__file__).parent.parent / "docs" / "encoding.md").read_text("utf-8")
+    heading = "## Gin Rummy" if game == "gin" else "## Basic Rummy"
+    section = text.split(heading, 1)[1].split("\n## ", 1)[0]
+    table = section.split("| observation | size | meaning |", 1)[1]
+    names: list[str] = []
+    for line in table.splitlines()[2:]:
+        if not line.startswith("|"):
+            break
+        cell = line.split("|")[1]
+        found = re.findall(r"`(\w+)`", cell)
+        if cell.strip().endswith("..."):  # one plane per other seat: left1_..., left2_...
+            found = [found[0].replace("left1", f"left{k}") for k in range(1, players)]
+        names.extend(found)
+    return names
+
+
+@pytest.mark.parametrize(("game", "players"), [("gin", 2), ("rummy", 2), ("rummy", 5)])
+def test_the_documented_planes_are_the_encoders_in_order(game: str, players: int) -> None:
+    planes = [p.name for p in encoder_for(game, players=players).planes]
+    assert _documented_planes(game, players) == planes
