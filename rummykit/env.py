@@ -40,7 +40,7 @@ from typing import Any, ClassVar, Literal
 
 from rummykit.encoding import Encoder, encoder_for
 from rummykit.games import find_game
-from rummykit.games.base import Game, HandState, IllegalActionError, Match
+from rummykit.games.base import Game, HandState, IllegalActionError, Match, check_player_count
 from rummykit.players import Player, find_player
 
 __all__ = ["RummyEnv"]
@@ -82,11 +82,7 @@ class RummyEnv:
             raise ValueError("pass options with a game name, not with a game")
         else:
             self.game = game
-        if not self.game.min_players <= players <= self.game.max_players:
-            raise ValueError(
-                f"{self.game.name} is for {self.game.min_players} to {self.game.max_players}"
-                f" players, not {players}"
-            )
+        check_player_count(self.game.name, players, self.game.min_players, self.game.max_players)
         self.encoder: Encoder = encoder_for(self.game, players)
         if not (type(seat) is int and 0 <= seat < players):
             raise ValueError(f"seat is a whole number from 0 to {players - 1}")

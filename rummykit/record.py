@@ -201,7 +201,7 @@ def _replay(apply: Any, actions: Any, where: str) -> None:
             or not isinstance(item[1], str)
         ):
             raise RecordError(
-                f'{where}, action {number}: expected [seat, "notation"], got {item!r}'
+                f'{where}, action {number}: expected [seat, "notation"], got {_json(item)}'
             )
         seat, text = item
         try:
@@ -226,6 +226,11 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def _json(value: Any) -> str:
+    """``value`` as it was written in the record (JSON: ``true``, not Python's ``True``)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
 def parse_json(text: str) -> Any:
     """A record's JSON text as data: a leading byte-order mark is skipped, and a key given twice
     in one object (which JSON would quietly resolve to the last) is a :class:`RecordError`."""
@@ -244,6 +249,11 @@ def load_record(data: Mapping[str, Any] | str) -> Replayed:
     Raises :class:`RecordError` naming the hand and action number of the first problem.
     """
     if isinstance(data, str):
+        if data.strip().endswith(".json") and not data.lstrip().startswith(("{", "[")):
+            raise RecordError(
+                f"{data.strip()!r} looks like a file name: load_record reads a record's JSON text"
+                " or data; read_record(path) reads a file"
+            )
         data = parse_json(data)
     if not isinstance(data, Mapping):
         raise RecordError("a record is a JSON object")

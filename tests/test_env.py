@@ -157,7 +157,7 @@ def test_max_steps_truncates_an_episode() -> None:
     [
         ({"game": "crazy"}, "no encoder for crazy"),
         ({"game": "chess"}, "unknown game"),
-        ({"game": "gin", "players": 3}, "gin is for 2 to 2 players"),
+        ({"game": "gin", "players": 3}, "gin needs 2 players, not 3"),
         ({"game": "rummy", "players": 7}, "rummy is for 2 to 6 players"),
         ({"game": "gin", "seat": 2}, "seat is a whole number from 0 to 1"),
         ({"game": "rummy", "players": 3, "opponents": ["easy"]}, "2 opponents are needed"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -149,6 +150,11 @@ def corrupt(name: str, change: Any) -> dict[str, Any]:
         ),
         (corrupt("gin_hand.json", lambda d: d["actions"].__setitem__(2, [1, "drw"])), "action 3"),
         (corrupt("gin_hand.json", lambda d: d["actions"].__setitem__(2, "draw")), "action 3"),
+        (
+            corrupt("gin_hand.json", lambda d: d["actions"].__setitem__(2, [True, "draw"])),
+            re.escape('got [true, "draw"]'),  # as JSON wrote it, not as Python would
+        ),
+        ("gin_match.json", "looks like a file name: .* read_record\\(path\\) reads a file"),
         (corrupt("gin_hand.json", lambda d: d["actions"].append([0, "draw"])), "action 15"),
         (corrupt("gin_hand.json", lambda d: d.update(players=["A"])), "players"),
         (corrupt("gin_hand.json", lambda d: d.update(dealer=2)), "dealer"),

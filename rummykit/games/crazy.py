@@ -125,9 +125,13 @@ class CrazyOptions:
         """Options from JSON data; an unknown name or a bad value raises ValueError."""
         if not isinstance(data, Mapping):
             raise ValueError("options must be an object of name: value")
-        unknown = sorted(set(data) - {f.name for f in fields(cls)})
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
         if unknown:
-            raise ValueError(f"unknown Crazy Rummy option(s): {', '.join(unknown)}")
+            raise ValueError(
+                f"unknown Crazy Rummy option(s): {', '.join(unknown)}"
+                f" (known: {', '.join(sorted(known))})"
+            )
         values = dict(data)
         for name in ("max_buys_per_round", "max_restocks"):
             if values.get(name) == "unlimited":

@@ -131,7 +131,9 @@ class GinOptions:
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise ValueError(f"unknown Gin option(s): {', '.join(unknown)}")
+            raise ValueError(
+                f"unknown Gin option(s): {', '.join(unknown)} (known: {', '.join(sorted(known))})"
+            )
         return cls(**dict(data))
 
 

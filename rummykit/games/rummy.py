@@ -151,7 +151,9 @@ class RummyOptions:
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise ValueError(f"unknown Rummy option(s): {', '.join(unknown)}")
+            raise ValueError(
+                f"unknown Rummy option(s): {', '.join(unknown)} (known: {', '.join(sorted(known))})"
+            )
         values = dict(data)
         if values.get("melds_per_turn") == "unlimited":
             values["melds_per_turn"] = None
