@@ -362,19 +362,20 @@ def test_bad_answers_are_explained_in_vietnamese_and_change_nothing() -> None:
     answers = ["foo", "99", "discard ZZ", "knock AS", "gợi ý", "help", "trợ giúp", "pass", "hint"]
     answers += ["thoát"]
     scripted = _scripted(answers)
-    hints: list[Suggestion] = []
+    hints: list[tuple[Suggestion, int]] = []
 
     def ask(prompt: str) -> str:
         answer = scripted(prompt)
         if answer == "gợi ý":  # the advice the hint should give, worked out here
             view: Any = table.match.hand.view(0)
-            hints.append(find_player(table.game, "hard", seed=len(view.history)).suggest(view))
+            advice = find_player(table.game, "hard", seed=len(view.history)).suggest(view)
+            hints.append((advice, _ordered(view.legal_actions).index(advice.action) + 1))
         return answer
 
     table = TerminalGame(find_game("gin"), 2, "medium", 3, console, ask=ask, lang="vi")
     before = len(table.match.hand.history)
     assert table.run() is False
-    [hint] = hints
+    [(hint, number)] = hints
     text = out.getvalue()
     lines = text.splitlines()
     details = [line for line in lines if "Chi tiết (tiếng Anh): " in line]
@@ -388,7 +389,8 @@ def test_bad_answers_are_explained_in_vietnamese_and_change_nothing() -> None:
     ]
     assert "Hãy chọn một số từ 1 đến 2." in lines
     assert hint.text("vi") != hint.text("en")
-    assert f"Gợi ý: {hint.text('vi')}" in lines  # the players' own Vietnamese
+    # The players' own Vietnamese, then the move to type (its number and notation).
+    assert f"Gợi ý: {hint.text('vi')}  → {number} {hint.action}" in lines
     assert text.count("Gợi ý: ") == 2  # "gợi ý" and "hint" both ask
     assert lines.count("  hint   gợi ý: máy sẽ đi nước nào, và vì sao") == 2  # help, trợ giúp
     assert lines[-1] == "Đã dừng."  # thoát
