@@ -291,7 +291,9 @@ def _hands_table(
     points_column = ("points",) if winner_points else ()
     for column in ("#", "dealer", "actions", "outcome", "winner", *points_column, *extra):
         table.add_column(
-            column, justify="right" if column in ("#", "actions", "points") else "left"
+            column,
+            justify="right" if column in ("#", "actions", "points") else "left",
+            no_wrap=column in ("outcome", "contract"),  # short words, read whole
         )
     for player in players:
         table.add_column(escape(player), justify="right")
@@ -514,10 +516,9 @@ def _print_crazy_replay(
     hands = replayed.hands if isinstance(replayed, CrazyMatch) else [replayed]
     last = hands[-1]
     _print_options(out, last.options.to_dict())
-    extra = {
-        "round": [str(h.round) for h in hands],
-        "contract": [str(h.contract) for h in hands],
-    }
+    # In a match the hand's number is its round; a single round's record names its round.
+    extra = {} if isinstance(replayed, CrazyMatch) else {"round": [str(last.round)]}
+    extra["contract"] = [str(h.contract) for h in hands]
     out.print(_hands_table(hands, players, extra, winner_points=False))
     down = ", ".join(_name(players, s) for s, d in enumerate(last.down) if d) or "nobody"
     to_act = "" if last.to_act is None else f", {_name(players, last.to_act)} to act"
@@ -977,12 +978,12 @@ def _rr_caption(report: TournamentReport) -> str:
     caption = f"{report.elapsed:.1f} s on {report.jobs} job{'s' if report.jobs != 1 else ''}"
     if report.matches and not report.balanced:
         caption += (
-            f"; unbalanced: play a multiple of {report.cycle} matches to give every player "
+            f"\nunbalanced: play a multiple of {report.cycle} matches to give every player "
             "every seat and order equally"
         )
     if len(report.players) < report.seats:
         caption += (
-            "; fewer players than seats: a player at several seats of a table counts once per "
+            "\nfewer players than seats: a player at several seats of a table counts once per "
             "seat (matches, win %)"
         )
     return caption
@@ -997,6 +998,7 @@ def _ratings_table(report: TournamentReport) -> Table:
             f"{report.hands} hands, seed {report.seed}"
         ),
         caption=_rr_caption(report),
+        caption_justify="left",
     )
     for header in ("player", "rating", "matches", "match win %", "95% interval"):
         table.add_column(header, justify="left" if header == "player" else "right")
