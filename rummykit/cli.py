@@ -1300,9 +1300,13 @@ def demo(
     players: Annotated[
         int | None,
         typer.Option(
+            "--seats",
             "--players",
             "-p",
-            help="Table size (gin: 2; rummy: 2-6, default 2; crazy: 2-6, default 4).",
+            help=(
+                "Table size (gin: 2; rummy: 2-6, default 2; crazy: 2-6, default 4); --players"
+                " is the old name."
+            ),
         ),
     ] = None,
     seed: Annotated[
@@ -1339,9 +1343,13 @@ def play(
     players: Annotated[
         int | None,
         typer.Option(
+            "--seats",
             "--players",
             "-p",
-            help="Table size, you included (gin: 2; rummy: 2-6, default 2; crazy: default 4).",
+            help=(
+                "Table size, you included (gin: 2; rummy: 2-6, default 2; crazy: default 4);"
+                " --players is the old name (sim's --players names the players)."
+            ),
         ),
     ] = None,
     level: Annotated[

@@ -189,6 +189,7 @@ def test_the_play_command_saves_a_record_that_replays(tmp_path: Path) -> None:
     [
         (["play", "gin", "--level", "genius"], "unknown level 'genius'"),
         (["play", "rummy", "--players", "9"], "2 to 6"),
+        (["play", "rummy", "--seats", "9"], "2 to 6"),
         (["play", "poker"], "unknown game"),
         (["play", "gin", "-o", "knock_limit=-1"], "knock_limit"),
         (["play", "gin", "-o", "nonsense"], "name=value"),
