@@ -191,3 +191,25 @@ def test_a_review_over_the_socket(tmp_path: Path) -> None:
         finished = table.match.hands[0]
         assert [s["number"] for s in review["steps"]] == _decisions(finished, 0, set())
         assert not _tokens(review) - _seen_by(finished, 0)
+
+
+@pytest.mark.parametrize(("variant", "opponents"), [("gin", 1), ("rummy", 2), ("crazy", 2)])
+def test_following_every_hint_reviews_as_the_same_moves(
+    store: Store, variant: str, opponents: int
+) -> None:
+    # The hint and the review ask the same player with the same seed at the same position, so a
+    # person who played every hint is told each move was the computer's own choice, in every
+    # hand of the match (the hint was once seeded by the table's view number, which only the
+    # first hand shares with the position in the hand).
+    table, _ = Table.create(store, variant=variant, opponents=opponents, level="medium", seed=0)
+    for number in (1, 2):
+        while not table.hand.is_over:
+            if table.computer_to_act() is not None:
+                table.step_computer()
+            else:
+                table.act(0, table.hint(0)["action"], table.seq)
+        review = table.review_task(0, number)()
+        assert review["decisions"] > 3
+        assert {step["verdict"] for step in review["steps"]} == {"same"}
+        if number == 1:
+            table.next_hand(0, table.seq)

@@ -946,7 +946,9 @@ class Table:
             raise ProtocolError("the hand is over: there is no move to hint", "not_your_turn")
         if not view.legal_actions:
             raise ProtocolError("it is not your turn", "not_your_turn")
-        player = make_player(self.hand.game, self.advice_level, self.seq)
+        # Seeded by the position in the hand, as a review seeds each decision (rummykit.review):
+        # the hint and the review of the same move give the same advice.
+        player = make_player(self.hand.game, self.advice_level, len(self.hand.history))
         return {"t": "hint", "seq": self.seq, **player.suggest(view).to_json()}
 
     def review_task(self, seat: int, number: int | None) -> Callable[[], dict[str, Any]]:
