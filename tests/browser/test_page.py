@@ -1931,3 +1931,37 @@ def test_alone_against_the_computer_a_take_is_taken_back_by_button_and_key(
     expect(undo).to_be_hidden()
     assert sorted(c["name"] for c in cards(page)) == held
     assert not page.locator("#alert").inner_text().strip()
+
+
+def test_the_log_keeps_the_whole_hand_and_ends_with_its_outcome(
+    server: Any, new_page: Any
+) -> None:
+    page = new_page()
+    start(page, server.url, "Basic Rummy", opponents="3 opponents", level="Easy")
+    log = page.locator("#log li")
+    first = ""
+    for _ in range(300):
+        wait_turn(page)
+        if result_open(page):
+            break
+        if not first and log.count():
+            first = log.first.inner_text()
+        stock = page.get_by_role("button", name=re.compile("^Stock"))
+        if stock.is_enabled():
+            act(page, stock)
+            continue
+        discard_highest(page, [c["name"] for c in cards(page)])
+    else:
+        pytest.fail("the hand did not end")
+    lines = log.all_inner_texts()
+    # Every line of the hand is kept (once the log stopped at 40), the first move included ...
+    assert lines[0] == first and len(lines) > 40
+    # ... and the last says how the hand ended, as the score screen's title does.
+    title = page.locator("#result-title").inner_text()
+    assert lines[-1] == title and title
+    page.get_by_role("button", name="See the table").click()
+    expect(log.last).to_have_text(title)
+    # Worded again in the other language, the outcome too.
+    page.get_by_role("button", name="Tiếng Việt").click()
+    expect(log.last).not_to_have_text(title)
+    assert log.count() == len(lines)

@@ -5,7 +5,7 @@ import { actionCards, cardName } from "./cards.js";
 import { currentLanguage, onLanguage, preferredLanguage, setLanguage, t, translateStatic } from "./i18n.js";
 import { has, meldFor, targetsFor, verbs } from "./intents.js";
 import { renderPileDialog } from "./pile.js";
-import { renderResult, renderReview, reviewedHand } from "./results.js";
+import { renderResult, renderReview, resultTitle, reviewedHand } from "./results.js";
 import { Connection } from "./socket.js";
 import { play, setSound, soundOn } from "./sound.js";
 import { clearStats, recordResult, renderStats } from "./stats.js";
@@ -21,7 +21,7 @@ const MAX_SESSIONS = 20;
 const KEEP_FINISHED_MS = 3 * 24 * 3600 * 1000; // a finished table's seat, to follow a rematch
 const SETTINGS = "rummykit.settings";
 const REVIEW_WAIT_MS = 20_000; // how long "Review my moves" waits for its answer
-const LOG_SIZE = 40; // moves kept in the log
+const LOG_BEFORE = 40; // lines of earlier hands kept above a new hand's (the hand's own: all)
 // What a person may say at a table of several people (the server's PHRASES, in its order).
 const PHRASES = ["hello", "good_luck", "nice", "oops", "thinking", "thanks", "well_played", "again"];
 const SAID_MS = 5000; // how long a phrase stays by its speaker's name
@@ -580,7 +580,9 @@ function onView(m) {
     ui.resultShown = null;
     ui.down = null;
     if (prev) {
-      // A new hand (or round, with its contract) is written in the log and read out.
+      // A new hand (or round, with its contract) is written in the log and read out; of the
+      // hands before, only the last lines stay.
+      if (ui.log.length > LOG_BEFORE) ui.log.splice(0, ui.log.length - LOG_BEFORE);
       const item = { kind: "hand", n: m.view.hand_number, contract: m.view.hand.contract || null };
       ui.log.push(item);
       announce(describe({ ...ctx(), msg: m }, item));
@@ -589,13 +591,12 @@ function onView(m) {
   if (!prev) {
     // A page that joins mid-hand (Continue, reload) starts its log from the hand so far.
     const moves = m.hand_log || m.view.hand.history.map(([seat, action]) => ({ seat, action }));
-    for (const entry of moves.slice(-LOG_SIZE)) {
+    for (const entry of moves) {
       const got = entry.gained || [];
       const mine = entry.seat === S.session.seat;
       ui.log.push({ kind: "move", entry, gained: mine ? got : [], standIn: Boolean(entry.stand_in) });
       if (!mine && got.length) ui.log.push({ kind: "got", cards: got });
     }
-    if (ui.log.length > LOG_SIZE) ui.log.splice(0, ui.log.length - LOG_SIZE);
   }
   const before = prev && !newHand ? keyOf(handEntries(prev.view.hand, ui)) : new Set();
   S.msg = m;
@@ -634,8 +635,13 @@ function onView(m) {
     }
     newMoves.push({ entry, removedKeys: mine ? removed : [] });
   }
-  if (ui.log.length > LOG_SIZE) ui.log.splice(0, ui.log.length - LOG_SIZE);
   const hand = m.view.hand;
+  if (hand.phase === "hand_over" && hand.result && ui.endLogged !== m.view.hand_number) {
+    // How the hand ended stays in the log once its score is closed.
+    ui.endLogged = m.view.hand_number;
+    const result = hand.result;
+    ui.log.push({ kind: "end", line: (c) => resultTitle(c, result) });
+  }
   const myTurnNow = hand.to_act === S.session.seat;
   const myTurnBefore = prev && prev.view.hand.to_act === S.session.seat && !newHand;
   // "Stop asking this round": asked to buy again in the same round, the page says pass itself.

@@ -137,7 +137,7 @@ function rummyTitle(ctx, r) {
 function rummyBody(ctx, r, body) {
   for (const seat of seats(ctx)) {
     const box = el("section", "result-seat");
-    box.append(seatHeading(ctx, r, seat), leftLine(ctx, r, seat, t("result.left", { n: r.hand_values[seat] })));
+    box.append(seatHeading(ctx, r, seat), leftLine(ctx, r, seat, t("result.left", { count: r.hand_values[seat] })));
     body.append(box);
   }
   if (r.rummy) body.append(el("p", "", t("result.rummy.bonus")));
@@ -194,6 +194,13 @@ function matchBody(ctx, body) {
 }
 
 /** Fill the result dialog for the hand just over (and the match, if it is over). */
+/** The hand's outcome in one line, e.g. "Lan went out: 36 points" (also the log's last line). */
+export function resultTitle(ctx, r) {
+  if (ctx.welcome.game === "gin") return ginTitle(ctx, r);
+  if (ctx.welcome.game === "crazy") return crazyTitle(ctx, r);
+  return rummyTitle(ctx, r);
+}
+
 export function renderResult(ctx) {
   const view = ctx.msg.view;
   const r = view.hand.result;

@@ -612,6 +612,7 @@ export function describe(ctx, item) {
     return item.contract ? `${text} ${t("score.contract", { contract: contractText(item.contract) })}` : text;
   }
   if (item.kind === "got") return t("log.you_got", { cards: item.cards.map(shortCard).join(" ") });
+  if (item.kind === "end") return item.line(ctx);
   if (item.kind === "undo") return t("log.undo", { move: describe(ctx, { ...item, kind: "move" }) });
   if (item.kind === "restock") {
     const text = t(item.shuffled ? "log.restock_shuffle" : "log.restock_turn_over");
@@ -665,9 +666,18 @@ export function describe(ctx, item) {
 }
 
 function renderLog(ctx) {
+  // A whole Crazy Rummy round can be hundreds of lines: only new lines are added, unless the
+  // lines shown changed (a new hand trims the old ones, a move taken back) or their words did
+  // (the language, a friend's name).
   const list = $("log");
-  list.textContent = "";
-  for (const item of ctx.ui.log) list.append(el("li", "", describe(ctx, item)));
+  const items = ctx.ui.log;
+  const words = `${currentLanguage()}|${JSON.stringify(ctx.welcome.seats)}`;
+  const shown = list.shownItems || [];
+  const grows = list.shownWords === words && shown.length <= items.length && shown.every((it, i) => it === items[i]);
+  if (!grows) list.textContent = "";
+  for (const item of items.slice(grows ? shown.length : 0)) list.append(el("li", "", describe(ctx, item)));
+  list.shownItems = items.slice();
+  list.shownWords = words;
   list.scrollTop = list.scrollHeight; // the newest move in view; older ones scroll back
   $("prompt").textContent = promptText(ctx);
 }
