@@ -59,11 +59,12 @@ export function drawFace(el, text) {
   r.textContent = suit === null ? "★" : rankLabel(rank);
   const s = document.createElement("span");
   s.className = "pip";
-  s.textContent = suit === null ? "" : SYMBOL[suit];
+  // A joker's corner spells JOKER down the card, so it reads even where the hand overlaps it.
+  s.textContent = suit === null ? "JOKER" : SYMBOL[suit];
   corner.append(r, s);
   const centre = document.createElement("span");
   centre.className = "centre";
-  centre.textContent = suit === null ? "🃏" : SYMBOL[suit];
+  centre.textContent = suit === null ? "★" : SYMBOL[suit];
   el.append(corner, centre);
   return el;
 }
