@@ -199,7 +199,7 @@ def test_a_friend_plays_over_the_socket_and_the_host_hears_them_arrive(
         assert welcome["seats"][1]["joined"] is False
         first = host.receive_json()
         assert first["t"] == "view"
-        assert host.receive_json() == {"t": "presence", "online": [0]}
+        assert host.receive_json() == {"t": "presence", "online": [0], "reading": []}
         # The friend's seat opens neither with the code nor with the host's token.
         for wrong in (code, info["token"]):
             with client.websocket_connect(f"/ws/{table}/1") as forged:
@@ -215,7 +215,7 @@ def test_a_friend_plays_over_the_socket_and_the_host_hears_them_arrive(
             view = friend.receive_json()
             assert view["view"]["hand"]["seat"] == 1
             for ws in (host, friend):  # who is at the table now
-                assert ws.receive_json() == {"t": "presence", "online": [0, 1]}
+                assert ws.receive_json() == {"t": "presence", "online": [0, 1], "reading": []}
             sockets = {0: host, 1: friend}
             current = {0: first, 1: view}
             manager: TableManager = client.app.state.manager  # type: ignore[attr-defined]
@@ -234,7 +234,7 @@ def test_a_friend_plays_over_the_socket_and_the_host_hears_them_arrive(
                 moves += 1
             assert moves >= 4  # (a greedy knock may end the hand before 12 moves)
         # The friend closed their window: the host is told.
-        assert host.receive_json() == {"t": "presence", "online": [0]}
+        assert host.receive_json() == {"t": "presence", "online": [0], "reading": []}
 
 
 def _finish_match(table: Table) -> None:
@@ -427,7 +427,7 @@ def test_the_creator_hands_an_empty_seat_to_the_computer_over_http(client: TestC
         host.send_json({"t": "hello", "token": info["token"]})
         assert host.receive_json()["t"] == "welcome"
         assert host.receive_json()["t"] == "view"
-        assert host.receive_json() == {"t": "presence", "online": [0]}
+        assert host.receive_json() == {"t": "presence", "online": [0], "reading": []}
         with client.websocket_connect(f"/ws/{table}/2") as lan:
             lan.send_json({"t": "hello", "token": joined["token"]})
             assert lan.receive_json()["t"] == "welcome"
@@ -435,7 +435,7 @@ def test_the_creator_hands_an_empty_seat_to_the_computer_over_http(client: TestC
             lan_seat = f"/api/tables/{table}/seats/2/computer"
             assert client.post(lan_seat, json=body).status_code == 409
         assert host.receive_json()["t"] == "presence"  # Lan came
-        assert host.receive_json() == {"t": "presence", "online": [0]}  # and left
+        assert host.receive_json() == {"t": "presence", "online": [0], "reading": []}  # and left
         answer = client.post(url, json=body)
         assert answer.status_code == 200
         seats = host.receive_json()
@@ -494,7 +494,7 @@ def test_a_friend_who_comes_back_takes_their_seat_back_from_the_computer(
         host.send_json({"t": "hello", "token": token})
         assert host.receive_json()["t"] == "welcome"
         assert host.receive_json()["t"] == "view"
-        assert host.receive_json() == {"t": "presence", "online": [0]}
+        assert host.receive_json() == {"t": "presence", "online": [0], "reading": []}
         state = manager.get(table)
         assert state is not None
         # An plays until it is Lan's turn (An's first move if An is not first).
@@ -534,8 +534,8 @@ def test_a_friend_who_comes_back_takes_their_seat_back_from_the_computer(
             assert by_computer and marked == by_computer
             check_private(state.match, 1, {k: v for k, v in first.items() if k != "hand_log"})
             assert host.receive_json() == {"t": "seats", "seats": welcome["seats"]}
-            assert host.receive_json() == {"t": "presence", "online": [0, 1]}
-            assert lan.receive_json() == {"t": "presence", "online": [0, 1]}
+            assert host.receive_json() == {"t": "presence", "online": [0, 1], "reading": []}
+            assert lan.receive_json() == {"t": "presence", "online": [0, 1], "reading": []}
             # An plays their turn; the computer no longer moves for her: the game waits for her.
             while state.hand.to_act == 0:
                 legal = [str(a) for a in state.hand.view(0).legal_actions]
@@ -552,7 +552,7 @@ def test_a_friend_who_comes_back_takes_their_seat_back_from_the_computer(
             assert mine["t"] == "view" and mine["log"][0]["seat"] == 1
             assert "stand_in" not in mine["log"][0]  # her own move
             assert host.receive_json()["log"][0]["seat"] == 1
-        assert host.receive_json() == {"t": "presence", "online": [0]}
+        assert host.receive_json() == {"t": "presence", "online": [0], "reading": []}
     # The seat stays hers: stored as a person's, with her token.
     again = TableManager(manager.store).get(table)
     assert again is not None and again.seats[1].kind == "human"
@@ -578,7 +578,7 @@ def test_people_at_one_table_say_phrases_to_each_other(client: TestClient) -> No
             friend.send_json({"t": "hello", "token": joined["token"]})
             assert [friend.receive_json()["t"] for _ in range(2)] == ["welcome", "view"]
             for ws in (host, friend):
-                assert ws.receive_json() == {"t": "presence", "online": [0, 1]}
+                assert ws.receive_json() == {"t": "presence", "online": [0, 1], "reading": []}
             state = manager.get(info["table"])
             assert state is not None
             seq_before = state.seq
@@ -617,3 +617,43 @@ def test_people_at_one_table_say_phrases_to_each_other(client: TestClient) -> No
             while answer["t"] in ("view", "presence"):  # the opening, the computer's moves
                 answer = ws.receive_json()
             assert answer["t"] == "error" and "nobody else" in answer["message"], body
+
+
+def test_the_others_hear_who_is_still_reading_the_score(client: TestClient) -> None:
+    """``reading`` on and off reaches every connected seat as ``presence``'s ``reading`` (once a
+    change, nothing for a repeat); a malformed one is refused; a page that closes stops reading;
+    at a table with one person nothing is sent."""
+    info = client.post(
+        "/api/tables", json={"game": "gin", "opponents": 1, "friends": 1, "name": "An"}
+    ).json()
+    joined = _join(client, info["table"], {"code": info["invites"][0]["code"]}).json()
+    with client.websocket_connect(f"/ws/{info['table']}/0") as host:
+        host.send_json({"t": "hello", "token": info["token"]})
+        assert [host.receive_json()["t"] for _ in range(3)] == ["welcome", "view", "presence"]
+        with client.websocket_connect(f"/ws/{info['table']}/1") as friend:
+            friend.send_json({"t": "hello", "token": joined["token"]})
+            assert [friend.receive_json()["t"] for _ in range(3)] == ["welcome", "view", "presence"]
+            assert host.receive_json()["online"] == [0, 1]
+            friend.send_json({"t": "reading", "on": True})
+            for ws in (host, friend):
+                assert ws.receive_json() == {"t": "presence", "online": [0, 1], "reading": [1]}
+            friend.send_json({"t": "reading", "on": True})  # no change: nothing sent
+            for bad in ({"t": "reading"}, {"t": "reading", "on": "yes"}, {"t": "reading", "on": 1}):
+                friend.send_json(bad)
+                answer = friend.receive_json()
+                assert answer["t"] == "error" and answer["code"] == "bad_message", answer
+            friend.send_json({"t": "reading", "on": False})
+            for ws in (host, friend):
+                assert ws.receive_json() == {"t": "presence", "online": [0, 1], "reading": []}
+            friend.send_json({"t": "reading", "on": True})
+            for ws in (host, friend):
+                assert ws.receive_json()["reading"] == [1]
+        # The friend's page closed while reading: it reads no more.
+        assert host.receive_json() == {"t": "presence", "online": [0], "reading": []}
+    alone = client.post("/api/tables", json={"game": "gin", "opponents": 1}).json()
+    with client.websocket_connect(f"/ws/{alone['table']}/0") as ws:
+        ws.send_json({"t": "hello", "token": alone["token"]})
+        assert [ws.receive_json()["t"] for _ in range(2)] == ["welcome", "view"]
+        ws.send_json({"t": "reading", "on": True})
+        ws.send_json({"t": "view"})  # the next message is the view: nothing came for reading
+        assert ws.receive_json()["t"] == "view"

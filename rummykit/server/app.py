@@ -39,6 +39,7 @@ from rummykit.server.protocol import (
     NextHand,
     PaceRequest,
     ProtocolError,
+    Reading,
     ReviewRequest,
     Say,
     UndoRequest,
@@ -136,6 +137,7 @@ class Hub:
         self.said: dict[str, dict[int, float]] = {}  # when each seat last said a phrase
         self.reviewing: set[tuple[str, int]] = set()  # (table, seat) with a review in the works
         self.paces: dict[WebSocket, str] = {}  # the pace each page asked for (see delay_for)
+        self.reading: set[WebSocket] = set()  # pages showing a hand's score (see reading_seats)
 
     def lock(self, table_id: str) -> TableLock:
         """The lock that serialises everything done to one table."""
@@ -155,6 +157,7 @@ class Hub:
         """Forget a closed socket (and the table, if nothing else holds it in memory)."""
         self.sockets.get(table_id, {}).get(seat, set()).discard(ws)
         self.paces.pop(ws, None)
+        self.reading.discard(ws)
         self.release(table_id)
 
     def release(self, table_id: str) -> None:
@@ -195,6 +198,11 @@ class Hub:
             for ws in list(self.sockets.get(table_id, {}).get(seat, ())):
                 if not await self.send_to(ws, message):
                     self.sockets.get(table_id, {}).get(seat, set()).discard(ws)
+
+    def reading_seats(self, table_id: str) -> list[int]:
+        """The seats of a table whose page shows a hand's score now (it said so)."""
+        sockets = self.sockets.get(table_id, {})
+        return [seat for seat, held in sockets.items() if held & self.reading]
 
     def seats_of(self, table_id: str) -> list[int]:
         """The seats of a table with a socket open."""
@@ -609,7 +617,9 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
         if len(table.human_seats()) < 2:
             return
         async with hub.lock(table.id):
-            await hub.broadcast(table.id, {"t": "presence", "online": hub.seats_of(table.id)})
+            online = hub.seats_of(table.id)
+            reading = hub.reading_seats(table.id)
+            await hub.broadcast(table.id, {"t": "presence", "online": online, "reading": reading})
 
     async def _handle(table: Table, seat: int, ws: WebSocket, text: str | bytes) -> None:
         try:
@@ -619,6 +629,16 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
                 return
             if isinstance(message, PaceRequest):
                 hub.paces[ws] = message.pace  # from the next computer move on; no answer
+                return
+            if isinstance(message, Reading):
+                # The others' pages say who is still reading the score; no answer.
+                before = ws in hub.reading
+                if message.on:
+                    hub.reading.add(ws)
+                else:
+                    hub.reading.discard(ws)
+                if before != message.on:
+                    await _presence(table)
                 return
             # The engine's work (a Crazy Rummy hand can grow large, and its legal lay-downs are
             # solved for every view) runs in a worker thread under the table's lock, so that a

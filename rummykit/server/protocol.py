@@ -32,6 +32,7 @@ __all__ = [
     "NextHand",
     "PaceRequest",
     "ProtocolError",
+    "Reading",
     "ReviewRequest",
     "Say",
     "UndoRequest",
@@ -86,6 +87,14 @@ class BestLayoffs:
     """Gin, the defender after a knock: make the best lay-offs and say done, in one tap."""
 
     seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """This page shows a hand's score now (``on``), or has closed it: at a table of several
+    people, the others' pages say who is still reading it."""
+
+    on: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +166,7 @@ Incoming: TypeAlias = (
     | ReviewRequest
     | PaceRequest
     | UndoRequest
+    | Reading
 )
 """Any message a page may send."""
 
@@ -257,6 +267,12 @@ def parse_incoming(text: str | bytes) -> Incoming:
     if kind == "best_layoffs":
         _fields(data, kind, {"seq"})
         return BestLayoffs(_seq(data, kind))
+    if kind == "reading":
+        _fields(data, kind, {"on"})
+        on = data.get("on")
+        if not isinstance(on, bool):
+            raise ProtocolError("'reading' needs 'on', true or false")
+        return Reading(on)
     if kind == "undo":
         _fields(data, kind, {"seq"})
         return UndoRequest(_seq(data, kind))
@@ -289,7 +305,8 @@ def parse_incoming(text: str | bytes) -> Incoming:
         _fields(data, kind, {"pace"})
         return PaceRequest(_one_of(data, kind, "pace", PACES))
     known = (
-        "hello, action, next_hand, best_layoffs, undo, hint, view, check_down, say, review, pace"
+        "hello, action, next_hand, best_layoffs, undo, hint, view, check_down, say, review, pace,"
+        " reading"
     )
     raise ProtocolError(f"unknown message type {kind!r} (known: {known})")
 

@@ -1933,9 +1933,7 @@ def test_alone_against_the_computer_a_take_is_taken_back_by_button_and_key(
     assert not page.locator("#alert").inner_text().strip()
 
 
-def test_the_log_keeps_the_whole_hand_and_ends_with_its_outcome(
-    server: Any, new_page: Any
-) -> None:
+def test_the_log_keeps_the_whole_hand_and_ends_with_its_outcome(server: Any, new_page: Any) -> None:
     page = new_page()
     start(page, server.url, "Basic Rummy", opponents="3 opponents", level="Easy")
     log = page.locator("#log li")
@@ -1965,3 +1963,50 @@ def test_the_log_keeps_the_whole_hand_and_ends_with_its_outcome(
     page.get_by_role("button", name="Tiếng Việt").click()
     expect(log.last).not_to_have_text(title)
     assert log.count() == len(lines)
+
+
+def test_a_friend_still_reading_the_score_is_named_and_told_their_turn_has_come(
+    server: Any, new_page: Any
+) -> None:
+    host = new_page()
+    host.goto(server.url)
+    host.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
+    host.get_by_label("Your opponent").select_option(label="A friend (send them a link)")
+    host.locator("#start").get_by_label("Your name").fill("An")
+    host.get_by_role("button", name="Play").click()
+    link = host.locator("#invite-list input").first.input_value()
+    friend = new_page()
+    friend.goto(link)
+    friend.locator("#join").get_by_label("Your name").fill("Lan")
+    friend.get_by_role("button", name="Take my seat").click()
+    expect(host.locator("#opponents-zone")).to_contain_text("Lan")
+    pages = {"You": host, "Lan": friend}
+    for _ in range(400):
+        host.wait_for_function(
+            "() => document.querySelector('#dlg-result').open"
+            " || Boolean(document.querySelector('.scores li.acting'))"
+        )
+        if result_open(host):
+            break
+        gin_turn_to_knock(pages[host.locator(".scores li.acting .who").inner_text()])
+    else:
+        pytest.fail("the hand did not end")
+    friend.wait_for_function("() => document.querySelector('#dlg-result').open")
+    # Each sees the other reading the score.
+    expect(host.locator("#opponents-zone")).to_contain_text("reading the score")
+    expect(friend.locator("#opponents-zone")).to_contain_text("reading the score")
+    next_hand(host, lambda: act(host, host.get_by_role("button", name=re.compile("^Next hand"))))
+    expect(friend.locator("#opponents-zone")).not_to_contain_text("reading the score")
+    # An plays until it is Lan's turn; Lan's score screen says the turn has come, An's prompt
+    # says whom the table waits for, and why.
+    for _ in range(3):
+        if friend.evaluate("() => window.rummykit.state.msg.view.hand.to_act === 1"):
+            break
+        gin_turn_to_knock(host)
+    turn = friend.locator("#result-turn")
+    expect(turn).to_have_text("Hand 2 has started, and it is your turn.")
+    expect(host.locator("#prompt")).to_have_text("Waiting for Lan, who is still reading the score…")
+    friend.get_by_role("button", name="To the next hand (already dealt)").click()
+    expect(host.locator("#prompt")).to_have_text("Waiting for Lan…")
+    expect(host.locator("#opponents-zone")).not_to_contain_text("reading the score")
+    expect(turn).to_be_hidden()

@@ -32,6 +32,7 @@ const S = {
   session: null,
   invitation: null,
   online: null, // the seats connected now (tables of several people), or null if not told
+  reading: new Set(), // the seats whose page shows a hand's score (tables of several people)
   conn: null,
   welcome: null,
   msg: null,
@@ -84,6 +85,7 @@ function ctx() {
     seat: S.session.seat,
     invites: S.session.invites || [],
     online: S.online,
+    reading: S.reading,
     games: S.games,
   };
 }
@@ -336,6 +338,7 @@ function connect(session) {
   sessionStorage.setItem(CURRENT, session.table);
   S.session = session;
   S.online = null;
+  S.reading = new Set();
   S.welcome = null;
   S.msg = null;
   S.sentSeq = null;
@@ -473,6 +476,9 @@ function onMessage(m) {
   if (m.t === "presence") {
     const before = S.online;
     S.online = new Set(m.online);
+    S.reading = new Set(m.reading || []);
+    // Back at the table (a reconnect) with the score open: the others hear it again.
+    if (!before && $("dlg-result").open) tellReading(true);
     if (before && S.welcome && S.session) {
       // A person at the table left or came back: said aloud (the prompt changes silently).
       S.welcome.seats.forEach((s, seat) => {
@@ -647,6 +653,14 @@ function onView(m) {
   // "Stop asking this round": asked to buy again in the same round, the page says pass itself.
   const autoPass = myTurnNow && hand.phase === "buy" && ui.noBuyRound === m.view.hand_number;
   if (myTurnNow && !myTurnBefore && S.welcome && !autoPass) announce(promptText(ctx()));
+  // Still reading the last hand's score when another person dealt the next one: the score
+  // says when the turn has come.
+  const turnLine = $("result-turn");
+  turnLine.hidden = !($("dlg-result").open && ui.dealtWhileOpen && myTurnNow);
+  if (!turnLine.hidden) {
+    const crazy = S.welcome && S.welcome.game === "crazy";
+    turnLine.textContent = t(crazy ? "result.your_turn_round" : "result.your_turn_hand", { n: m.view.hand_number });
+  }
   if (!prev || (myTurnNow && !myTurnBefore && !autoPass)) ui.showPiles = true;
   showScreen("table");
   scheduleRender(newMoves);
@@ -926,11 +940,19 @@ function toggleSort() {
   scheduleRender();
 }
 
+/** At a table of several people, the others' pages say who is still reading a hand's score. */
+function tellReading(on) {
+  if (S.online && S.conn) S.conn.send({ t: "reading", on });
+}
+
 function openResult() {
   S.rematchJoined = false;
   renderResult(ctx());
   const dlg = $("dlg-result");
-  if (!dlg.open) dlg.showModal();
+  if (!dlg.open) {
+    dlg.showModal();
+    tellReading(true);
+  }
   const next = $("btn-next");
   // The focus goes to the button at the bottom, but the dialog opens at its top (the headline).
   (next.hidden ? $("btn-rematch") : next).focus({ preventScroll: true });
@@ -1367,7 +1389,11 @@ function wire() {
     S.ui.reviewPick = { shown: Number($("dlg-result").dataset.hand), hand: Number($("review-hand").value) };
     renderReview(ctx());
   });
-  $("dlg-result").addEventListener("close", () => (S.ui.dealtWhileOpen = false));
+  $("dlg-result").addEventListener("close", () => {
+    S.ui.dealtWhileOpen = false;
+    $("result-turn").hidden = true;
+    tellReading(false);
+  });
   $("btn-see-table").addEventListener("click", () => $("dlg-result").close());
   $("btn-rematch").addEventListener("click", rematch);
   // (the finished table's seat stays stored a while: it follows a rematch someone starts later)

@@ -47,6 +47,11 @@ function away(ctx, seat) {
   return Boolean(ctx.online) && info.kind === "human" && info.joined !== false && !ctx.online.has(seat);
 }
 
+/** True for another person's seat whose page shows a hand's score now (as the server said). */
+function reading(ctx, seat) {
+  return Boolean(ctx.reading) && seat !== ctx.seat && ctx.reading.has(seat);
+}
+
 /** The hand as [{key, card}] in display order (sorted by suit or rank, or the player's order). */
 export function handEntries(view, ui) {
   const seen = {};
@@ -208,6 +213,7 @@ function renderOpponents(ctx) {
     if (level) head.append(" ", el("span", "level", `· ${t(`level.${level}`)}`));
     if (waitingFor(ctx, seat)) head.append(" ", el("span", "level", `· ${t("opp.not_joined")}`));
     else if (away(ctx, seat)) head.append(" ", el("span", "level", `· ${t("opp.away")}`));
+    else if (reading(ctx, seat)) head.append(" ", el("span", "level", `· ${t("opp.reading")}`));
     box.append(head);
     const said = saying(ctx, seat);
     if (said) box.append(el("p", "bubble", said));
@@ -579,6 +585,7 @@ export function promptText(ctx) {
     if (hand.phase === "buy" && hand.discard_pile.length) {
       return t("prompt.waiting_buy", { name, card: shortCard(hand.discard_pile[hand.discard_pile.length - 1]) });
     }
+    if (reading(ctx, hand.to_act)) return t("prompt.waiting_reading", { name });
     if (ctx.welcome.seats[hand.to_act].kind === "human") return t("prompt.waiting_person", { name });
     return t("prompt.waiting", { name });
   }
