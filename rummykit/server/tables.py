@@ -31,6 +31,7 @@ from rummykit.actions import (
     Buy,
     Discard,
     Down,
+    Draw,
     LayOff,
     Pass,
     Take,
@@ -338,6 +339,13 @@ def _layoff_ends(view: CrazyView) -> dict[str, str]:
                 place = meld.low - 1 if action.end == "low" else meld.high + 1
                 out[str(action)] = str(position_card(place, meld.suit))
     return out
+
+
+def _names_the_pile(action: Action, game: str) -> bool:
+    """Whether the log names the discard pile's top card with ``action``: the card taken, bought
+    or passed on; in Crazy Rummy also the card a draw from the stock left (the others may buy it
+    before the drawer's card comes)."""
+    return isinstance(action, Take | Buy | Pass) or (game == "crazy" and isinstance(action, Draw))
 
 
 class Table:
@@ -678,19 +686,17 @@ class Table:
             return Counter(str(card) for card in hands[seat])
 
         held = holding()
-        top: AnyCard | None = hand.deal.up
         entries: list[dict[str, Any]] = []
         hand_number = len(self.match.hands) - 1
         for number, ((actor, action), (_, text)) in enumerate(zip(hand.history, seen, strict=True)):
             entry: dict[str, Any] = {"seat": actor, "action": text}
             if (hand_number, number) in self.stand_in_moves:
                 entry["stand_in"] = True
-            if isinstance(action, Take | Buy | Pass) and top is not None:
-                entry["card"] = str(top)
+            pile: list[AnyCard] = getattr(replay, "discard_pile")  # noqa: B009 - every game has it
+            if _names_the_pile(action, self.game_name) and pile:
+                entry["card"] = str(pile[-1])
             if isinstance(action, Pass):
                 entry["phase"] = replay.phase.value
-            if isinstance(action, Discard):
-                top = action.card
             replay.apply(action, actor)
             now = holding()
             gained = list((now - held).elements())
@@ -913,7 +919,7 @@ class Table:
             entry: dict[str, Any] = {"seat": seat, "action": seen}
             if stand_in:
                 entry["stand_in"] = True
-            if isinstance(action, Take | Buy | Pass) and offered is not None:
+            if _names_the_pile(action, self.game_name) and offered is not None:
                 entry["card"] = offered
             if isinstance(action, Pass):  # passing on the up-card, or not buying it
                 entry["phase"] = phase.value

@@ -634,7 +634,10 @@ export function describe(ctx, item) {
   const card = entry.card ? shortCard(entry.card) : "";
   switch (verb) {
     case "draw":
-      return me && gained.length ? t("log.draw_own", { cards: gained.map(shortCard).join(" ") }) : t("log.draw", { name });
+      if (me && gained.length) return t("log.draw_own", { cards: gained.map(shortCard).join(" ") });
+      // Crazy Rummy: the card left on the pile is offered to the others before the draw comes.
+      if (card && ctx.welcome.game === "crazy") return me ? t("log.draw_leave_own", { card }) : t("log.draw_leave", { name, card });
+      return t("log.draw", { name });
     case "take":
       return card ? t("log.take", { name, card }) : t("log.take_pile", { name });
     case "pass":
