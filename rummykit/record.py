@@ -74,8 +74,20 @@ def is_match(replayed: Replayed) -> TypeGuard[Match]:
     return hasattr(replayed, "next_hand")
 
 
+def _recordable(state: HandState) -> None:
+    if state.resampled:
+        raise RecordError(
+            "a resampled state has no record: its hidden cards were dealt again at random, so "
+            "no deal explains its history (save the hand it was resampled from)"
+        )
+
+
 def hand_record(state: HandState, players: list[str] | None = None) -> dict[str, Any]:
-    """The record of one hand (finished or not)."""
+    """The record of one hand (finished or not).
+
+    A hand made by ``state.resample(seat)`` has none: :class:`RecordError`.
+    """
+    _recordable(state)
     return {
         "game": _game_name(state),
         "options": _options(state),
@@ -94,7 +106,9 @@ def _round_data(state: HandState) -> dict[str, Any]:
 
 
 def match_record(match: Match, players: list[str] | None = None) -> dict[str, Any]:
-    """The record of a match: every hand in order."""
+    """The record of a match: every hand in order (:class:`RecordError` if one was resampled)."""
+    for hand in match.hands:
+        _recordable(hand)
     first = match.hands[0]
     return {
         "game": _game_name(first),

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from rummykit.actions import Action
 
 __all__ = [
+    "PUBLIC",
     "CloneableHand",
     "Deal",
     "Game",
@@ -40,6 +41,7 @@ __all__ = [
     "OptionSpec",
     "Phase",
     "ShuffledRestocks",
+    "Tagged",
     "View",
     "check_call",
     "check_option",
@@ -51,6 +53,7 @@ __all__ = [
     "derive_seed",
     "natural",
     "new_rng",
+    "redeal_unseen",
 ]
 
 
@@ -457,9 +460,23 @@ class HandState(Protocol):
         """An independent copy of the hand, to play on without changing this one."""
         ...
 
+    def resample(self, seat: int, rng: random.Random | None = None) -> Self:
+        """A copy that ``seat`` cannot tell from this hand, with every card hidden from it (the
+        other hands' unknown cards, the stock order, future shuffles) dealt again at random."""
+        ...
+
+    @property
+    def resampled(self) -> bool:
+        """True for a hand made by :meth:`resample` (it has no record)."""
+        ...
+
 
 class CloneableHand:
-    """Gives a hand state :meth:`clone`."""
+    """Gives a hand state :meth:`clone` (and the flag its :meth:`resample` copies set)."""
+
+    resampled: bool = False
+    """True for a hand made by ``resample(seat)``: its hidden cards were dealt again, so its
+    ``deal`` and ``seed`` no longer explain its history, and it has no record."""
 
     def clone(self) -> Self:
         """An independent copy of the hand (for search: branch, play on, throw away).
@@ -474,6 +491,114 @@ class CloneableHand:
         (1, 0)
         """
         return clone_state(self)
+
+
+Tagged = tuple[int, Any]
+"""A card of a hand with where it came from: ``(k, card)``, drawn from the stock that restock
+``k`` (1, 2, ...) made, or ``(PUBLIC, card)``, seen by everyone going into that hand."""
+
+PUBLIC = -1
+"""The tag of a card everyone saw go into a hand (not taken from the pile: those are ``known``)."""
+
+
+def redeal_unseen(
+    hands: list[list[Any]],
+    stock: list[Any],
+    seat: int,
+    rng: random.Random,
+    *,
+    known: Sequence[Sequence[Any]],
+    open_hands: Sequence[int] = (),
+    tags: Sequence[Sequence[Tagged]] | None = None,
+    stock_tag: int = 0,
+    extra: list[Any] | None = None,
+) -> list[list[Tagged]] | None:
+    """Deal again, in place, every card of ``hands`` and ``stock`` that ``seat`` cannot see.
+
+    Hidden from ``seat``: the cards of the other hands except their ``known`` ones (per seat, a
+    multiset they surely hold) and the whole hands of ``open_hands`` (shown face up), and the
+    stock. Cards hidden alike are shuffled together and dealt back into the same places (same
+    hand sizes, same stock size): with no restock yet, all of them. A restock makes a stock of
+    cards everyone saw in the discard pile, so its cards stay apart: ``tags`` lists, per seat,
+    the cards drawn from such a stock (``(k, card)``, from restock ``k``: shuffled only with the
+    other cards of that stock) or seen by everyone going into the hand (``(PUBLIC, card)``:
+    they stay); the stock is of restock ``stock_tag`` (0: the deal's; ``PUBLIC``: turned over,
+    its order known, so it stays). ``extra`` holds more hidden cards of the deal's kind (Gin's
+    face-down knock card). Returns the tags the hands hold now (None when ``tags`` is None).
+
+    >>> hands, stock = [["AS", "2S"], ["3S", "4S", "5S"]], ["6S", "7S"]
+    >>> _ = redeal_unseen(hands, stock, 0, random.Random(1), known=[[], ["4S"]])
+    >>> hands[0], "4S" in hands[1], sorted(hands[1] + stock)
+    (['AS', '2S'], True, ['3S', '4S', '5S', '6S', '7S'])
+    """
+    pool: list[Any] = []  # the deal's kind (tag 0): usually every hidden card
+    whole: list[int] = []  # hands dealt again whole (the usual case)
+    places: list[tuple[int, int]] = []  # (seat, index) of tag-0 cards of the other hands
+    later: dict[int, tuple[list[Any], list[tuple[int, int]]]] = {}  # the same, per restock
+    kept: list[list[Tagged]] | None = None if tags is None else [[] for _ in hands]
+    for other, hand in enumerate(hands):
+        if other == seat or other in open_hands:
+            if kept is not None and tags is not None:
+                kept[other] = list(tags[other])
+            continue
+        held = known[other]
+        marked = tags[other] if tags is not None else ()
+        if not held and not marked:
+            whole.append(other)
+            pool += hand
+            continue
+        need = list(held)  # a few cards; cards are interned, so `in` is fast
+        for index, card in enumerate(hand):
+            if need and card in need:
+                need.remove(card)
+                continue
+            tag = 0
+            if marked:
+                tag = next((t for t, c in marked if c == card), 0)
+                if tag:
+                    marked = list(marked)  # this one is used: a copy of the card may be another
+                    marked.remove((tag, card))
+            if tag == 0:
+                pool.append(card)
+                places.append((other, index))
+            elif tag == PUBLIC:
+                assert kept is not None
+                kept[other].append((PUBLIC, card))
+            else:
+                cards, spots = later.setdefault(tag, ([], []))
+                cards.append(card)
+                spots.append((other, index))
+    if extra:
+        pool += extra
+    if stock_tag == 0:
+        pool += stock
+    elif stock_tag != PUBLIC:
+        later.setdefault(stock_tag, ([], []))[0].extend(stock)
+    draw = rng.random
+    # Sorting by random keys shuffles uniformly, and faster than rng.shuffle in pure Python.
+    pool.sort(key=lambda _: draw())
+    at = 0
+    for other in whole:
+        size = len(hands[other])
+        hands[other][:] = pool[at : at + size]
+        at += size
+    if extra:
+        extra[:] = pool[at : at + len(extra)]
+        at += len(extra)
+    for other, index in places:
+        hands[other][index] = pool[at]
+        at += 1
+    if stock_tag == 0:
+        stock[:] = pool[at:]
+    for tag, (cards, spots) in later.items():
+        cards.sort(key=lambda _: draw())
+        for at, (other, index) in enumerate(spots):
+            card = hands[other][index] = cards[at]
+            assert kept is not None
+            kept[other].append((tag, card))
+        if tag == stock_tag:
+            stock[:] = cards[len(spots) :]
+    return kept
 
 
 class MatchMechanics:
@@ -510,15 +635,27 @@ class ShuffledRestocks:
     seed: int | None
     deal: Deal
     _rng: random.Random | None = None
+    _reseed: int | None = None
+    """A resampled hand's seed for its generator (its future shuffles are hidden information,
+    so they do not follow the hand it was resampled from)."""
 
     def _shuffle(self, cards: list[Any]) -> None:
         """Shuffle a new stock with the hand's generator."""
         if self._rng is None:
             seed = self.seed
-            self._rng = random.Random(
-                self.deal.rng_seed() if seed is None else derive_seed(seed, 1 << 20)
-            )
+            if self._reseed is not None:
+                seed = self._reseed
+            elif seed is None:
+                seed = self.deal.rng_seed()
+            else:
+                seed = derive_seed(seed, 1 << 20)
+            self._rng = random.Random(seed)
         self._rng.shuffle(cards)
+
+    def _forget_generator(self, rng: random.Random) -> None:
+        """Seed the generator again from ``rng`` (for a resampled hand), when it is first used."""
+        self._rng = None
+        self._reseed = rng.getrandbits(64)
 
 
 _State = TypeVar("_State")

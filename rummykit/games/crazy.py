@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 from rummykit.actions import Action, Buy, Discard, Down, Draw, LayOff, Pass, Swap, Take
 from rummykit.cards import AnyCard, Card, double_pack, format_cards
 from rummykit.games.base import (
+    PUBLIC,
     CloneableHand,
     Deal,
     IllegalActionError,
@@ -32,6 +33,7 @@ from rummykit.games.base import (
     OptionSpec,
     Phase,
     ShuffledRestocks,
+    Tagged,
     check_call,
     check_options,
     check_player_count,
@@ -39,6 +41,7 @@ from rummykit.games.base import (
     derive_seed,
     match_view,
     new_rng,
+    redeal_unseen,
 )
 from rummykit.melds import MeldError
 from rummykit.solver.contract import CONTRACTS, HAND_SIZES, Contract, solve_contract
@@ -369,6 +372,10 @@ class CrazyState(CloneableHand, ShuffledRestocks):
         self.buys = [0] * players
         self.restocks = 0
         self.known: list[list[AnyCard]] = [[] for _ in range(players)]
+        self._tags: list[list[Tagged]] = [[] for _ in range(players)]
+        """Per seat, cards it holds that everyone saw go in without a take (``PUBLIC``: a wild
+        swapped out of a run) or that it drew from a restock's stock (the restock's number), for
+        :meth:`resample`."""
         self.phase = Phase.OFFER
         self.to_act: int | None = dealer
         self.turn: int | None = (dealer + 1) % players
@@ -797,6 +804,7 @@ class CrazyState(CloneableHand, ShuffledRestocks):
             new_run, wild = swapped
             self.hands[actor].remove(action.card)
             self.hands[actor].append(wild)
+            self._tags[actor].append((PUBLIC, wild))
             self.table[index] = TableMeld(new_run, self.table[index].owner)
             if action.card == self.taken:
                 self.taken = None  # the taken card is on the table
@@ -812,7 +820,11 @@ class CrazyState(CloneableHand, ShuffledRestocks):
                 self._offer_discard(actor)
 
     def _forget(self, seat: int) -> None:
-        """Known cards (taken from the pile) that left the hand are no longer known to be held."""
+        """Known cards (taken from the pile) that left the hand are no longer known to be held.
+
+        Nor are tagged ones: of two copies of a card, the known one is kept first."""
+        if not self.known[seat] and not self._tags[seat]:
+            return
         held = Counter(self.hands[seat])
         kept: list[AnyCard] = []
         for card in self.known[seat]:
@@ -820,6 +832,12 @@ class CrazyState(CloneableHand, ShuffledRestocks):
                 held[card] -= 1
                 kept.append(card)
         self.known[seat] = kept
+        tags: list[Tagged] = []
+        for tag in self._tags[seat]:
+            if held[tag[1]] > 0:
+                held[tag[1]] -= 1
+                tags.append(tag)
+        self._tags[seat] = tags
 
     def _check_out(self, seat: int) -> None:
         if not self.hands[seat]:
@@ -880,6 +898,8 @@ class CrazyState(CloneableHand, ShuffledRestocks):
             drawn = self._from_stock(keep_top=False)
             assert drawn is not None  # _can_buy checked there were enough
             self.hands[seat].append(drawn)
+            if self.restocks:
+                self._tags[seat].append((self.restocks, drawn))
         self.buy_queue = []
         self.offered = None
         self._draw_for_turn()
@@ -908,6 +928,8 @@ class CrazyState(CloneableHand, ShuffledRestocks):
             self._finish_stock_out()
             return
         self.hands[turn].append(card)
+        if self.restocks:
+            self._tags[turn].append((self.restocks, card))
         self.to_act = turn
         self.phase = Phase.DISCARD
         self.taken = None
@@ -936,6 +958,50 @@ class CrazyState(CloneableHand, ShuffledRestocks):
         remaining = tuple(tuple(sorted(h, key=lambda c: c.sort_key)) for h in self.hands)
         points = tuple(hand_points(h) for h in self.hands)
         self.result = CrazyRoundResult(outcome, winner, points, remaining)
+
+    # ---------------------------------------------------------------------------------- search
+
+    def resample(self, seat: int, rng: random.Random | None = None) -> CrazyState:
+        """A copy of the round that ``seat`` cannot tell from it, its hidden cards dealt again.
+
+        ``clone()`` copies the true round (other hands and the stock order too: perfect
+        information); this deals what ``seat`` cannot see again at random with ``rng`` (a new
+        ``random.Random()`` when None), for determinized search. Another seat's cards that
+        ``seat`` saw it take or buy from the discard pile (its ``known_cards``; a buyer's
+        penalty cards stay hidden) or swap out of a run, and still holds, stay there; its other
+        cards and the stock are shuffled together and dealt back (same sizes). A restock's
+        stock is made of cards everyone saw in the pile: its cards are dealt again only among
+        the stock and the cards drawn from it. The generator of future shuffles is seeded again
+        from ``rng``. ``seat``'s view, and its legal actions when it is to act, are the same as
+        here; this round is unchanged. The copy has no record (``resampled`` is True).
+
+        >>> state = Crazy().new_hand(players=3, seed=5)
+        >>> guess = state.resample(2, random.Random(3))
+        >>> guess.view(2).to_dict() == state.view(2).to_dict(), guess.hands[2] == state.hands[2]
+        (True, True)
+        """
+        if isinstance(seat, bool) or seat not in range(self.players):
+            raise ValueError(f"no seat {seat!r} at a table of {self.players}")
+        if rng is None:
+            rng = random.Random()
+        new = self.clone()
+        new.resampled = True
+        new._forget_generator(rng)
+        shown = range(self.players) if self.result is not None else ()  # the result shows all
+        tagged = any(self._tags)
+        tags = redeal_unseen(
+            new.hands,
+            new.stock,
+            seat,
+            rng,
+            known=new.known,
+            open_hands=shown,
+            tags=new._tags if tagged else None,
+            stock_tag=self.restocks,
+        )
+        if tags is not None:
+            new._tags = tags
+        return new
 
     # ----------------------------------------------------------------------------------- views
 

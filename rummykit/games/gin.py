@@ -36,6 +36,7 @@ from rummykit.games.base import (
     match_view,
     natural,
     new_rng,
+    redeal_unseen,
 )
 from rummykit.melds import Meld, MeldError
 from rummykit.solver.deadwood import (
@@ -727,6 +728,54 @@ class GinState(CloneableHand):
             (a0.unmatched, a1.unmatched),
             tuple(self.layoffs),
         )
+
+    # ---------------------------------------------------------------------------- search
+
+    def resample(self, seat: int, rng: random.Random | None = None) -> GinState:
+        """A copy of the hand that ``seat`` cannot tell from it, its hidden cards dealt again.
+
+        ``clone()`` copies the true hand (the other hand and the stock order too: perfect
+        information); this deals what ``seat`` cannot see again at random with ``rng`` (a new
+        ``random.Random()`` when None), for determinized search. The other hand's cards that
+        ``seat`` saw it take from the discard pile and still holds (its ``known_cards``) stay
+        there; its other cards and the stock are shuffled together and dealt back (same sizes).
+        After a knock the knocker's hand is face up and stays; the knock card, face down, is
+        hidden from the defender and is dealt again with the stock (the history names the new
+        one). ``seat``'s view, and its legal actions when it is to act, are the same as here;
+        this hand is unchanged. The copy has no record (``resampled`` is True).
+
+        >>> state = Gin().new_hand(seed=7)
+        >>> guess = state.resample(0, random.Random(1))
+        >>> guess.view(0).to_dict() == state.view(0).to_dict(), guess.hands[0] == state.hands[0]
+        (True, True)
+        >>> sorted(guess.hands[1] + guess.stock) == sorted(state.hands[1] + state.stock)
+        True
+        """
+        _check_seat(seat)
+        if rng is None:
+            rng = random.Random()
+        new = self.clone()
+        new.resampled = True
+        other = 1 - seat
+        over = self.phase is Phase.HAND_OVER
+        cancelled = over and self.result is not None and self.result.winner is None
+        # Face up: the knocker's hand after a knock, both hands once a hand is scored.
+        shown = (other,) if self.knocker == other or (over and not cancelled) else ()
+        face_down = [new.knock_card] if new.knock_card is not None and self.knocker == other else []
+        redeal_unseen(
+            new.hands, new.stock, seat, rng, known=new.known, open_hands=shown, extra=face_down
+        )
+        if face_down and face_down[0] != self.knock_card:
+            new.knock_card = card = face_down[0]
+            at = next(i for i, (_, a) in enumerate(new.history) if isinstance(a, Knock))
+            actor, knock = new.history[at]
+            assert isinstance(knock, Knock)
+            moved = Knock(card, knock.melds)
+            new.history[at] = (actor, moved)
+            new._notation[at] = (actor, str(moved))
+        if new.to_act != seat:
+            new._deadwoods = None
+        return new
 
     # ----------------------------------------------------------------------------- views
 

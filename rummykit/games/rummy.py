@@ -21,6 +21,7 @@ from typing import Any, ClassVar, cast
 from rummykit.actions import Action, Discard, Draw, LayOff, NewMeld, Take
 from rummykit.cards import STANDARD_PACK, Card, format_cards, parse_natural_cards
 from rummykit.games.base import (
+    PUBLIC,
     CloneableHand,
     Deal,
     IllegalActionError,
@@ -29,6 +30,7 @@ from rummykit.games.base import (
     OptionSpec,
     Phase,
     ShuffledRestocks,
+    Tagged,
     check_call,
     check_options,
     check_player_count,
@@ -37,6 +39,7 @@ from rummykit.games.base import (
     match_view,
     natural,
     new_rng,
+    redeal_unseen,
 )
 from rummykit.melds import Meld, MeldError, MeldKind
 
@@ -385,6 +388,10 @@ class RummyState(CloneableHand, ShuffledRestocks):
         self.taken: Card | None = None
         self.melds_this_turn = 0
         self.restocks = 0
+        self._tags: list[list[Tagged]] | None = None
+        """After the first restock, per seat, the cards it drew since and still holds, tagged
+        with the restock that made their stock (``PUBLIC`` when it was turned over: everyone
+        knows its order), for :meth:`resample`."""
         self.played_before = [False] * players  # melded or laid off in an earlier turn
         self.played_this_turn = False
         self.history: list[tuple[int, Action]] = []
@@ -545,7 +552,10 @@ class RummyState(CloneableHand, ShuffledRestocks):
         actor = self.to_act
         assert actor is not None
         if isinstance(action, Draw):
-            self.hands[actor].append(self.stock.pop())
+            drawn = self.stock.pop()
+            self.hands[actor].append(drawn)
+            if self._tags is not None:
+                self._tags[actor].append((self._stock_tag(), drawn))
             self.phase = Phase.DISCARD
         elif isinstance(action, Take):
             card = self.discard_pile.pop()
@@ -575,6 +585,9 @@ class RummyState(CloneableHand, ShuffledRestocks):
         if not isinstance(action, Draw | Take) and self.known[actor]:
             hand = self.hands[actor]
             self.known[actor] = [c for c in self.known[actor] if c in hand]  # one pack: unique
+        if not isinstance(action, Draw | Take) and self._tags is not None and self._tags[actor]:
+            hand = self.hands[actor]
+            self._tags[actor] = [t for t in self._tags[actor] if t[1] in hand]
         self.history.append((actor, action))
         self._notation.append((actor, str(action)))
         if not self.hands[actor]:
@@ -607,6 +620,61 @@ class RummyState(CloneableHand, ShuffledRestocks):
             self.stock = old[::-1]  # turned over: the oldest discard is now on top
         self.discard_pile = [top]
         self.restocks += 1
+        if self._tags is None:
+            self._tags = [[] for _ in range(self.players)]
+
+    def _stock_tag(self) -> int:
+        """What the stock's cards are to :func:`redeal_unseen`: the deal's (0), a shuffled
+        restock's number, or ``PUBLIC`` once the discard pile was turned over (order known)."""
+        if not self.restocks:
+            return 0
+        return self.restocks if self.options.restock is Restock.SHUFFLE else PUBLIC
+
+    # -------------------------------------------------------------------------------- search
+
+    def resample(self, seat: int, rng: random.Random | None = None) -> RummyState:
+        """A copy of the hand that ``seat`` cannot tell from it, its hidden cards dealt again.
+
+        ``clone()`` copies the true hand (other hands and the stock order too: perfect
+        information); this deals what ``seat`` cannot see again at random with ``rng`` (a new
+        ``random.Random()`` when None), for determinized search. Another seat's cards that
+        ``seat`` saw it take from the discard pile and still holds (its ``known_cards``) stay
+        there; its other cards and the stock are shuffled together and dealt back (same sizes).
+        A restock's stock is made of cards everyone saw in the pile: turned over (``rummy``),
+        its order is known, so it and the cards drawn from it stay; shuffled
+        (``rummy-classic``), its cards are dealt again only among the stock and the cards drawn
+        from it. The generator of future shuffles is seeded again from ``rng``. ``seat``'s view,
+        and its legal actions when it is to act, are the same as here; this hand is unchanged.
+        The copy has no record (``resampled`` is True).
+
+        >>> state = Rummy.preset("rummy").new_hand(players=3, seed=1)
+        >>> guess = state.resample(1, random.Random(2))
+        >>> guess.view(1).to_dict() == state.view(1).to_dict(), guess.hands[1] == state.hands[1]
+        (True, True)
+        """
+        if isinstance(seat, bool) or seat not in range(self.players):
+            raise ValueError(f"no seat {seat!r} at a table of {self.players}")
+        if rng is None:
+            rng = random.Random()
+        new = self.clone()
+        new.resampled = True
+        new._forget_generator(rng)
+        result = self.result
+        shown = range(self.players) if result is not None and result.winner is not None else ()
+        tags = redeal_unseen(
+            new.hands,
+            new.stock,
+            seat,
+            rng,
+            known=new.known,
+            open_hands=shown,
+            tags=new._tags,
+            stock_tag=new._stock_tag(),
+        )
+        new._tags = tags
+        if result is not None and result.winner is None:
+            new._finish_stalemate()  # the hidden hands changed: score them again (unseen)
+        return new
 
     def _finish_out(self, winner: int) -> None:
         values = tuple(sum(c.points for c in h) for h in self.hands)
