@@ -34,6 +34,7 @@ bench: $(VENV)/.bench
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/clone.py
 	$(BIN)/python bench/rl_step.py
+	$(BIN)/python bench/resample.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

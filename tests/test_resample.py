@@ -430,3 +430,23 @@ def test_a_resampled_hand_has_no_record() -> None:
     match.hands[-1] = match.hand.resample(1, random.Random(0))
     with pytest.raises(RecordError, match="a resampled state has no record"):
         match_record(match)
+
+
+def test_a_resampled_hand_keeps_no_trace_of_the_true_deal() -> None:
+    # The true seed would deal the true hand again, and the true deal would tell where every
+    # hidden card started: a resampled hand keeps only what the seat saw dealt.
+    for name, players in (("gin", 2), ("rummy", 4), ("crazy", 3)):
+        state = new_state(name, players, 9)
+        play(state, random.Random(9), 8)
+        assert state.seed is not None
+        guesses = [state.resample(1, random.Random(k)) for k in range(6)]
+        for guess in guesses:
+            assert guess.seed is None
+            assert guess.deal.hands[1] == state.deal.hands[1] and guess.deal.up == state.deal.up
+            dealt = [c for h in guess.deal.hands for c in h] + [guess.deal.up, *guess.deal.stock]
+            true = [c for h in state.deal.hands for c in h] + [state.deal.up, *state.deal.stock]
+            assert sorted(map(str, dealt)) == sorted(map(str, true))
+            assert [len(h) for h in guess.deal.hands] == [len(h) for h in state.deal.hands]
+        # The other seats' dealt hands are a guess, not the truth, and differ between guesses.
+        others = {tuple(g.deal.hands[0]) for g in guesses}
+        assert len(others) > 1 and tuple(state.deal.hands[0]) not in others

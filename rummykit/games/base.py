@@ -475,8 +475,9 @@ class CloneableHand:
     """Gives a hand state :meth:`clone` (and the flag its :meth:`resample` copies set)."""
 
     resampled: bool = False
-    """True for a hand made by ``resample(seat)``: its hidden cards were dealt again, so its
-    ``deal`` and ``seed`` no longer explain its history, and it has no record."""
+    """True for a hand made by ``resample(seat)``: its hidden cards were dealt again, so no deal
+    explains its history and it has no record (its ``seed`` is None, and its ``deal`` keeps only
+    what the seat saw dealt, the rest placed at random)."""
 
     def clone(self) -> Self:
         """An independent copy of the hand (for search: branch, play on, throw away).
@@ -491,6 +492,27 @@ class CloneableHand:
         (1, 0)
         """
         return clone_state(self)
+
+    def _hide_deal(self, seat: int, rng: random.Random) -> None:
+        """For a resampled hand: no seed (it would deal the true hand again) and a deal that
+        keeps only what ``seat`` saw dealt (its own hand, the up-card), every other card of the
+        deal placed at random (the true places would tell where the hidden cards went)."""
+        state = cast(Any, self)
+        deal: Deal = state.deal
+        rest = [card for other, hand in enumerate(deal.hands) if other != seat for card in hand]
+        rest += deal.stock
+        draw = rng.random
+        rest.sort(key=lambda _: draw())
+        hands: list[tuple[Any, ...]] = []
+        at = 0
+        for other, hand in enumerate(deal.hands):
+            if other == seat:
+                hands.append(hand)
+            else:
+                hands.append(tuple(rest[at : at + len(hand)]))
+                at += len(hand)
+        state.deal = Deal(tuple(hands), deal.up, tuple(rest[at:]))
+        state.seed = None
 
 
 Tagged = tuple[int, Any]

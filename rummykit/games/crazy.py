@@ -986,6 +986,7 @@ class CrazyState(CloneableHand, ShuffledRestocks):
             rng = random.Random()
         new = self.clone()
         new.resampled = True
+        new._hide_deal(seat, rng)
         new._forget_generator(rng)
         shown = range(self.players) if self.result is not None else ()  # the result shows all
         tagged = any(self._tags)

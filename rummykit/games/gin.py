@@ -756,6 +756,7 @@ class GinState(CloneableHand):
             rng = random.Random()
         new = self.clone()
         new.resampled = True
+        new._hide_deal(seat, rng)
         other = 1 - seat
         over = self.phase is Phase.HAND_OVER
         cancelled = over and self.result is not None and self.result.winner is None

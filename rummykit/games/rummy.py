@@ -658,6 +658,7 @@ class RummyState(CloneableHand, ShuffledRestocks):
             rng = random.Random()
         new = self.clone()
         new.resampled = True
+        new._hide_deal(seat, rng)
         new._forget_generator(rng)
         result = self.result
         shown = range(self.players) if result is not None and result.winner is not None else ()
