@@ -40,7 +40,14 @@ from typing import Any, ClassVar, Literal
 
 from rummykit.encoding import Encoder, encoder_for
 from rummykit.games import find_game
-from rummykit.games.base import Game, HandState, IllegalActionError, Match, check_player_count
+from rummykit.games.base import (
+    Game,
+    HandState,
+    IllegalActionError,
+    Match,
+    check_player_count,
+    standings,
+)
 from rummykit.players import Player, find_player
 
 __all__ = ["RummyEnv"]
@@ -252,9 +259,7 @@ class RummyEnv:
 
     def _standing(self) -> float:
         """The agent's points minus the other seats' average."""
-        totals = self._totals()
-        others = [t for s, t in enumerate(totals) if s != self.seat]
-        return totals[self.seat] - sum(others) / len(others)
+        return standings(self._totals())[self.seat]
 
     def _winner_sign(self) -> int:
         if self._match is not None:

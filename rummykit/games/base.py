@@ -54,6 +54,7 @@ __all__ = [
     "natural",
     "new_rng",
     "redeal_unseen",
+    "standings",
 ]
 
 
@@ -470,9 +471,35 @@ class HandState(Protocol):
         """True for a hand made by :meth:`resample` (it has no record)."""
         ...
 
+    def returns(self) -> tuple[float, ...]:
+        """Each seat's outcome of the hand, higher better, adding up to zero (see
+        :func:`standings`); zeros until the hand is over."""
+        ...
+
+
+def standings(points: Sequence[float], *, low_wins: bool = False) -> tuple[float, ...]:
+    """Each seat's points minus the average of the other seats' points, so that higher is better
+    and the standings add up to zero (a common scale for every game, as OpenSpiel's returns):
+    negated where the lowest total wins (Crazy Rummy's points are penalties).
+
+    >>> standings((26, 0))
+    (26.0, -26.0)
+    >>> standings((30, 0, 0))
+    (30.0, -15.0, -15.0)
+    >>> standings((90, 0, 30), low_wins=True)
+    (-75.0, 60.0, 15.0)
+    """
+    count = len(points)
+    if count < 2:
+        raise ValueError("standings compare two seats or more")
+    total = sum(points)
+    sign = -1.0 if low_wins else 1.0
+    return tuple(sign * (p - (total - p) / (count - 1)) + 0.0 for p in points)  # never -0.0
+
 
 class CloneableHand:
-    """Gives a hand state :meth:`clone` (and the flag its :meth:`resample` copies set)."""
+    """Gives a hand state :meth:`clone` and :meth:`returns` (and the flag its :meth:`resample`
+    copies set)."""
 
     resampled: bool = False
     """True for a hand made by ``resample(seat)``: its hidden cards were dealt again, so no deal
@@ -492,6 +519,22 @@ class CloneableHand:
         (1, 0)
         """
         return clone_state(self)
+
+    def returns(self) -> tuple[float, ...]:
+        """Each seat's outcome of the hand on one scale for every game: its points minus the
+        other seats' average (:func:`standings`; Crazy Rummy's penalty points count against),
+        higher better, adding up to zero; zeros until the hand is over.
+
+        >>> from rummykit.games.gin import Gin
+        >>> state = Gin().new_hand(seed=7)
+        >>> state.returns()
+        (0.0, 0.0)
+        """
+        state = cast(Any, self)
+        result = state.result
+        if result is None:
+            return (0.0,) * len(state.deal.hands)
+        return standings(result.scores, low_wins=state.game.low_total_wins)
 
     def _hide_deal(self, seat: int, rng: random.Random) -> None:
         """For a resampled hand: no seed (it would deal the true hand again) and a deal that
@@ -631,6 +674,13 @@ class MatchMechanics:
     hands: list[Any]
     result: Any
 
+    def returns(self) -> tuple[float, ...]:
+        """Each seat's standing in the match (:func:`standings`): from the final totals once the
+        match is over (Gin's bonuses in), else from the totals so far."""
+        state = cast(Any, self)
+        totals = self.result.totals if self.result is not None else state.scores()
+        return standings(totals, low_wins=state.hands[-1].game.low_total_wins)
+
     def clone(self) -> Self:
         """An independent copy of the match: the hand in play cloned, the finished hands shared
         (they cannot change)."""
@@ -763,6 +813,10 @@ class Match(Protocol):
 
     def scores(self) -> tuple[int, ...]:
         """Each seat's total so far."""
+        ...
+
+    def returns(self) -> tuple[float, ...]:
+        """Each seat's standing in the match, higher better, adding up to zero."""
         ...
 
     def apply(self, action: Action, seat: int | None = None) -> None:
