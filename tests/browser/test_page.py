@@ -2010,3 +2010,32 @@ def test_a_friend_still_reading_the_score_is_named_and_told_their_turn_has_come(
     expect(host.locator("#prompt")).to_have_text("Waiting for Lan…")
     expect(host.locator("#opponents-zone")).not_to_contain_text("reading the score")
     expect(turn).to_be_hidden()
+
+
+HAND_BOXES = """() => [...document.querySelectorAll('#hand .card')].map((c) => {
+  const r = c.getBoundingClientRect();
+  return [Math.round(r.width), Math.round(r.top), Math.round(r.right)];
+})"""
+
+
+def test_a_tall_phone_shows_bigger_hand_cards_in_one_row(server: Any, new_page: Any) -> None:
+    small = new_page(viewport=(360, 640))
+    start(small, server.url, "Gin Rummy")
+    usual = small.evaluate(HAND_BOXES)[0][0]
+    page = new_page(viewport=(390, 844))
+    start(page, server.url, "Gin Rummy")
+    for count in (10, 11):
+        if count == 11:  # a draw: one card more, and the cards keep their size
+            wait_turn(page)
+            while len(cards(page)) < 11:
+                pass_ = page.get_by_role("button", name="Pass")
+                stock = page.get_by_role("button", name=re.compile("^Stock"))
+                act(page, pass_ if pass_.is_visible() else stock)
+                wait_turn(page)
+        boxes = page.evaluate(HAND_BOXES)
+        assert len(boxes) == count
+        widths = {w for w, _, _ in boxes}
+        assert len(widths) == 1 and widths.pop() >= usual * 1.15  # 56 px, not 48
+        assert len({top for _, top, _ in boxes}) == 1  # one row
+        assert max(right for _, _, right in boxes) <= 390
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390

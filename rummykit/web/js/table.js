@@ -454,6 +454,9 @@ function renderHand(ctx) {
   if (hadFocus && !zone.contains(document.activeElement) && ui.focusKey) handNodes.get(ui.focusKey)?.focus();
   zone.classList.toggle("many", entries.length > 11);
   zone.style.setProperty("--n", String(Math.max(2, entries.length)));
+  // The cards a tall phone sizes the hand for: at least 11, so a draw or a discard does not
+  // resize them (see app.css).
+  zone.style.setProperty("--n-fit", String(Math.max(11, entries.length)));
   $("hand-title").textContent = t("hand.title", { count: entries.length });
   const dw = $("deadwood");
   const sel = selectedCards(ctx);
