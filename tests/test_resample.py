@@ -26,7 +26,7 @@ from rummykit.actions import (
 )
 from rummykit.cards import STANDARD_PACK, Card, parse_cards
 from rummykit.games import Crazy, Gin, Rummy, find_game
-from rummykit.games.base import PUBLIC, Deal, HandState, Phase
+from rummykit.games.base import PUBLIC, Deal, HandState, Phase, information_state
 from rummykit.games.crazy import CrazyState
 from rummykit.games.gin import GinState
 from rummykit.games.rummy import RummyState
@@ -450,3 +450,31 @@ def test_a_resampled_hand_keeps_no_trace_of_the_true_deal() -> None:
         # The other seats' dealt hands are a guess, not the truth, and differ between guesses.
         others = {tuple(g.deal.hands[0]) for g in guesses}
         assert len(others) > 1 and tuple(state.deal.hands[0]) not in others
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    setup=st.sampled_from([("gin", 2), ("rummy", 4), ("rummy-classic", 3), ("crazy", 4)]),
+    seed=st.integers(0, 10**6),
+    steps=st.integers(0, 60),
+)
+def test_the_information_state_is_what_the_seat_knows(
+    setup: tuple[str, int], seed: int, steps: int
+) -> None:
+    name, players = setup
+    state = new_state(name, players, seed)
+    play(state, random.Random(seed), steps)
+    rng = random.Random(seed + 1)
+    for seat in range(players):
+        key = state.information_state(seat)
+        assert key == information_state(state.view(seat))
+        # The same for any deal of what the seat cannot see, and for a clone ...
+        assert state.resample(seat, rng).information_state(seat) == key
+        assert state.clone().information_state(seat) == key
+        # ... and not for another seat, which holds other cards.
+        assert all(state.information_state(o) != key for o in range(players) if o != seat)
+    if not state.is_over:
+        # A move changes what every seat knows (the history at least).
+        before = [state.information_state(s) for s in range(players)]
+        state.apply(random_move(state, rng, 0.3))
+        assert all(state.information_state(s) != before[s] for s in range(players))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import operator
 import random
 import zlib
@@ -51,6 +52,7 @@ __all__ = [
     "check_seed",
     "clone_state",
     "derive_seed",
+    "information_state",
     "natural",
     "new_rng",
     "redeal_unseen",
@@ -476,6 +478,21 @@ class HandState(Protocol):
         :func:`standings`); zeros until the hand is over."""
         ...
 
+    def information_state(self, seat: int) -> str:
+        """Everything ``seat`` knows now, as one string (:func:`information_state`)."""
+        ...
+
+
+def information_state(view: View) -> str:
+    """A view as one canonical string: equal exactly when two positions look the same to the
+    seat, so it can key a table of information sets (as OpenSpiel's information state string).
+
+    It is the view's JSON with sorted keys and no spaces: the seat's own cards, everything
+    public, and the history as the seat saw it (so two positions reached by different moves
+    differ: perfect recall). A hand and any ``resample(seat)`` of it give the same string.
+    """
+    return json.dumps(view.to_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
 
 def standings(points: Sequence[float], *, low_wins: bool = False) -> tuple[float, ...]:
     """Each seat's points minus the average of the other seats' points, so that higher is better
@@ -535,6 +552,18 @@ class CloneableHand:
         if result is None:
             return (0.0,) * len(state.deal.hands)
         return standings(result.scores, low_wins=state.game.low_total_wins)
+
+    def information_state(self, seat: int) -> str:
+        """Everything ``seat`` knows now, as one string (:func:`information_state` of its view).
+
+        >>> from rummykit.games.gin import Gin
+        >>> state = Gin().new_hand(seed=7)
+        >>> state.information_state(0) == state.resample(0).information_state(0)
+        True
+        >>> state.information_state(0) == state.information_state(1)
+        False
+        """
+        return information_state(cast(Any, self).view(seat))
 
     def _hide_deal(self, seat: int, rng: random.Random) -> None:
         """For a resampled hand: no seed (it would deal the true hand again) and a deal that
