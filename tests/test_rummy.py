@@ -479,6 +479,11 @@ def test_wrong_turn_wrong_phase_and_foreign_actions() -> None:
         play(s, "take")
     with pytest.raises(IllegalActionError, match="not in your hand"):
         play(s, "meld 2S 2C 2D")
+    # Cards that make no meld at all are told so first, held or not.
+    with pytest.raises(IllegalActionError, match="needs at least 3 cards"):
+        play(s, "meld AH 2H")
+    with pytest.raises(IllegalActionError, match="the ace is low only"):
+        play(s, "meld QC KC AC")
     with pytest.raises(IllegalActionError, match="no meld number 1"):
         play(s, "layoff 7S 1")
 

@@ -512,6 +512,11 @@ class RummyState(CloneableHand, ShuffledRestocks):
         if isinstance(action, LayOff) and action.end is not None:
             raise IllegalActionError("a lay-off goes to the end its card fits; name no end here")
         cards = action.cards if isinstance(action, NewMeld) else (natural(action.card),)
+        if isinstance(action, NewMeld):
+            try:  # cards that make no meld at all: say so first, held or not
+                Meld.of(cards)
+            except MeldError as exc:
+                raise IllegalActionError(str(exc)) from None
         missing = [c for c in cards if c not in hand]
         if missing:
             raise IllegalActionError(f"{format_cards(missing)} not in your hand")
@@ -522,10 +527,6 @@ class RummyState(CloneableHand, ShuffledRestocks):
                     f"you may lay down only {limit} new meld{'s' if limit != 1 else ''} a turn "
                     "(lay-offs are still allowed)"
                 )
-            try:
-                Meld.of(cards)
-            except MeldError as exc:
-                raise IllegalActionError(str(exc)) from None
         else:
             if not 1 <= action.meld <= len(self.table):
                 raise IllegalActionError(
