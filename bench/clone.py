@@ -17,69 +17,12 @@ from __future__ import annotations
 import argparse
 import copy
 import random
-import statistics
 import sys
-import time
-from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rummykit.games import find_game
-from rummykit.games.base import HandState
-
-
-def rummykit_positions(name: str, players: int, moves: Sequence[int], seed: int) -> list[Any]:
-    """One random position per entry of ``moves`` (that many random actions into a hand)."""
-    rng = random.Random(seed)
-    game = find_game(name)
-    out: list[HandState] = []
-    for count in moves:
-        state = game.new_hand(players=players, seed=rng.randrange(1 << 62))
-        for _ in range(count):
-            if state.to_act is None:
-                break
-            legal = state.legal_actions()
-            state.apply(legal[rng.randrange(len(legal))], state.to_act)
-        out.append(state)
-    return out
-
-
-def openspiel_positions(moves: Sequence[int], seed: int) -> list[Any] | None:
-    """The same in OpenSpiel's gin_rummy (chance sampled), or None without OpenSpiel."""
-    try:
-        import pyspiel
-    except ImportError:
-        return None
-    game = pyspiel.load_game("gin_rummy")
-    rng = random.Random(seed)
-    out = []
-    for count in moves:
-        state = game.new_initial_state()
-        made = 0
-        while not state.is_terminal() and (made < count or state.is_chance_node()):
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-                made += 1
-        out.append(state)
-    return out
-
-
-def per_clone(states: Sequence[Any], clone: Callable[[Any], Any], repeats: int) -> float:
-    """Median microseconds to clone one state, over ``repeats`` passes over ``states``."""
-    for state in states[:10]:
-        clone(state)  # warm-up
-    times = []
-    for _ in range(repeats):
-        started = time.perf_counter()
-        for state in states:
-            clone(state)
-        times.append((time.perf_counter() - started) / len(states))
-    return statistics.median(times) * 1e6
+from positions import openspiel_positions, per_call, rummykit_positions
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -91,22 +34,22 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(args.seed)
     moves = [rng.randrange(41) for _ in range(args.positions)]
     gin = rummykit_positions("gin", 2, moves, args.seed)
-    ours = per_clone(gin, lambda s: s.clone(), args.repeats)
+    ours = per_call(gin, lambda s: s.clone(), args.repeats)
     rows: list[tuple[str, float, str]] = [("Gin, rummykit state.clone()", ours, "")]
     peer = openspiel_positions(moves, args.seed)
     if peer is not None:
-        theirs = per_clone(peer, lambda s: s.clone(), args.repeats)
+        theirs = per_call(peer, lambda s: s.clone(), args.repeats)
         rows.append(("Gin, OpenSpiel state.clone()", theirs, f"{theirs / ours:.1f}x"))
     else:
         print("OpenSpiel is not installed (pip install -e '.[bench]'): no peer row")
-    deep = per_clone(gin, copy.deepcopy, max(1, args.repeats // 3))
+    deep = per_call(gin, copy.deepcopy, max(1, args.repeats // 3))
     rows.append(("Gin, rummykit copy.deepcopy", deep, f"{deep / ours:.1f}x"))
     for name, label in (("rummy", "Basic Rummy"), ("crazy", "Crazy Rummy")):
         states = rummykit_positions(name, 4, moves, args.seed)
         rows.append(
             (
                 f"{label} (4), rummykit state.clone()",
-                per_clone(states, lambda s: s.clone(), args.repeats),
+                per_call(states, lambda s: s.clone(), args.repeats),
                 "",
             )
         )

@@ -16,73 +16,12 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import sys
-import time
-from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rummykit.games import find_game
-from rummykit.games.base import HandState
-
-
-def positions(name: str, players: int, moves: Sequence[int], seed: int) -> list[HandState]:
-    """One mid-hand position per entry of ``moves`` (that many random actions into a hand)."""
-    rng = random.Random(seed)
-    game = find_game(name)
-    out: list[HandState] = []
-    for count in moves:
-        while True:
-            state = game.new_hand(players=players, seed=rng.randrange(1 << 62))
-            for _ in range(count):
-                if state.is_over:
-                    break
-                legal = state.legal_actions()
-                state.apply(legal[rng.randrange(len(legal))])
-            if not state.is_over:
-                out.append(state)
-                break
-    return out
-
-
-def openspiel_positions(moves: Sequence[int], seed: int) -> list[Any] | None:
-    """Gin positions in OpenSpiel after the same numbers of moves, or None without it."""
-    try:
-        import pyspiel
-    except ImportError:
-        return None
-    game = pyspiel.load_game("gin_rummy")
-    rng = random.Random(seed)
-    out = []
-    for count in moves:
-        state = game.new_initial_state()
-        made = 0
-        while not state.is_terminal() and (made < count or state.is_chance_node()):
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-                made += 1
-        if not state.is_terminal():
-            out.append(state)
-    return out
-
-
-def per_call(states: Sequence[Any], call: Callable[[Any], Any], repeats: int) -> float:
-    """Median microseconds of one call, over ``repeats`` passes over ``states``."""
-    for state in states[:10]:
-        call(state)  # warm-up
-    times = []
-    for _ in range(repeats):
-        started = time.perf_counter()
-        for state in states:
-            call(state)
-        times.append((time.perf_counter() - started) / len(states))
-    return statistics.median(times) * 1e6
+from positions import openspiel_positions, per_call, rummykit_positions
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -102,12 +41,12 @@ def main(argv: list[str] | None = None) -> int:
         ("rummy-classic", 4, "Basic Rummy (4), rummy-classic"),
         ("crazy", 4, "Crazy Rummy (4)"),
     ):
-        states = positions(name, players, moves, args.seed)
+        states = rummykit_positions(name, players, moves, args.seed, in_play=True)
         clone = per_call(states, lambda s: s.clone(), args.repeats)
         resample = per_call(states, lambda s: s.resample(s.to_act, draw), args.repeats)
         gin_time = gin_time or resample
         rows.append((label, resample, clone, f"{resample / clone:.1f}x clone"))
-    peer = openspiel_positions(moves, args.seed)
+    peer = openspiel_positions(moves, args.seed, in_play=True)
     if peer is not None:
         import pyspiel
 

@@ -565,6 +565,19 @@ class CloneableHand:
         """
         return information_state(cast(Any, self).view(seat))
 
+    def _resampling(self, seat: int, rng: random.Random | None) -> tuple[Self, random.Random]:
+        """The start of every :meth:`resample`: ``seat`` checked, the generator (a new one for
+        None), and a clone marked resampled whose deal keeps no trace of the true one."""
+        players = cast(Any, self).players
+        if isinstance(seat, bool) or seat not in range(players):
+            raise ValueError(f"no seat {seat!r} at a table of {players}")
+        if rng is None:
+            rng = random.Random()
+        new = self.clone()
+        new.resampled = True
+        new._hide_deal(seat, rng)
+        return new, rng
+
     def _hide_deal(self, seat: int, rng: random.Random) -> None:
         """For a resampled hand: no seed (it would deal the true hand again) and a deal that
         keeps only what ``seat`` saw dealt (its own hand, the up-card), every other card of the

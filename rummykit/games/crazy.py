@@ -980,13 +980,7 @@ class CrazyState(CloneableHand, ShuffledRestocks):
         >>> guess.view(2).to_dict() == state.view(2).to_dict(), guess.hands[2] == state.hands[2]
         (True, True)
         """
-        if isinstance(seat, bool) or seat not in range(self.players):
-            raise ValueError(f"no seat {seat!r} at a table of {self.players}")
-        if rng is None:
-            rng = random.Random()
-        new = self.clone()
-        new.resampled = True
-        new._hide_deal(seat, rng)
+        new, rng = self._resampling(seat, rng)
         new._forget_generator(rng)
         shown = range(self.players) if self.result is not None else ()  # the result shows all
         tagged = any(self._tags)

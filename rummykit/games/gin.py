@@ -752,11 +752,7 @@ class GinState(CloneableHand):
         True
         """
         _check_seat(seat)
-        if rng is None:
-            rng = random.Random()
-        new = self.clone()
-        new.resampled = True
-        new._hide_deal(seat, rng)
+        new, rng = self._resampling(seat, rng)
         other = 1 - seat
         over = self.phase is Phase.HAND_OVER
         cancelled = over and self.result is not None and self.result.winner is None

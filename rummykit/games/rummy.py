@@ -653,13 +653,7 @@ class RummyState(CloneableHand, ShuffledRestocks):
         >>> guess.view(1).to_dict() == state.view(1).to_dict(), guess.hands[1] == state.hands[1]
         (True, True)
         """
-        if isinstance(seat, bool) or seat not in range(self.players):
-            raise ValueError(f"no seat {seat!r} at a table of {self.players}")
-        if rng is None:
-            rng = random.Random()
-        new = self.clone()
-        new.resampled = True
-        new._hide_deal(seat, rng)
+        new, rng = self._resampling(seat, rng)
         new._forget_generator(rng)
         result = self.result
         shown = range(self.players) if result is not None and result.winner is not None else ()

@@ -1261,16 +1261,15 @@ def gin_turn_to_knock(page: Any) -> None:
     act(page, knock if knock.is_enabled() and deadwood <= 10 else card)
 
 
-def test_two_friends_play_a_match_and_a_rematch(server: Any, new_page: Any) -> None:
-    """A whole Gin match (to 1 point) between two people in two windows: the score screen in
-    both, the next hand dealt by one of them, and a rematch pressed by the friend that moves both
-    windows to a new table with the same names."""
+def gin_with_a_friend(server: Any, new_page: Any, target: str | None = None) -> tuple[Any, Any]:
+    """A Gin table of two people in two windows: An (the host, who sends the link) and Lan."""
     host = new_page()
     host.goto(server.url)
     host.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
     host.get_by_label("Your opponent").select_option(label="A friend (send them a link)")
     host.locator("#start").get_by_label("Your name").fill("An")
-    host.get_by_label("Target score").fill("1")
+    if target is not None:
+        host.get_by_label("Target score").fill(target)
     host.get_by_role("button", name="Play").click()
     link = host.locator("#invite-list input").first.input_value()
     friend = new_page()
@@ -1278,6 +1277,14 @@ def test_two_friends_play_a_match_and_a_rematch(server: Any, new_page: Any) -> N
     friend.locator("#join").get_by_label("Your name").fill("Lan")
     friend.get_by_role("button", name="Take my seat").click()
     expect(host.locator("#opponents-zone")).to_contain_text("Lan")
+    return host, friend
+
+
+def test_two_friends_play_a_match_and_a_rematch(server: Any, new_page: Any) -> None:
+    """A whole Gin match (to 1 point) between two people in two windows: the score screen in
+    both, the next hand dealt by one of them, and a rematch pressed by the friend that moves both
+    windows to a new table with the same names."""
+    host, friend = gin_with_a_friend(server, new_page, target="1")
     pages = {"You": host, "Lan": friend}
     first_table = host.evaluate("() => window.rummykit.state.session.table")
     for _ in range(400):
@@ -1968,18 +1975,7 @@ def test_the_log_keeps_the_whole_hand_and_ends_with_its_outcome(server: Any, new
 def test_a_friend_still_reading_the_score_is_named_and_told_their_turn_has_come(
     server: Any, new_page: Any
 ) -> None:
-    host = new_page()
-    host.goto(server.url)
-    host.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
-    host.get_by_label("Your opponent").select_option(label="A friend (send them a link)")
-    host.locator("#start").get_by_label("Your name").fill("An")
-    host.get_by_role("button", name="Play").click()
-    link = host.locator("#invite-list input").first.input_value()
-    friend = new_page()
-    friend.goto(link)
-    friend.locator("#join").get_by_label("Your name").fill("Lan")
-    friend.get_by_role("button", name="Take my seat").click()
-    expect(host.locator("#opponents-zone")).to_contain_text("Lan")
+    host, friend = gin_with_a_friend(server, new_page)
     pages = {"You": host, "Lan": friend}
     for _ in range(400):
         host.wait_for_function(
