@@ -1973,9 +1973,9 @@ def test_the_log_keeps_the_whole_hand_and_ends_with_its_outcome(server: Any, new
 
 
 def test_a_friend_still_reading_the_score_is_named_and_told_their_turn_has_come(
-    server: Any, new_page: Any
+    own_server: Any, new_page: Any
 ) -> None:
-    host, friend = gin_with_a_friend(server, new_page)
+    host, friend = gin_with_a_friend(own_server, new_page)
     pages = {"You": host, "Lan": friend}
     for _ in range(400):
         host.wait_for_function(
@@ -1988,9 +1988,22 @@ def test_a_friend_still_reading_the_score_is_named_and_told_their_turn_has_come(
     else:
         pytest.fail("the hand did not end")
     friend.wait_for_function("() => document.querySelector('#dlg-result').open")
-    # Each sees the other reading the score.
+    # Each sees the other reading the score, after a dropped connection too (both pages
+    # reconnect by themselves and say again that they are reading).
     expect(host.locator("#opponents-zone")).to_contain_text("reading the score")
     expect(friend.locator("#opponents-zone")).to_contain_text("reading the score")
+    for page in (host, friend):
+        page.evaluate("() => { window.__oldWelcome = window.rummykit.state.welcome; }")
+    own_server.restart(kill=True)
+    for page in (host, friend):
+        # welcomed again on a new socket, and told since who is here
+        page.wait_for_function(
+            "() => window.rummykit.state.welcome !== window.__oldWelcome"
+            " && window.rummykit.state.online && window.rummykit.state.online.size === 2",
+            timeout=20_000,
+        )
+    for page in (host, friend):
+        expect(page.locator("#opponents-zone")).to_contain_text("reading the score")
     next_hand(host, lambda: act(host, host.get_by_role("button", name=re.compile("^Next hand"))))
     expect(friend.locator("#opponents-zone")).not_to_contain_text("reading the score")
     # An plays until it is Lan's turn; Lan's score screen says the turn has come, An's prompt
@@ -2035,3 +2048,43 @@ def test_a_tall_phone_shows_bigger_hand_cards_in_one_row(server: Any, new_page: 
         assert len({top for _, top, _ in boxes}) == 1  # one row
         assert max(right for _, _, right in boxes) <= 390
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+
+
+def test_a_meld_taken_back_comes_back_selected_to_try_again(server: Any, new_page: Any) -> None:
+    page = new_page()
+    start(page, server.url, "Basic Rummy")
+    undo = page.get_by_role("button", name="Undo", exact=True)
+    meld = page.get_by_role("button", name="Meld", exact=True)
+    for _ in range(300):
+        wait_turn(page)
+        if result_open(page):
+            play_on(page)
+            continue
+        stock = page.get_by_role("button", name=re.compile("^Stock"))
+        if stock.is_enabled():
+            act(page, stock)
+            continue
+        groups: dict[str, list[str]] = {}
+        for c in cards(page):
+            m = re.search(r"in meld (\d+)", c["title"])
+            if m:
+                groups.setdefault(m.group(1), []).append(c["name"])
+        if groups and len(cards(page)) > 4:
+            melded = next(iter(groups.values()))
+            clear_selection(page)
+            for name in melded:
+                select(page, name)
+            if meld.is_enabled():
+                on_table = page.locator(".table-meld").count()
+                act(page, meld)
+                break
+        discard_highest(page, [c["name"] for c in cards(page)])
+    else:
+        pytest.fail("no meld to lay down")
+    expect(page.locator(".table-meld")).to_have_count(on_table + 1)
+    act(page, undo)
+    expect(page.locator(".table-meld")).to_have_count(on_table)
+    chosen = [c["name"] for c in cards(page) if c["pressed"] == "true"]
+    assert sorted(chosen) == sorted(melded)
+    expect(page.locator("#hand .card.new")).to_have_count(0)
+    expect(meld).to_be_enabled()  # the same meld may be laid down again at once

@@ -469,6 +469,9 @@ function leaveTable() {
 function onMessage(m) {
   if (m.t === "welcome") {
     S.welcome = m;
+    // A new socket (a reconnect too): the server tells who is here again, and this page, if it
+    // shows a score, says again that it is reading it (the server forgot with the old socket).
+    S.online = null;
     return;
   }
   if (m.t === "view") return onView(m);
@@ -612,6 +615,12 @@ function onView(m) {
   const removed = [...before].filter((k) => !after.has(k));
   ui.gained = newHand || !prev ? new Set() : new Set([...after].filter((k) => !before.has(k)));
   ui.selected = keptSelection(ui.selected, prev && !newHand ? prev.view.hand.hand : null, m.view.hand.hand, after);
+  if (m.undone) {
+    // The cards a move taken back returns (a meld, a lay-down, a lay-off) come back selected, to
+    // try again, not marked as just drawn.
+    ui.selected = ui.gained;
+    ui.gained = new Set();
+  }
   ui.pendingEnds = null;
   $("hint-text").textContent = "";
   if (m.undone) {
