@@ -191,10 +191,11 @@ Action: TypeAlias = (
 
 UNDOABLE: tuple[type[Action], ...] = (Take, NewMeld, LayOff, Down, Swap)
 """The moves a player may fairly take back while the turn is still theirs (the web app and the
-terminal game allow it to a person playing alone against the computer): each shows the player
-no hidden card and leaves the turn with them. A draw from the stock shows a card (a buy its
-penalty card), and a discard, a pass, a knock or ``done`` passes the turn on, so none of those
-is among them."""
+terminal game allow it to a person playing alone against the computer): none shows the player
+a hidden card. Only such a move that left the turn with them can be taken back (Crazy Rummy's
+dealer taking the up-card passes the turn: it stays). A draw from the stock shows a card (a buy
+its penalty card), and a discard, a pass, a knock or ``done`` passes the turn on, so none of
+those is among them."""
 
 
 def _itself(action: Action, memo: object) -> Action:

@@ -211,6 +211,23 @@ def test_no_take_backs_at_a_table_with_friends(store: Store) -> None:
     table.act(0, "take", table.seq)
     assert table.view_message(0)["undo"] is None
     _refused(table, table.seq, "illegal", "alone against the computer")
+    # Nor when the friend took their seat and left, a computer playing it until they come back.
+    again, _ = Table.create(store, variant="rummy", opponents=1, level="medium", friends=1, seed=5)
+    code = again.invites[1]
+    again.join(code, "Lan")
+    again.give_to_computer(1, "easy", connected=[0], by=0)
+    assert again.people() == 2 and again.human_seats() == [0]
+    for _ in range(300):
+        _to_person(again)
+        legal = [str(a) for a in again.hand.view(0).legal_actions]
+        if "take" in legal:
+            break
+        again.act(0, greedy(legal), again.seq)
+    else:
+        raise AssertionError("no take for the person")
+    again.act(0, "take", again.seq)
+    assert again.view_message(0)["undo"] is None
+    _refused(again, again.seq, "illegal", "alone against the computer")
 
 
 def test_the_undo_message_is_read_and_checked() -> None:

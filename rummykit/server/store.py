@@ -60,6 +60,7 @@ CREATE TABLE IF NOT EXISTS undos (
     action TEXT NOT NULL,
     at REAL NOT NULL
 );
+CREATE INDEX IF NOT EXISTS undos_by_table ON undos(table_id);
 CREATE TABLE IF NOT EXISTS rematches (
     table_id TEXT PRIMARY KEY REFERENCES tables(id),
     next_id TEXT NOT NULL REFERENCES tables(id)
@@ -177,7 +178,7 @@ class Store:
                 (time.time(), int(finished), table_id),
             )
 
-    def take_back(self, table_id: str, hand: int, number: int, seat: int, action: str) -> None:
+    def undo_action(self, table_id: str, hand: int, number: int, seat: int, action: str) -> None:
         """Remove the last action of hand ``hand`` (it must be action ``number``, by ``seat``,
         ``action``), and note it was taken back; committed. Raises ValueError (nothing changed)
         if the stored last action is not that one."""

@@ -29,7 +29,6 @@ from rummykit.actions import (
     Action,
     ActionSyntaxError,
     Buy,
-    Discard,
     Down,
     Draw,
     LayOff,
@@ -825,7 +824,10 @@ class Table:
 
     def _undoable(self, seat: int) -> tuple[Action | None, str]:
         """The move ``seat`` may take back, or None and why not."""
-        if self.human_seats() != [seat]:
+        # Every other seat a computer player's own: none kept for a friend, none played by a
+        # computer standing in for a person who may come back.
+        others = (s for other, s in enumerate(self.seats) if other != seat)
+        if self.seats[seat].kind != "human" or any(s.kind == "human" or s.stand_in for s in others):
             return None, "moves are taken back only when you play alone against the computer"
         hand = self.hand
         if self.match.is_over or hand.is_over or hand.to_act != seat or not hand.history:
@@ -843,19 +845,13 @@ class Table:
 
     def _undo_entry(self, seat: int) -> dict[str, Any]:
         """The seat's last move as a log entry (see :meth:`view_message`), a ``take`` with the
-        card taken: the last card thrown (or the up-card), as a card is taken only right after
-        it was thrown."""
-        hand = self.hand
-        actor, action = hand.history[-1]
-        entry: dict[str, Any] = {
-            "seat": actor,
-            "action": hand.view(seat).to_dict()["history"][-1][1],
-        }
-        if isinstance(action, Take):
-            thrown = [a.card for _, a in hand.history if isinstance(a, Discard)]
-            top = thrown[-1] if thrown else hand.deal.up
-            if top is not None:
-                entry["card"] = str(top)
+        card taken (the seat's view names it: the card it may not throw back this turn)."""
+        data = self.hand.view(seat).to_dict()
+        actor, action = self.hand.history[-1]
+        entry: dict[str, Any] = {"seat": actor, "action": data["history"][-1][1]}
+        taken = data["taken_from_discard"]
+        if isinstance(action, Take) and taken:
+            entry["card"] = taken
         return entry
 
     def undo(self, seat: int, seq: int) -> dict[int, dict[str, Any]]:
@@ -873,7 +869,7 @@ class Table:
         hand_number = len(self.match.hands) - 1
         number = len(hand.history) - 1
         try:
-            self.store.take_back(self.id, hand_number, number, seat, str(action))
+            self.store.undo_action(self.id, hand_number, number, seat, str(action))
         except ValueError:  # pragma: no cover - the store holds what the table played
             self._reload()
             raise ProtocolError("that move cannot be taken back now", "stale") from None

@@ -193,7 +193,6 @@ function matchBody(ctx, body) {
   body.append(section);
 }
 
-/** Fill the result dialog for the hand just over (and the match, if it is over). */
 /** The hand's outcome in one line, e.g. "Lan went out: 36 points" (also the log's last line). */
 export function resultTitle(ctx, r) {
   if (ctx.welcome.game === "gin") return ginTitle(ctx, r);
@@ -201,6 +200,7 @@ export function resultTitle(ctx, r) {
   return rummyTitle(ctx, r);
 }
 
+/** Fill the result dialog for the hand just over (and the match, if it is over). */
 export function renderResult(ctx) {
   const view = ctx.msg.view;
   const r = view.hand.result;
