@@ -567,3 +567,36 @@ def test_restock_limit_ends_a_round_that_cannot_end() -> None:
     assert CrazyOptions(max_restocks=None).to_dict()["max_restocks"] == "unlimited"
     with pytest.raises(ValueError, match="max_restocks"):
         CrazyOptions(max_restocks=-1)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**6), players=st.integers(3, 5))
+def test_a_known_card_thrown_is_no_longer_known_whatever_copy_was_thrown(
+    seed: int, players: int
+) -> None:
+    # With two packs a player may hold a second, hidden copy of a card it took. When it throws
+    # that card, nobody can tell which copy went: the others' view must not say it still holds
+    # one (it once did exactly when the hidden copy was there).
+    state: Any = find_game("crazy").new_hand(players=players, seed=seed, dealer=0)
+    rng = random.Random(seed)
+    thrown = 0
+    while not state.is_over and thrown < 12:
+        legal = state.legal_actions()
+        seat = state.to_act
+        assert seat is not None
+        known = list(state.view((seat + 1) % players).known_cards[seat])
+        takes = [a for a in legal if isinstance(a, Take | Buy)]
+        throws = [a for a in legal if isinstance(a, Discard) and a.card in known]
+        if throws:
+            action: Any = throws[0]
+        else:
+            action = rng.choice(takes) if takes and rng.random() < 0.6 else rng.choice(legal)
+        state.apply(action)
+        for other in range(players):
+            shown = state.view(other).known_cards
+            for holder in range(players):  # what anyone is said to hold, it holds
+                assert not Counter(shown[holder]) - Counter(state.hands[holder])
+        if isinstance(action, Discard) and action.card in known:
+            thrown += 1
+            after = state.view((seat + 1) % players).known_cards[seat]
+            assert list(after).count(action.card) == known.count(action.card) - 1

@@ -772,13 +772,15 @@ class CrazyState(CloneableHand, ShuffledRestocks):
             self._decline()
         elif isinstance(action, Down):
             hand = self.hands[actor]
+            laid: list[AnyCard] = []
             for meld in self._melds_of(action.melds):
                 _remove(hand, meld.cards)
+                laid += meld.cards
                 self.table.append(TableMeld(meld, actor))
                 if self.taken in meld.cards:
                     self.taken = None  # the taken card is on the table (any copy left is own)
             self.down[actor] = True
-            self._forget(actor)
+            self._forget(actor, laid)
             self._check_out(actor)
         elif isinstance(action, LayOff):
             index = action.meld - 1
@@ -793,7 +795,7 @@ class CrazyState(CloneableHand, ShuffledRestocks):
             self.table[index] = TableMeld(extended, self.table[index].owner)
             if action.card == self.taken:
                 self.taken = None  # the taken card is on the table (any copy left is own)
-            self._forget(actor)
+            self._forget(actor, [action.card])
             self._check_out(actor)
         elif isinstance(action, Swap):
             index = action.meld - 1
@@ -808,35 +810,41 @@ class CrazyState(CloneableHand, ShuffledRestocks):
             self.table[index] = TableMeld(new_run, self.table[index].owner)
             if action.card == self.taken:
                 self.taken = None  # the taken card is on the table
-            self._forget(actor)
+            self._forget(actor, [action.card])
         else:
             assert isinstance(action, Discard)
             self.hands[actor].remove(action.card)
             self.discard_pile.append(action.card)
-            self._forget(actor)
+            self._forget(actor, [action.card])
             if not self.hands[actor]:
                 self._finish_out(actor)
             else:
                 self._offer_discard(actor)
 
-    def _forget(self, seat: int) -> None:
-        """Known cards (taken from the pile) that left the hand are no longer known to be held.
-
-        Nor are tagged ones: of two copies of a card, the known one is kept first."""
+    def _forget(self, seat: int, gone: Sequence[AnyCard]) -> None:
+        """``gone`` left ``seat``'s hand face up: of the cards everyone knows it holds (taken or
+        bought from the pile, a wild swapped out of a run), one copy of each card gone is no
+        longer known to be there. With two packs nobody can tell whether the known copy or the
+        other left, so the known one counts as gone: what the others see never depends on a
+        copy they did not see (the true hand decided it once, and told them of a hidden copy).
+        The restock tags (:meth:`resample`'s own bookkeeping of hidden cards) follow the hand.
+        """
         if not self.known[seat] and not self._tags[seat]:
             return
-        held = Counter(self.hands[seat])
-        kept: list[AnyCard] = []
-        for card in self.known[seat]:
-            if held[card] > 0:
+        known = list(self.known[seat])
+        public = [card for tag, card in self._tags[seat] if tag == PUBLIC]
+        for card in gone:
+            if card in known:
+                known.remove(card)
+            elif card in public:
+                public.remove(card)
+        self.known[seat] = known
+        held = Counter(self.hands[seat]) - Counter(known) - Counter(public)
+        tags: list[Tagged] = [(PUBLIC, card) for card in public]
+        for tag, card in self._tags[seat]:
+            if tag != PUBLIC and held[card] > 0:
                 held[card] -= 1
-                kept.append(card)
-        self.known[seat] = kept
-        tags: list[Tagged] = []
-        for tag in self._tags[seat]:
-            if held[tag[1]] > 0:
-                held[tag[1]] -= 1
-                tags.append(tag)
+                tags.append((tag, card))
         self._tags[seat] = tags
 
     def _check_out(self, seat: int) -> None:
