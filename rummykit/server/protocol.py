@@ -142,7 +142,17 @@ class PaceRequest:
     pace: str
 
 
-PHRASES = ("hello", "good_luck", "nice", "oops", "thinking", "thanks", "well_played", "again")
+PHRASES = (
+    "hello",
+    "good_luck",
+    "nice",
+    "oops",
+    "thinking",
+    "your_turn",
+    "thanks",
+    "well_played",
+    "again",
+)
 """What a person may say to the others at a table of several people: a fixed set of friendly
 phrases, each worded by the page in its reader's language (no free text to moderate)."""
 

@@ -2027,6 +2027,15 @@ def test_a_friend_still_reading_the_score_is_named_and_told_their_turn_has_come(
     expect(host.locator("#prompt")).to_have_text("Waiting for Lan…")
     expect(host.locator("#opponents-zone")).not_to_contain_text("reading the score")
     expect(turn).to_be_hidden()
+    # An nudges: Lan's page shows it by An's name and rings the turn's chime again (sounds on).
+    friend.keyboard.press("s")
+    chimes = friend.evaluate(SOUNDS)["turn"]
+    host.get_by_role("button", name="Say…").click()
+    host.get_by_role("button", name="Your turn!").click()
+    expect(friend.locator("#opponents-zone .bubble")).to_have_text("Your turn!")
+    friend.wait_for_function(
+        "async (n) => (await import('/js/sound.js')).played.turn === n + 1", arg=chimes
+    )
 
 
 HAND_BOXES = """() => [...document.querySelectorAll('#hand .card')].map((c) => {

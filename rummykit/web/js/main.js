@@ -23,7 +23,7 @@ const SETTINGS = "rummykit.settings";
 const REVIEW_WAIT_MS = 20_000; // how long "Review my moves" waits for its answer
 const LOG_BEFORE = 40; // lines of earlier hands kept above a new hand's (the hand's own: all)
 // What a person may say at a table of several people (the server's PHRASES, in its order).
-const PHRASES = ["hello", "good_luck", "nice", "oops", "thinking", "thanks", "well_played", "again"];
+const PHRASES = ["hello", "good_luck", "nice", "oops", "thinking", "your_turn", "thanks", "well_played", "again"];
 const SAID_MS = 5000; // how long a phrase stays by its speaker's name
 
 const S = {
@@ -860,6 +860,9 @@ function onSaid(m) {
   const ui = S.ui;
   ui.said.set(m.seat, m.phrase);
   if (m.seat !== S.session.seat) announce(t("say.heard", { name: seatName(ctx(), m.seat), text: t(`say.${m.phrase}`) }));
+  // A nudge to the person whose turn it is: their turn's chime again (if sounds are on).
+  const mine = S.msg && S.msg.view.hand.to_act === S.session.seat;
+  if (m.phrase === "your_turn" && m.seat !== S.session.seat && mine) play("turn");
   scheduleRender();
   setTimeout(() => {
     if (ui.said.get(m.seat) !== m.phrase) return; // said something else since
