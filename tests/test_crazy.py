@@ -209,8 +209,11 @@ def test_swap_a_wild_out_of_a_run() -> None:
     assert Swap(C("6H"), 1) in s.legal_actions()
     play(s, "swap 6H 1")
     assert str(s.table[0].meld) == "5H 6H 7H 8H" and JOKER in s.hands[0]
+    # Everyone saw the joker go into seat 0's hand: the other seat knows it is there.
+    assert s.view(1).known_cards[0] == (JOKER,)
     assert Swap(C("8S"), 3) not in s.legal_actions()  # own runs are not swapped from
     play(s, "layoff X 2 high")  # the joker now stands for KC
+    assert s.view(1).known_cards[0] == ()  # laid off: no longer held
     assert [str(c) for c in s.table[1].meld.stands_for][-1] == "KC"  # type: ignore[union-attr]
     play(s, "discard 3C")
     r = s.result

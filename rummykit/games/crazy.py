@@ -225,7 +225,8 @@ class CrazyView:
     down: tuple[bool, ...]
     buys: tuple[int, ...]
     known_cards: tuple[tuple[AnyCard, ...], ...]
-    """Per seat, the cards it took or bought from the discard pile and still holds."""
+    """Per seat, the cards everyone saw go into its hand and that it still holds: taken or
+    bought from the discard pile, or a wild it swapped out of a run."""
     taken_from_discard: AnyCard | None
     legal_actions: tuple[Action, ...]
     result: CrazyRoundResult | None
@@ -1028,7 +1029,10 @@ class CrazyState(CloneableHand, ShuffledRestocks):
             table=tuple(self.table),
             down=tuple(self.down),
             buys=tuple(self.buys),
-            known_cards=tuple(tuple(k) for k in self.known),
+            known_cards=tuple(
+                (*known, *(card for tag, card in tags if tag == PUBLIC))
+                for known, tags in zip(self.known, self._tags, strict=True)
+            ),
             taken_from_discard=self.taken if self.to_act == seat else None,
             legal_actions=tuple(self.legal_actions()) if self.to_act == seat else (),
             result=self.result,
