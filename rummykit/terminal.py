@@ -4,8 +4,8 @@ The person sits at seat 0 and sees only their own view, like every player; the c
 decide from theirs. Each turn shows the table and a numbered list of the legal moves: answer with
 a number or the move's notation (``discard KD``, ``meld 7C 7D 7H``), ``hint`` for the computer's
 advice and why, ``undo`` to take back a move of this turn that showed no hidden card
-(:data:`~rummykit.actions.UNDOABLE`), ``help``, or ``quit``. A wrong answer is explained and asked again; nothing
-changes. The match's record can be saved for ``rummykit replay``.
+(:func:`~rummykit.games.base.undoable_move`), ``help``, or ``quit``. A wrong answer is explained
+and asked again; nothing changes. The match's record can be saved for ``rummykit replay``.
 
 Everything shown is worded in English or Vietnamese (``lang``); the wording lives in
 :mod:`rummykit.terminal_text`.
@@ -21,9 +21,9 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from rummykit.actions import UNDOABLE, Action, ActionSyntaxError, parse_action
+from rummykit.actions import Action, ActionSyntaxError, parse_action
 from rummykit.cards import AnyCard, Card
-from rummykit.games.base import Game, HandState, IllegalActionError, Match
+from rummykit.games.base import Game, HandState, IllegalActionError, Match, undoable_move
 from rummykit.players import find_player
 from rummykit.players.base import Player
 from rummykit.review import review_hand
@@ -177,8 +177,7 @@ class TerminalGame:
                     f"[yellow]{self._say('illegal', detail=escape(str(exc)))}[/]", highlight=False
                 )
                 continue
-            hand = self.match.hand
-            if isinstance(action, UNDOABLE) and hand.to_act == 0 and not hand.is_over:
+            if undoable_move(self.match.hand, 0) is not None:
                 self.taken_back.append(before)
             else:
                 self.taken_back.clear()

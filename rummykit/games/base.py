@@ -23,6 +23,7 @@ from typing import (
     cast,
 )
 
+from rummykit.actions import UNDOABLE
 from rummykit.cards import AnyCard, Card, parse_card, parse_cards
 
 if TYPE_CHECKING:
@@ -57,6 +58,7 @@ __all__ = [
     "new_rng",
     "redeal_unseen",
     "standings",
+    "undoable_move",
 ]
 
 
@@ -483,6 +485,25 @@ class HandState(Protocol):
         ...
 
 
+def undoable_move(state: HandState, seat: int) -> Action | None:
+    """``seat``'s last move if it may fairly be taken back now, else None: the hand is in play,
+    ``seat`` made the last move and is still to act, and the move is one of
+    :data:`~rummykit.actions.UNDOABLE` (it showed no hidden card). Who may take moves back at
+    all (a person alone against the computer) is for the caller to decide.
+
+    >>> from rummykit.games.gin import Gin
+    >>> from rummykit.actions import parse_action
+    >>> state = Gin().new_hand(seed=7, dealer=1)
+    >>> state.apply(parse_action("take"))
+    >>> str(undoable_move(state, 0)), undoable_move(state, 1)
+    ('take', None)
+    """
+    if state.is_over or state.to_act != seat or not state.history:
+        return None
+    actor, action = state.history[-1]
+    return action if actor == seat and isinstance(action, UNDOABLE) else None
+
+
 def information_state(view: View) -> str:
     """A view as one canonical string: equal exactly when two positions look the same to the
     seat, so it can key a table of information sets (as OpenSpiel's information state string).
@@ -550,7 +571,7 @@ class CloneableHand:
         state = cast(Any, self)
         result = state.result
         if result is None:
-            return (0.0,) * len(state.deal.hands)
+            return (0.0,) * int(state.players)
         return standings(result.scores, low_wins=state.game.low_total_wins)
 
     def information_state(self, seat: int) -> str:

@@ -25,7 +25,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, cast
 
 from rummykit.actions import (
-    UNDOABLE,
     Action,
     ActionSyntaxError,
     Buy,
@@ -38,7 +37,15 @@ from rummykit.actions import (
 )
 from rummykit.cards import AnyCard, CardError, cut, parse_card
 from rummykit.games import GAMES, find_game
-from rummykit.games.base import Game, HandState, IllegalActionError, Match, Phase, View
+from rummykit.games.base import (
+    Game,
+    HandState,
+    IllegalActionError,
+    Match,
+    Phase,
+    View,
+    undoable_move,
+)
 from rummykit.games.crazy import CrazyView
 from rummykit.games.gin import GinView
 from rummykit.games.rummy import RummyView
@@ -818,7 +825,8 @@ class Table:
         """The move ``seat`` may take back now (:meth:`undo`), or None.
 
         Only a person playing alone against the computer may, only their own last move while
-        the turn is still theirs, and only one of :data:`UNDOABLE` they made themselves.
+        the turn is still theirs (:func:`~rummykit.games.base.undoable_move`), and only one
+        they made themselves (not a computer standing in for them).
         """
         return self._undoable(seat)[0]
 
@@ -832,13 +840,14 @@ class Table:
         hand = self.hand
         if self.match.is_over or hand.is_over or hand.to_act != seat or not hand.history:
             return None, "there is no move of this turn to take back"
-        actor, action = hand.history[-1]
+        actor, last = hand.history[-1]
         number = len(hand.history) - 1
         if actor != seat or (len(self.match.hands) - 1, number) in self.stand_in_moves:
             return None, "there is no move of this turn to take back"
-        if not isinstance(action, UNDOABLE):
+        action = undoable_move(hand, seat)
+        if action is None:
             return None, (
-                f"{action} cannot be taken back: only a move that kept your turn and showed you "
+                f"{last} cannot be taken back: only a move that kept your turn and showed you "
                 "no hidden card can (taking the discard, a meld, a lay-off, a swap)"
             )
         return action, ""
