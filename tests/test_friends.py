@@ -439,7 +439,7 @@ def test_the_creator_hands_an_empty_seat_to_the_computer_over_http(client: TestC
         answer = client.post(url, json=body)
         assert answer.status_code == 200
         seats = host.receive_json()
-        assert seats == {"t": "seats", "seats": answer.json()["seats"]}
+        assert seats == {"t": "seats", "seats": answer.json()["seats"], "clock": None}
         assert seats["seats"][1] == {
             "kind": "computer",
             "level": "hard",
@@ -533,7 +533,8 @@ def test_a_friend_who_comes_back_takes_their_seat_back_from_the_computer(
             marked = [i for i, e in enumerate(first["hand_log"]) if e.get("stand_in")]
             assert by_computer and marked == by_computer
             check_private(state.match, 1, {k: v for k, v in first.items() if k != "hand_log"})
-            assert host.receive_json() == {"t": "seats", "seats": welcome["seats"]}
+            seats = {"t": "seats", "seats": welcome["seats"], "clock": None}  # no time limit
+            assert host.receive_json() == seats
             assert host.receive_json() == {"t": "presence", "online": [0, 1], "reading": []}
             assert lan.receive_json() == {"t": "presence", "online": [0, 1], "reading": []}
             # An plays their turn; the computer no longer moves for her: the game waits for her.

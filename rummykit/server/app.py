@@ -138,6 +138,8 @@ class Hub:
         self.reviewing: set[tuple[str, int]] = set()  # (table, seat) with a review in the works
         self.paces: dict[WebSocket, str] = {}  # the pace each page asked for (see delay_for)
         self.reading: set[WebSocket] = set()  # pages showing a hand's score (see reading_seats)
+        self.clocks: dict[str, tuple[tuple[int, int, int], asyncio.Task[None]]] = {}
+        """Per table, the person's turn whose time is running and the task that ends it."""
 
     def lock(self, table_id: str) -> TableLock:
         """The lock that serialises everything done to one table."""
@@ -171,6 +173,7 @@ class Hub:
             return
         self.sockets.pop(table_id, None)
         self.runners.pop(table_id, None)
+        self._stop_clock(table_id)
         self.locks.pop(table_id, None)
         self.said.pop(table_id, None)
         self.manager.forget(table_id)
@@ -250,10 +253,48 @@ class Hub:
         return self.delay * factor
 
     def wake(self, table: Table) -> None:
-        """Start the computer seats' moves if one is to act and none is running."""
+        """Start the computer seats' moves if one is to act and none is running, and the turn
+        clock if a person is to act at a table with a time limit (:meth:`arm`). Call with the
+        table's lock."""
         runner = self.runners.get(table.id)
         if table.computer_to_act() is not None and (runner is None or runner.done()):
             self.runners[table.id] = asyncio.create_task(self._run_computers(table))
+        self.arm(table)
+
+    def arm(self, table: Table) -> None:
+        """Make sure a task ends the person's turn under way when its time is up (call after
+        every change at the table, with its lock); a clock for a turn already over is
+        stopped."""
+        deadline = table.turn_deadline()
+        running = self.clocks.get(table.id)
+        if running is not None:
+            turn, task = running
+            if deadline is not None and deadline[0] == turn and not task.done():
+                return
+            self._stop_clock(table.id)
+        if deadline is not None:
+            turn, left = deadline
+            task = asyncio.create_task(self._time_out(table, turn, left))
+            self.clocks[table.id] = (turn, task)
+
+    def _stop_clock(self, table_id: str) -> None:
+        running = self.clocks.pop(table_id, None)
+        if running is not None and running[1] is not asyncio.current_task():
+            running[1].cancel()
+
+    async def _time_out(self, table: Table, turn: tuple[int, int, int], left: float) -> None:
+        """Wait out a person's turn; if it is still theirs then, the computer finishes it and
+        every page hears ``{"t": "timeout", "seat"}``."""
+        await asyncio.sleep(max(0.0, left))
+        async with self.lock(table.id):
+            if self.clocks.get(table.id, (None,))[0] == turn:
+                del self.clocks[table.id]
+            seat = table.expire(turn)
+            if seat is None:
+                self.arm(table)  # time is left after all (a clock set back), or a new turn
+                return
+            await self.broadcast(table.id, {"t": "timeout", "seat": seat})
+            self.wake(table)
 
     async def _run_computers(self, table: Table) -> None:
         try:
@@ -278,10 +319,11 @@ class Hub:
                     log.exception("computer move failed at table %s", table.id)
                     return
                 await self.send(table.id, messages)
+                self.arm(table)
 
     async def stop(self) -> None:
         """Cancel the computer-move tasks (on shutdown)."""
-        tasks = list(self.runners.values())
+        tasks = [*self.runners.values(), *(task for _, task in self.clocks.values())]
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -289,7 +331,7 @@ class Hub:
                 await task
 
 
-CREATE_FIELDS = frozenset({"game", "opponents", "level", "options", "friends", "name"})
+CREATE_FIELDS = frozenset({"game", "opponents", "level", "options", "friends", "name", "turn_time"})
 """The fields of a new table's request."""
 
 
@@ -445,6 +487,7 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
                 options=options,
                 friends=body.get("friends", 0),
                 name=body.get("name"),
+                turn_time=body.get("turn_time", 0),
             )
         except (ValueError, TypeError) as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
@@ -493,6 +536,7 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
                 "hand_number": len(table.match.hands),
                 "seats": [s.public() for s in table.seats],
                 "next": manager.store.next_table(table.id) if table.finished else None,
+                "turn_time": table.turn_time,
             }
         )
 
@@ -524,7 +568,7 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
                 table.give_to_computer(seat, body["level"], connected=hub.seats_of(table.id), by=by)
                 message = table.seats_message()
                 await hub.broadcast(table.id, message)
-            hub.wake(table)  # it may be that seat's turn
+                hub.wake(table)  # it may be that seat's turn
         except ProtocolError as exc:
             return JSONResponse({"error": str(exc)}, status_code=409)
         except ValueError as exc:
@@ -600,7 +644,8 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
             hub.leave(table.id, seat, ws)
             return
         await _presence(table)
-        hub.wake(table)
+        async with hub.lock(table.id):
+            hub.wake(table)
         try:
             while True:
                 text = await _receive(ws)
@@ -667,7 +712,7 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
                     await hub.say(table, seat, message.phrase)
                 else:
                     raise ProtocolError("you have already said hello")
-            hub.wake(table)
+                hub.wake(table)
         except ProtocolError as exc:
             await hub.send_to(ws, error_message(exc))
         except Exception:

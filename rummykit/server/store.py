@@ -34,7 +34,8 @@ CREATE TABLE IF NOT EXISTS tables (
     options TEXT NOT NULL,
     seats TEXT NOT NULL,
     seed INTEGER NOT NULL,
-    finished INTEGER NOT NULL DEFAULT 0
+    finished INTEGER NOT NULL DEFAULT 0,
+    turn_time INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS hands (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -66,7 +67,8 @@ CREATE TABLE IF NOT EXISTS rematches (
     next_id TEXT NOT NULL REFERENCES tables(id)
 );
 """
-"""The tables: ``tables`` (one row a table), ``hands`` (dealer and seed of each hand),
+"""The tables: ``tables`` (one row a table; ``turn_time``: the seconds a person has for a turn at
+a table with friends, 0 for no limit), ``hands`` (dealer and seed of each hand),
 ``actions`` (one row per accepted action, in order; ``stand_in`` marks a move the computer made
 in a person's seat while they were away), ``undos`` (each move a person took back, playing
 alone against the computer, in the order taken back; its row in ``actions`` is gone) and
@@ -88,6 +90,8 @@ class StoredTable:
     """(hand, action number) of the moves the computer made in a person's seat."""
     undos: tuple[int, ...] = ()
     """The hand (from 0) of each move taken back, in order."""
+    turn_time: int = 0
+    """The seconds a person has for a turn (0: no limit)."""
 
 
 class Store:
@@ -106,6 +110,9 @@ class Store:
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(actions)")}
         if "stand_in" not in columns:  # a database written before the column existed
             self._db.execute("ALTER TABLE actions ADD COLUMN stand_in INTEGER NOT NULL DEFAULT 0")
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(tables)")}
+        if "turn_time" not in columns:  # likewise
+            self._db.execute("ALTER TABLE tables ADD COLUMN turn_time INTEGER NOT NULL DEFAULT 0")
 
     def close(self) -> None:
         """Close the database."""
@@ -135,15 +142,28 @@ class Store:
         dealer: int,
         hand_seed: int,
         after: str | None = None,
+        turn_time: int = 0,
     ) -> None:
         """Store a new table and its first hand, committed; ``after``: the finished table it is
-        the rematch of (at most one rematch a table: a second raises sqlite3.IntegrityError)."""
+        the rematch of (at most one rematch a table: a second raises sqlite3.IntegrityError);
+        ``turn_time``: the seconds a person has for a turn (0: no limit)."""
         now = time.time()
         with self._transaction() as db:
             db.execute(
-                "INSERT INTO tables (id, created, updated, variant, game, options, seats, seed)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (table_id, now, now, variant, game, json.dumps(options), json.dumps(seats), seed),
+                "INSERT INTO tables"
+                " (id, created, updated, variant, game, options, seats, seed, turn_time)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    table_id,
+                    now,
+                    now,
+                    variant,
+                    game,
+                    json.dumps(options),
+                    json.dumps(seats),
+                    seed,
+                    turn_time,
+                ),
             )
             if after is not None:
                 db.execute(
@@ -238,7 +258,7 @@ class Store:
         """The table with this id and its record, or None if there is none."""
         with self._lock:
             row = self._db.execute(
-                "SELECT id, created, variant, game, options, seats, seed, finished"
+                "SELECT id, created, variant, game, options, seats, seed, finished, turn_time"
                 " FROM tables WHERE id = ?",
                 (table_id,),
             ).fetchone()
@@ -282,4 +302,5 @@ class Store:
             record=record,
             stand_in_moves=frozenset(stand_in_moves),
             undos=tuple(int(u[0]) for u in undos),
+            turn_time=int(row[8]),
         )

@@ -18,6 +18,7 @@ import hmac
 import logging
 import secrets
 import sqlite3
+import time
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -87,6 +88,12 @@ MAIN_OPTIONS: dict[str, tuple[str, ...]] = {
 
 HINT_LEVELS = ("hard", "medium", "easy", "random")
 """The hint comes from the strongest of these levels that the game has."""
+
+TURN_TIME_RANGE = (5, 600)
+"""The seconds a table with friends may give a person for a turn (or 0, no limit)."""
+
+TIMEOUT_LEVEL = "medium"
+"""The computer level that finishes a turn whose time ran out (an offer to buy is passed)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -366,6 +373,7 @@ class Table:
         store: Store,
         stand_in_moves: Iterable[tuple[int, int]] = (),
         undos: Iterable[int] = (),
+        turn_time: int = 0,
     ) -> None:
         self.id = table_id
         self.variant = variant
@@ -382,6 +390,13 @@ class Table:
         """The hand (from 0) of each move taken back (:meth:`undo`), in order."""
         self.reviews: dict[tuple[int, int], dict[str, Any]] = {}
         """(hand index, seat) -> the review sent for it (see :meth:`review_task`)."""
+        self.turn_time = turn_time
+        """The seconds a person has for a turn, 0 for no limit (see :meth:`turn_clock`)."""
+        self.clock: Callable[[], float] = time.monotonic
+        """The time in seconds, for the turn clock (tests set their own)."""
+        self._turn: tuple[int, int, int] | None = None
+        self._turn_started = 0.0
+        self._timed_out: tuple[int, int, int] | None = None
 
     # ---------------------------------------------------------------------------- creation
 
@@ -397,16 +412,19 @@ class Table:
         seed: int | None = None,
         friends: int = 0,
         name: str | None = None,
+        turn_time: int = 0,
     ) -> tuple[Table, str]:
         """A new table: the person at seat 0, ``opponents`` other players at ``level``.
 
         The first ``friends`` of the opponents are people: seats 1 to ``friends`` are kept for
         them, each with an invitation code, which the new table holds in :attr:`invites` (seat
         -> code; only the hashes are stored, so a table read back from the store has none). The
-        rest are computer players. ``name`` names seat 0.
+        rest are computer players. ``name`` names seat 0. ``turn_time``, at a table with
+        friends: the seconds each person has for a turn (:data:`TURN_TIME_RANGE`), after which
+        the computer finishes it for them; 0 for no limit.
 
         Returns the table and seat 0's secret token. Raises ValueError for a bad game, option,
-        table size, level, number of friends or name.
+        table size, level, number of friends, name or turn time.
         """
         game: Game = find_game(variant, options or {})
         players = opponents + 1
@@ -415,6 +433,13 @@ class Table:
         if not 0 <= friends <= opponents:
             raise ValueError(f"friends must be 0 to {opponents} (the number of opponents)")
         name = clean_name(name)
+        low, high = TURN_TIME_RANGE
+        if isinstance(turn_time, bool) or not isinstance(turn_time, int):
+            raise ValueError("turn_time is a whole number of seconds (0 for no limit)")
+        if turn_time and not low <= turn_time <= high:
+            raise ValueError(f"turn_time must be 0 (no limit) or {low} to {high} seconds")
+        if turn_time and not friends:
+            raise ValueError("a time limit for a turn is for a table with friends")
         if not game.min_players <= players <= game.max_players:
             raise ValueError(
                 f"{game.name} is for {game.min_players} to {game.max_players} players, "
@@ -431,7 +456,7 @@ class Table:
             invites[seat] = secrets.token_urlsafe(18)
             seats.append(Seat("human", invite_hash=hash_token(invites[seat])))
         seats.extend(Seat("computer", level=level) for _ in range(opponents - friends))
-        table = cls._new(store, variant, game, seats, seed)
+        table = cls._new(store, variant, game, seats, seed, turn_time=turn_time)
         table.invites = invites
         return table, token
 
@@ -444,6 +469,8 @@ class Table:
         seats: list[Seat],
         seed: int | None,
         after: str | None = None,
+        *,
+        turn_time: int = 0,
     ) -> Table:
         """Deal a new match for ``seats`` and store it (as the rematch of ``after``, if given)."""
         match_seed = _seed() if seed is None else seed
@@ -460,8 +487,9 @@ class Table:
             dealer=first.dealer,
             hand_seed=cast(int, first.seed),
             after=after,
+            turn_time=turn_time,
         )
-        return cls(table_id, variant, match, seats, store)
+        return cls(table_id, variant, match, seats, store, turn_time=turn_time)
 
     def rematch(self) -> str:
         """The id of the next match at this table, started now if nobody has yet: the same game,
@@ -477,7 +505,15 @@ class Table:
             return found
         seats = [replace(s) for s in self.seats]
         try:
-            table = Table._new(self.store, self.variant, self.hand.game, seats, None, after=self.id)
+            table = Table._new(
+                self.store,
+                self.variant,
+                self.hand.game,
+                seats,
+                None,
+                after=self.id,
+                turn_time=self.turn_time,
+            )
         except sqlite3.IntegrityError:  # pragma: no cover - another process won the race
             found = self.store.next_table(self.id)
             assert found is not None
@@ -499,6 +535,7 @@ class Table:
             store,
             stored.stand_in_moves,
             stored.undos,
+            stored.turn_time,
         )
 
     # ----------------------------------------------------------------------------- queries
@@ -614,17 +651,80 @@ class Table:
         self.seats = seats
 
     def seats_message(self) -> dict[str, Any]:
-        """The seats as every seat may see them (sent when a friend takes a seat)."""
-        return {"t": "seats", "seats": [s.public() for s in self.seats]}
+        """The seats as every seat may see them (sent when a friend takes a seat, or a computer
+        a person's), with the turn clock, which starts when a friend who was waited for comes."""
+        return {"t": "seats", "seats": [s.public() for s in self.seats], "clock": self.turn_clock()}
 
     def computer_to_act(self) -> int | None:
-        """The computer seat that acts now, if one does."""
+        """The computer seat that acts now, if one does: a computer's seat, or a person's whose
+        time for this turn ran out (:meth:`expire`)."""
         if self.match.is_over or self.hand.is_over:
             return None
         seat = self.hand.to_act
-        if seat is not None and self.seats[seat].kind == "computer":
+        if seat is not None and (self.seats[seat].kind == "computer" or self.timed_out(seat)):
             return seat
         return None
+
+    # -------------------------------------------------------------------------- turn clock
+
+    def _turn_key(self) -> tuple[int, int, int] | None:
+        """The person's turn under way, as (hand index, seat, its first action's number), or
+        None when no person is to act. A turn is the run of decisions one seat makes in a row:
+        Gin's draw, knock and lay-offs, or an offer to buy out of turn, each alone."""
+        if self.match.is_over or self.hand.is_over:
+            return None
+        seat = self.hand.to_act
+        if seat is None or self.seats[seat].kind != "human" or self.seats[seat].open:
+            return None  # a computer, or a friend who has not come yet (the creator decides)
+        history = self.hand.history
+        start = len(history)
+        while start and history[start - 1][0] == seat:
+            start -= 1
+        return (len(self.match.hands) - 1, seat, start)
+
+    def turn_clock(self) -> dict[str, Any] | None:
+        """The time left for the person to act, as ``{"seat", "left", "limit"}`` (seconds), or
+        None when no limit runs (no ``turn_time``, or a computer to act). Once the time ran out,
+        ``left`` is 0 and ``out`` is true while the computer finishes the turn. A turn's clock
+        starts when this is first asked after the turn began (every change asks at once, to
+        build the views); a table read back from the store starts it anew."""
+        key = self._turn_key()
+        if not self.turn_time or key is None:
+            return None
+        if key == self._timed_out:
+            return {"seat": key[1], "left": 0.0, "limit": self.turn_time, "out": True}
+        now = self.clock()
+        if key != self._turn:
+            self._turn = key
+            self._turn_started = now
+        left = max(0.0, self._turn_started + self.turn_time - now)
+        return {"seat": key[1], "left": round(left, 1), "limit": self.turn_time}
+
+    def turn_deadline(self) -> tuple[tuple[int, int, int], float] | None:
+        """The person's turn under a clock and the seconds left, or None (see
+        :meth:`turn_clock`); to wait for, then :meth:`expire`."""
+        clock = self.turn_clock()
+        if clock is None or clock.get("out"):
+            return None
+        assert self._turn is not None
+        return self._turn, self._turn_started + self.turn_time - self.clock()
+
+    def expire(self, turn: tuple[int, int, int]) -> int | None:
+        """End ``turn`` (from :meth:`turn_deadline`) if it is still under way and its time is up:
+        the computer finishes it (:meth:`computer_to_act`; its moves are marked as the
+        computer's, and an offer to buy is passed). Returns the seat, or None if nothing
+        changed (the turn is over, or time is left)."""
+        if self.turn_deadline() is None or self._turn != turn:
+            return None
+        if self.clock() < self._turn_started + self.turn_time:
+            return None
+        self._timed_out = turn
+        return turn[1]
+
+    def timed_out(self, seat: int) -> bool:
+        """True if ``seat``'s time for the turn under way ran out."""
+        key = self._timed_out
+        return key is not None and key[1] == seat and key == self._turn_key()
 
     def welcome(self, seat: int) -> dict[str, Any]:
         """The first message to a seat: the table, the game and its options, the seats."""
@@ -636,6 +736,7 @@ class Table:
             "variant": self.variant,
             "options": self.hand.game.options.to_dict(),
             "seats": [s.public() for s in self.seats],
+            "turn_time": self.turn_time,
         }
 
     def match_view(self, seat: int) -> dict[str, Any]:
@@ -663,6 +764,7 @@ class Table:
             "log": list(log),
             "gained": list(gained),
             "undo": self._undo_entry(seat) if self.undoable(seat) is not None else None,
+            "clock": self.turn_clock(),
         }
         if with_hand_log:
             message["hand_log"] = self.hand_log(seat)
@@ -731,6 +833,10 @@ class Table:
             raise ProtocolError(
                 f"it is not your turn (seat {self.hand.to_act} is to act)", "not_your_turn"
             )
+        if self.timed_out(seat):
+            raise ProtocolError(
+                "your time for this turn ran out: the computer is finishing it", "not_your_turn"
+            )
 
     def act(self, seat: int, text: str, seq: int) -> dict[int, dict[str, Any]]:
         """A person's action, checked and committed; returns the view message for each person."""
@@ -755,6 +861,8 @@ class Table:
         seat = self.computer_to_act()
         if seat is None:
             raise ProtocolError("no computer seat is to act", "not_your_turn")
+        if self.timed_out(seat) and self.hand.phase is Phase.BUY:
+            return seat, Pass  # a card is bought only when its person says so
         player = self.computer_player(seat)
         view = self.hand.view(seat)
         return seat, lambda: player.choose(view)
@@ -766,8 +874,7 @@ class Table:
         actions so far in the hand), never from earlier decisions: a table replayed from the store
         after a restart decides exactly as it would have without the restart.
         """
-        level = self.seats[seat].level
-        assert level is not None
+        level = self.seats[seat].level or TIMEOUT_LEVEL  # a person's seat: time ran out
         seed = self.match.seed if self.match.seed is not None else 0
         position = (seed, seat, len(self.match.hands) - 1, len(self.hand.history))
         return make_player(self.hand.game, level, decision_seed(*position))
@@ -894,13 +1001,14 @@ class Table:
         top = hand.view(seat).to_dict()["discard_pile"]
         offered = top[-1] if top else None
         phase = hand.phase
+        # Asked before the move, which may end the turn: the computer's moves in a person's seat.
+        stand_in = self.seats[seat].stand_in or self.timed_out(seat)
         try:
             self.match.apply(action, seat)
         except IllegalActionError as exc:
             raise ProtocolError(str(exc), "illegal") from None
         number = len(hand.history) - 1
         hand_number = len(self.match.hands) - 1
-        stand_in = self.seats[seat].stand_in
         try:
             self.store.append_action(
                 self.id,

@@ -2103,3 +2103,61 @@ def test_a_meld_taken_back_comes_back_selected_to_try_again(server: Any, new_pag
     assert sorted(chosen) == sorted(melded)
     expect(page.locator("#hand .card.new")).to_have_count(0)
     expect(meld).to_be_enabled()  # the same meld may be laid down again at once
+
+
+def test_a_turn_runs_out_and_the_computer_finishes_it_for_the_friend(
+    server: Any, new_page: Any, shot: Any
+) -> None:
+    """A table with friends and a time for a turn: the start screen offers it only with
+    friends, both pages count the turn down by the person to act (red when it is short), and
+    when the time is up the computer finishes the turn, the log and the prompt say so in both
+    pages, and the clock moves on to the other person with a full turn."""
+    host = new_page()
+    host.goto(server.url)
+    host.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
+    expect(host.get_by_label("Time for a turn")).to_be_hidden()  # alone: no clock
+    host.get_by_label("Your opponent").select_option(label="A friend (send them a link)")
+    limit = host.get_by_label("Time for a turn")
+    expect(limit).to_be_visible()
+    labels = limit.locator("option").all_inner_texts()
+    assert labels == ["No limit", "30 seconds", "1 minute", "2 minutes"]
+    host.locator("#start").get_by_label("Your name").fill("An")
+    # The page offers half a minute at least; a short limit (the server takes 5 seconds or
+    # more) keeps the test quick.
+    limit.evaluate("(s) => { s.append(new Option('5 s', '5')); s.value = '5'; }")
+    host.get_by_role("button", name="Play").click()
+    link = host.locator("#invite-list input").first.input_value()
+    friend = new_page(phone=True)
+    friend.goto(link)
+    expect(friend.locator("#join-text")).to_contain_text(
+        "You have 5 seconds for each turn; when it runs out, the computer finishes the turn"
+    )
+    friend.locator("#join").get_by_label("Your name").fill("Lan")
+    friend.get_by_role("button", name="Take my seat").click()
+    expect(host.locator("#opponents-zone")).to_contain_text("Lan")
+    pages = {0: host, 1: friend}
+    for page in pages.values():
+        expect(page.locator("#scorebar")).to_contain_text("Time for a turn: 5 seconds")
+        expect(page.locator("#turn-clock")).to_be_visible()
+        expect(page.locator("#turn-clock")).to_have_class(re.compile(r"\blow\b"))
+    to_act = host.evaluate("() => window.rummykit.state.msg.view.hand.to_act")
+    acting, waiting = pages[to_act], pages[1 - to_act]
+    names = {0: "An", 1: "Lan"}
+    expect(acting.locator("#turn-clock")).to_have_class(re.compile(r"\bmine\b"))
+    expect(waiting.locator("#turn-clock")).not_to_have_class(re.compile(r"\bmine\b"))
+    assert re.fullmatch(r"0:0[0-5]", acting.locator("#turn-clock .time").inner_text())
+    shot(friend, "phone-turn-clock")
+    expect(acting.locator("#log")).to_contain_text(
+        "Your time ran out: the computer plays this turn for you", timeout=12_000
+    )
+    expect(waiting.locator("#log")).to_contain_text(
+        f"Time ran out for {names[to_act]}: the computer plays the turn"
+    )
+    # The computer's move is named as its own, made for that person.
+    expect(waiting.locator("#log")).to_contain_text(f"Computer for {names[to_act]}")
+    # Then the other person's turn, with its own full clock.
+    expect(waiting.locator("#turn-clock")).to_have_class(re.compile(r"\bmine\b"))
+    expect(waiting).to_have_title("● Your turn · rummykit")
+    expect(acting).to_have_title("rummykit")
+    # The turn of the person whose time ran out is over: a move of theirs is refused.
+    expect(acting.locator("#turn-clock")).not_to_have_class(re.compile(r"\bmine\b"))

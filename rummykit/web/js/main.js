@@ -2,6 +2,7 @@
 // It holds the latest view message (from the server) and the local-only ui state, and asks the
 // render modules for one redraw per animation frame.
 import { actionCards, cardName } from "./cards.js";
+import { durationText, showClock, stopClock } from "./clock.js";
 import { currentLanguage, onLanguage, preferredLanguage, setLanguage, t, translateStatic } from "./i18n.js";
 import { has, meldFor, targetsFor, verbs } from "./intents.js";
 import { renderPileDialog } from "./pile.js";
@@ -245,6 +246,7 @@ async function startGame(settings) {
       options: settings.options,
       friends: settings.friends || 0,
       name: settings.friends ? settings.name || null : null,
+      turn_time: settings.friends ? settings.turn_time || 0 : 0,
     }),
   });
   const data = await response.json();
@@ -291,9 +293,11 @@ async function openInvitation() {
   }
   S.invitation = { table, code };
   const host = info.seats[0].name;
-  $("join-text").textContent = host
+  const invited = host
     ? t("join.text_from", { name: host, game: t(`game.${info.game}`) })
     : t("join.text", { game: t(`game.${info.game}`) });
+  const timed = info.turn_time ? ` ${t("join.turn_time", { limit: durationText(info.turn_time) })}` : "";
+  $("join-text").textContent = invited + timed;
   $("join-name").value = S.settings.name || "";
   showScreen("join");
   $("join-name").focus();
@@ -527,6 +531,7 @@ function onMessage(m) {
   if (m.t === "hint") return onHint(m);
   if (m.t === "review") return onReview(m);
   if (m.t === "said") return onSaid(m);
+  if (m.t === "timeout") return onTimeout(m);
   if (m.t === "check_down") {
     const key = [...m.cards].sort().join(" ");
     if (S.ui.down && S.ui.down.key === key) S.ui.down.action = m.down;
@@ -540,6 +545,11 @@ function onSeats(m) {
   if (!S.welcome) return;
   const before = S.welcome.seats;
   S.welcome = { ...S.welcome, seats: m.seats };
+  if (S.msg && "clock" in m) {
+    // A friend came (their turn's clock starts), or the computer took a person's seat.
+    S.msg = { ...S.msg, clock: m.clock };
+    updateClock();
+  }
   m.seats.forEach((s, seat) => {
     const was = before[seat];
     if (s.kind === "human" && s.joined && was && !was.joined) {
@@ -572,6 +582,9 @@ function keyOf(entries) {
 
 function onView(m) {
   if (S.msg && m.seq < S.msg.seq) return;
+  // This person's time for the turn ran out: the computer finishes it, so the page offers no
+  // move until the turn has passed (the server would refuse it).
+  if (timedOut(m) === S.session.seat) m = { ...m, view: { ...m.view, hand: { ...m.view.hand, legal_actions: [] } } };
   S.sentSeq = null;
   const prev = S.msg;
   const ui = S.ui;
@@ -657,8 +670,9 @@ function onView(m) {
     const result = hand.result;
     ui.log.push({ kind: "end", line: (c) => resultTitle(c, result) });
   }
-  const myTurnNow = hand.to_act === S.session.seat;
-  const myTurnBefore = prev && prev.view.hand.to_act === S.session.seat && !newHand;
+  const myTurnNow = hand.to_act === S.session.seat && timedOut(m) === null;
+  const myTurnBefore = prev && prev.view.hand.to_act === S.session.seat && timedOut(prev) === null && !newHand;
+  updateClock();
   // "Stop asking this round": asked to buy again in the same round, the page says pass itself.
   const autoPass = myTurnNow && hand.phase === "buy" && ui.noBuyRound === m.view.hand_number;
   if (myTurnNow && !myTurnBefore && S.welcome && !autoPass) announce(promptText(ctx()));
@@ -717,6 +731,7 @@ function undo() {
 
 function act(action) {
   if (!S.msg || !action) return;
+  if (timedOut(S.msg) === S.session.seat) return showAlert(t("log.timeout_own"));
   // One move per view: a second click before the answer (a double-click) is not sent again.
   if (S.sentSeq === S.msg.seq) return;
   S.sentSeq = S.msg.seq;
@@ -855,6 +870,38 @@ function meldKeys(event) {
 }
 
 /** Someone at the table said a phrase: shown by their name for a few seconds, and read out. */
+/** A table with friends and a time for a turn: the clock of the person to act, as the server
+ * last told it. */
+function updateClock() {
+  const clock = S.msg && S.msg.clock;
+  if (!clock || clock.out || S.msg.view.hand.phase === "hand_over") return stopClock();
+  showClock(clock, clock.seat === S.session.seat, (seconds) => {
+    announce(t("turn_time.low", { count: seconds }));
+    play("turn");
+  });
+}
+
+/** The seat whose time for the turn ran out (the computer finishes it), or null. */
+function timedOut(m) {
+  return m.clock && m.clock.out ? m.clock.seat : null;
+}
+
+/** A person's time for the turn ran out: the computer finishes it; the log and the prompt say so. */
+function onTimeout(m) {
+  if (!S.welcome || !S.msg || !S.welcome.seats[m.seat]) return;
+  stopClock();
+  const item = { kind: "timeout", seat: m.seat };
+  S.ui.log.push(item);
+  announce(describe(ctx(), item));
+  // Until the computer's first move comes, this view says so too.
+  const hand = S.msg.view.hand;
+  const mine = m.seat === S.session.seat;
+  const legal = mine ? [] : hand.legal_actions;
+  S.msg = { ...S.msg, clock: { seat: m.seat, left: 0, limit: S.welcome.turn_time, out: true }, view: { ...S.msg.view, hand: { ...hand, legal_actions: legal } } };
+  if (mine) showAlert(t("log.timeout_own"), true);
+  scheduleRender();
+}
+
 function onSaid(m) {
   if (!S.welcome || !PHRASES.includes(m.phrase) || !S.welcome.seats[m.seat]) return;
   const ui = S.ui;

@@ -1,4 +1,5 @@
 // The start screen: choose the game, opponents, their level and the main options, or continue.
+import { TURN_TIMES, durationText } from "./clock.js";
 import { has, t } from "./i18n.js";
 import { renderStats } from "./stats.js";
 
@@ -59,6 +60,10 @@ export function renderFields(game, settings) {
   $("opponents-field").hidden = min === max;
   renderFriends(settings.game === game.key ? settings.friends || 0 : 0);
   $("name").value = settings.name || "";
+  const turnTime = $("turn-time");
+  turnTime.textContent = "";
+  const wantedTime = TURN_TIMES.includes(settings.turn_time) ? settings.turn_time : 0;
+  for (const s of TURN_TIMES) turnTime.append(option(s, durationText(s), s === wantedTime));
   const level = $("level");
   level.textContent = "";
   // The random player is for tests and benchmarks: a person gets the real levels.
@@ -197,6 +202,7 @@ export function showFriendFields() {
   const opponents = parseInt($("opponents").value, 10) || 0;
   const friends = parseInt($("friends").value, 10) || 0;
   $("name-field").hidden = friends === 0;
+  $("turn-time-field").hidden = friends === 0;
   $("level-field").hidden = friends >= opponents && opponents > 0;
 }
 
@@ -222,6 +228,7 @@ export function readStart(games) {
     opponents: parseInt($("opponents").value, 10) || game.min_players - 1,
     friends: parseInt($("friends").value, 10) || 0,
     name: $("name").value.trim(),
+    turn_time: parseInt($("turn-time").value, 10) || 0,
     level: $("level").value || game.levels[0],
     coach: $("coach").checked,
     pace: $("pace").value,

@@ -3,6 +3,7 @@
 // focus and transitions survive. No game rule here: buttons are enabled from the view's legal
 // actions and the server's aids.
 import { actionCards, cardName, face, rankLabel, rankOrder, shortCard, suitOrder } from "./cards.js";
+import { durationText } from "./clock.js";
 import { currentLanguage, t } from "./i18n.js";
 import { has, meldFor, meldsAccepting, verbs } from "./intents.js";
 import { flip, fly, measure } from "./motion.js";
@@ -129,6 +130,7 @@ export function houseRules(ctx) {
     else text = typeof value === "number" ? String(value) : t(`opt.none.${spec.none}`);
     out.push(`${t(`opt.${spec.name}`)}: ${text}`);
   }
+  if (welcome.turn_time) out.push(`${t("start.turn_time")}: ${durationText(welcome.turn_time)}`);
   return out;
 }
 
@@ -577,6 +579,11 @@ export function promptText(ctx) {
   const hand = msg.view.hand;
   if (msg.view.over) return t("prompt.match_over");
   if (hand.phase === "hand_over") return t(welcome.game === "crazy" ? "prompt.round_over" : "prompt.hand_over");
+  if (msg.clock && msg.clock.out && msg.clock.seat === hand.to_act) {
+    // The person's time ran out: the computer finishes the turn.
+    if (hand.to_act === ctx.seat) return t("prompt.timed_out_own");
+    return t("prompt.timed_out", { name: seatName(ctx, hand.to_act, false) });
+  }
   if (hand.to_act !== ctx.seat) {
     const name = seatName(ctx, hand.to_act);
     if (waitingFor(ctx, hand.to_act)) {
@@ -624,6 +631,9 @@ export function describe(ctx, item) {
   if (item.kind === "got") return t("log.you_got", { cards: item.cards.map(shortCard).join(" ") });
   if (item.kind === "end") return item.line(ctx);
   if (item.kind === "undo") return t("log.undo", { move: describe(ctx, { ...item, kind: "move" }) });
+  if (item.kind === "timeout") {
+    return item.seat === ctx.seat ? t("log.timeout_own") : t("log.timeout", { name: seatName(ctx, item.seat, false) });
+  }
   if (item.kind === "restock") {
     const text = t(item.shuffled ? "log.restock_shuffle" : "log.restock_turn_over");
     return item.last ? `${text} ${t("log.restock_last")}` : text;
@@ -758,7 +768,8 @@ export function render(ctx, moves) {
   $("table").dataset.phase = ctx.msg.view.hand.phase;
   // In another tab, the page's title says when this seat is to move.
   const hand = ctx.msg.view.hand;
-  document.title = hand.to_act === ctx.seat && !ctx.msg.view.over ? t("title.your_turn") : "rummykit";
+  const out = ctx.msg.clock && ctx.msg.clock.out;
+  document.title = hand.to_act === ctx.seat && !out && !ctx.msg.view.over ? t("title.your_turn") : "rummykit";
   renderInvites(ctx);
   renderScorebar(ctx);
   renderOpponents(ctx);
