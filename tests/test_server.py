@@ -111,7 +111,18 @@ def check_private(match: Match, seat: int, message: dict[str, Any]) -> None:
     shown = {**message, "aids": {k: v for k, v in message.get("aids", {}).items() if k != "ends"}}
     leaked = (_tokens(shown) | _tokens(list(ends))) & _hidden(match.hand, seat)
     assert not leaked, f"seat {seat} was sent hidden cards {sorted(leaked)}: {message}"
-    assert set(message) <= {"t", "seq", "view", "aids", "log", "gained", "undo", "undone", "clock"}
+    assert set(message) <= {
+        "t",
+        "seq",
+        "view",
+        "aids",
+        "log",
+        "gained",
+        "undo",
+        "undone",
+        "clock",
+        "away",
+    }
     assert not {"stock", "deal"} & set(_keys(message))
     assert message["view"]["hand"]["seat"] == seat
 

@@ -313,3 +313,104 @@ def test_a_turn_runs_out_over_the_socket(tmp_path: Path) -> None:
             after = views[-1]
             if after["view"]["hand"]["phase"] != "hand_over":
                 assert after["clock"]["seat"] == 1 - to_act and after["clock"]["left"] > 4
+
+
+def computer_finishes(table: Table) -> None:
+    """The computer's moves until a person is to act on their own (or the hand ends)."""
+    while table.computer_to_act() is not None:
+        table.step_computer()
+
+
+def person_turn(table: Table, seat: int) -> None:
+    """The person at ``seat`` plays their whole turn (greedy)."""
+    while table.hand.to_act == seat and not table.hand.is_over:
+        person_acts(table, seat)
+
+
+def gin_in_draw(store: Store) -> tuple[Table, Clock, int, int]:
+    """A Gin table of two people past the first offer: (table, clock, the seat to act, the
+    other)."""
+    table, clock = friends_table(store, seed=11)
+    while table.hand.phase is not Phase.DRAW:
+        person_acts(table, table.hand.to_act)  # type: ignore[arg-type]
+    seat = table.hand.to_act
+    assert seat is not None
+    return table, clock, seat, 1 - seat
+
+
+def test_after_two_turns_in_a_row_out_of_time_the_computer_plays_at_once(store: Store) -> None:
+    table, clock, a, b = gin_in_draw(store)
+    for missed in (1, 2):
+        assert table.hand.to_act == a and not table.away(a)
+        expire_now(table, clock)
+        computer_finishes(table)
+        assert table.missed == {a: missed}
+        person_turn(table, b)
+    assert not table.hand.is_over and table.hand.to_act == a
+    # Away: the turn is the computer's from its start, with no wait; every view says so.
+    assert table.away(a) and table.computer_to_act() == a
+    for viewer in (a, b):
+        message = table.view_message(viewer)
+        assert message["away"] == [a]
+        assert message["clock"] == {"seat": a, "left": 0.0, "limit": 30, "out": True, "away": True}
+    assert table.turn_deadline() is None
+    first = len(table.hand.history)
+    computer_finishes(table)
+    hand = len(table.match.hands) - 1
+    assert {(hand, n) for n in range(first, len(table.hand.history))} <= table.stand_in_moves
+    # Only the away person may say they are back, and only while away.
+    with pytest.raises(ProtocolError, match="not playing your turns"):
+        table.back(b)
+    messages = table.back(a)
+    assert set(messages) == {a, b} and all(m["away"] == [] for m in messages.values())
+    with pytest.raises(ProtocolError, match="not playing your turns"):
+        table.back(a)
+    person_turn(table, b)
+    assert table.view_message(a)["clock"] == {"seat": a, "left": 30.0, "limit": 30}
+    assert table.computer_to_act() is None
+
+
+def test_back_in_time_for_the_turn_under_way_plays_it(store: Store) -> None:
+    table, clock, a, b = gin_in_draw(store)
+    for _ in range(2):
+        expire_now(table, clock)
+        computer_finishes(table)
+        person_turn(table, b)
+    assert table.computer_to_act() == a  # away: the computer is to play a's turn
+    clock.now += 100
+    table.back(a)
+    assert table.computer_to_act() is None and not table.timed_out(a)
+    assert table.view_message(b)["clock"] == {"seat": a, "left": 30.0, "limit": 30}
+    person_acts(table, a)  # the person's own move is accepted
+
+
+def test_a_move_of_ones_own_between_two_turns_out_of_time_is_not_away(store: Store) -> None:
+    table, clock, a, b = gin_in_draw(store)
+    expire_now(table, clock)
+    computer_finishes(table)
+    person_turn(table, b)
+    person_turn(table, a)  # a turn of their own
+    assert a not in table.missed
+    person_turn(table, b)
+    expire_now(table, clock)
+    assert table.missed == {a: 1} and not table.away(a)
+
+
+def test_back_over_the_socket_is_checked(tmp_path: Path) -> None:
+    from rummykit.server.protocol import Back, parse_incoming
+
+    assert parse_incoming('{"t": "back"}') == Back()
+    with pytest.raises(ProtocolError, match="unexpected field"):
+        parse_incoming('{"t": "back", "seat": 1}')
+    with TestClient(create_app(tmp_path / "s.sqlite3", delay=0)) as client:
+        created = client.post("/api/tables", json={"game": "gin", "opponents": 1}).json()
+        with client.websocket_connect(f"/ws/{created['table']}/0") as ws:
+            ws.send_json({"t": "hello", "token": created["token"]})
+            assert ws.receive_json()["t"] == "welcome"
+            view = ws.receive_json()
+            assert view["away"] == [] and view["clock"] is None
+            ws.send_json({"t": "back"})
+            error = ws.receive_json()
+            while error["t"] == "view":  # the computer's moves, if it is to act
+                error = ws.receive_json()
+            assert error["t"] == "error" and error["code"] == "illegal"

@@ -32,6 +32,7 @@ from rummykit import __version__
 from rummykit.server.protocol import (
     PACES,
     ActionIntent,
+    Back,
     BestLayoffs,
     CheckDown,
     Hello,
@@ -701,6 +702,8 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
                 elif isinstance(message, UndoRequest):
                     messages = await asyncio.to_thread(table.undo, seat, message.seq)
                     await hub.send(table.id, messages)
+                elif isinstance(message, Back):
+                    await hub.send(table.id, await asyncio.to_thread(table.back, seat))
                 elif isinstance(message, HintRequest):
                     await hub.send_to(ws, await asyncio.to_thread(table.hint, seat))
                 elif isinstance(message, ViewRequest):

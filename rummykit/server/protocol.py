@@ -24,6 +24,7 @@ __all__ = [
     "PACES",
     "PHRASES",
     "ActionIntent",
+    "Back",
     "BestLayoffs",
     "CheckDown",
     "Hello",
@@ -95,6 +96,12 @@ class Reading:
     people, the others' pages say who is still reading it."""
 
     on: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Back:
+    """The person is back: their turns are theirs again (after two turns in a row ran out of
+    time, the computer played them at once)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +184,7 @@ Incoming: TypeAlias = (
     | PaceRequest
     | UndoRequest
     | Reading
+    | Back
 )
 """Any message a page may send."""
 
@@ -286,6 +294,9 @@ def parse_incoming(text: str | bytes) -> Incoming:
     if kind == "undo":
         _fields(data, kind, {"seq"})
         return UndoRequest(_seq(data, kind))
+    if kind == "back":
+        _fields(data, kind, set())
+        return Back()
     if kind == "hint":
         _fields(data, kind, set())
         return HintRequest()

@@ -95,6 +95,10 @@ TURN_TIME_RANGE = (5, 600)
 TIMEOUT_LEVEL = "medium"
 """The computer level that finishes a turn whose time ran out (an offer to buy is passed)."""
 
+AWAY_AFTER = 2
+"""After this many turns in a row whose time ran out, a person is away: the computer plays
+their turns at once, until they say they are back (or make a move of their own)."""
+
 
 @dataclass(frozen=True, slots=True)
 class GameInfo:
@@ -397,6 +401,8 @@ class Table:
         self._turn: tuple[int, int, int] | None = None
         self._turn_started = 0.0
         self._timed_out: tuple[int, int, int] | None = None
+        self.missed: dict[int, int] = {}
+        """Per person's seat, how many of their turns in a row ran out of time (in memory)."""
 
     # ---------------------------------------------------------------------------- creation
 
@@ -682,23 +688,38 @@ class Table:
             start -= 1
         return (len(self.match.hands) - 1, seat, start)
 
+    def _observe(self) -> tuple[int, int, int] | None:
+        """The person's turn under a clock (see :meth:`_turn_key`), or None; a new turn starts
+        its clock now, and is the computer's at once if its person is away."""
+        key = self._turn_key() if self.turn_time else None
+        if key is not None and key != self._turn:
+            self._turn = key
+            self._turn_started = self.clock()
+            if self.away(key[1]):
+                self._timed_out = key
+        return key
+
+    def away(self, seat: int) -> bool:
+        """True if ``seat``'s last :data:`AWAY_AFTER` turns in a row ran out of time: the
+        computer plays their turns at once until they are back (:meth:`back`)."""
+        return self.missed.get(seat, 0) >= AWAY_AFTER
+
     def turn_clock(self) -> dict[str, Any] | None:
         """The time left for the person to act, as ``{"seat", "left", "limit"}`` (seconds), or
         None when no limit runs (no ``turn_time``, or a computer to act). Once the time ran out,
-        ``left`` is 0 and ``out`` is true while the computer finishes the turn. A turn's clock
-        starts when this is first asked after the turn began (every change asks at once, to
-        build the views); a table read back from the store starts it anew."""
-        key = self._turn_key()
-        if not self.turn_time or key is None:
+        ``left`` is 0 and ``out`` is true while the computer finishes the turn (and ``away`` is
+        true if the person is away, see :meth:`away`). A turn's clock starts when this is first
+        asked after the turn began (every change asks at once, to build the views); a table read
+        back from the store starts it anew."""
+        key = self._observe()
+        if key is None:
             return None
+        seat = key[1]
         if key == self._timed_out:
-            return {"seat": key[1], "left": 0.0, "limit": self.turn_time, "out": True}
-        now = self.clock()
-        if key != self._turn:
-            self._turn = key
-            self._turn_started = now
-        left = max(0.0, self._turn_started + self.turn_time - now)
-        return {"seat": key[1], "left": round(left, 1), "limit": self.turn_time}
+            out = {"seat": seat, "left": 0.0, "limit": self.turn_time, "out": True}
+            return {**out, "away": True} if self.away(seat) else out
+        left = max(0.0, self._turn_started + self.turn_time - self.clock())
+        return {"seat": seat, "left": round(left, 1), "limit": self.turn_time}
 
     def turn_deadline(self) -> tuple[tuple[int, int, int], float] | None:
         """The person's turn under a clock and the seconds left, or None (see
@@ -719,12 +740,30 @@ class Table:
         if self.clock() < self._turn_started + self.turn_time:
             return None
         self._timed_out = turn
+        self.missed[turn[1]] = self.missed.get(turn[1], 0) + 1
         return turn[1]
 
     def timed_out(self, seat: int) -> bool:
-        """True if ``seat``'s time for the turn under way ran out."""
-        key = self._timed_out
-        return key is not None and key[1] == seat and key == self._turn_key()
+        """True if ``seat``'s time for the turn under way ran out (or they are away)."""
+        key = self._observe()
+        return key is not None and key[1] == seat and key == self._timed_out
+
+    def back(self, seat: int) -> dict[int, dict[str, Any]]:
+        """The person at ``seat``, away, is back: their turns are theirs again, the one under way
+        too if it is theirs (with a full clock). Returns the view message for each person.
+        Raises ProtocolError if they were not away."""
+        if not self.away(seat):
+            raise ProtocolError("the computer is not playing your turns", "illegal")
+        del self.missed[seat]
+        key = self._observe()
+        if key is not None and key[1] == seat and key == self._timed_out:
+            self._timed_out = None
+            self._turn_started = self.clock()
+        return {viewer: self.view_message(viewer) for viewer in self.human_seats()}
+
+    def away_seats(self) -> list[int]:
+        """The people who are away (:meth:`away`)."""
+        return [seat for seat in self.human_seats() if self.away(seat)]
 
     def welcome(self, seat: int) -> dict[str, Any]:
         """The first message to a seat: the table, the game and its options, the seats."""
@@ -765,6 +804,7 @@ class Table:
             "gained": list(gained),
             "undo": self._undo_entry(seat) if self.undoable(seat) is not None else None,
             "clock": self.turn_clock(),
+            "away": self.away_seats(),
         }
         if with_hand_log:
             message["hand_log"] = self.hand_log(seat)
@@ -1025,6 +1065,8 @@ class Table:
             raise
         if stand_in:
             self.stand_in_moves.add((hand_number, number))
+        else:
+            self.missed.pop(seat, None)  # a move of their own: the person is here
         messages = {}
         for viewer in self.human_seats():
             data = hand.view(viewer).to_dict()

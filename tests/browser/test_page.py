@@ -2111,7 +2111,9 @@ def test_a_turn_runs_out_and_the_computer_finishes_it_for_the_friend(
     """A table with friends and a time for a turn: the start screen offers it only with
     friends, both pages count the turn down by the person to act (red when it is short), and
     when the time is up the computer finishes the turn, the log and the prompt say so in both
-    pages, and the clock moves on to the other person with a full turn."""
+    pages, and the clock moves on to the other person with a full turn. After two turns in a
+    row out of time a person is away (the computer plays their turns at once) until they press
+    "I'm back"."""
     host = new_page()
     host.goto(server.url)
     host.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
@@ -2159,5 +2161,13 @@ def test_a_turn_runs_out_and_the_computer_finishes_it_for_the_friend(
     expect(waiting.locator("#turn-clock")).to_have_class(re.compile(r"\bmine\b"))
     expect(waiting).to_have_title("● Your turn · rummykit")
     expect(acting).to_have_title("rummykit")
-    # The turn of the person whose time ran out is over: a move of theirs is refused.
     expect(acting.locator("#turn-clock")).not_to_have_class(re.compile(r"\bmine\b"))
+    # The other person's time runs out too; then the first one's again: two turns in a row out
+    # of time, so the computer plays their turns at once until they say they are back.
+    expect(waiting.locator("#log")).to_contain_text("Your time ran out", timeout=12_000)
+    expect(acting.locator("#away-panel")).to_be_visible(timeout=15_000)
+    expect(acting.locator("#away-panel")).to_contain_text("Your time ran out on two turns in a row")
+    expect(waiting.locator("#away-panel")).to_be_hidden()
+    shot(acting, "turn-clock-away")
+    acting.get_by_role("button", name="I'm back").click()
+    expect(acting.locator("#away-panel")).to_be_hidden()

@@ -670,6 +670,8 @@ function onView(m) {
     const result = hand.result;
     ui.log.push({ kind: "end", line: (c) => resultTitle(c, result) });
   }
+  const awayNow = (m.away || []).includes(S.session.seat);
+  if (awayNow && !(prev && (prev.away || []).includes(S.session.seat))) announce(t("away.title"));
   const myTurnNow = hand.to_act === S.session.seat && timedOut(m) === null;
   const myTurnBefore = prev && prev.view.hand.to_act === S.session.seat && timedOut(prev) === null && !newHand;
   updateClock();
@@ -1403,6 +1405,7 @@ function wire() {
   $("btn-pass").addEventListener("click", () => act("pass"));
   $("btn-buy").addEventListener("click", () => act("buy"));
   $("btn-nobuy").addEventListener("click", () => act("pass"));
+  $("btn-back").addEventListener("click", () => send({ t: "back" }));
   $("btn-nobuy-round").addEventListener("click", () => {
     if (!S.msg) return;
     S.ui.noBuyRound = S.msg.view.hand_number;

@@ -532,6 +532,8 @@ function renderActions(ctx) {
   // Crazy Rummy: "May I?" when this seat is asked to buy (unless it said to stop asking).
   const buying = hand.phase === "buy" && mine && !notBuying(ctx);
   show("buy-panel", buying);
+  // Two turns in a row out of time at a table with friends: the computer plays this seat's turns.
+  show("away-panel", (msg.away || []).includes(ctx.seat));
   if (buying) {
     const card = hand.offered || top;
     $("buy-text").textContent = t("buy.text", {
@@ -582,7 +584,8 @@ export function promptText(ctx) {
   if (msg.clock && msg.clock.out && msg.clock.seat === hand.to_act) {
     // The person's time ran out: the computer finishes the turn.
     if (hand.to_act === ctx.seat) return t("prompt.timed_out_own");
-    return t("prompt.timed_out", { name: seatName(ctx, hand.to_act, false) });
+    const name = seatName(ctx, hand.to_act, false);
+    return t(msg.clock.away ? "prompt.away" : "prompt.timed_out", { name });
   }
   if (hand.to_act !== ctx.seat) {
     const name = seatName(ctx, hand.to_act);
