@@ -108,8 +108,14 @@ define(
             "{card} có lợi hơn một lá rút từ nọc",
         ),
         "rummy.take_shape": (
-            "{card} goes with {partner} toward a meld, and the stock lasts a turn longer",
-            "{card} ghép với {partner} thành cạ, và nọc bài dùng được thêm một lượt",
+            "{card} goes with {partner} toward a meld, and leaving the stock makes it last longer",
+            "{card} đi với {partner} gần thành bộ, và không rút nọc thì nọc lâu hết hơn",
+        ),
+        "rummy.take_swap": (
+            "{card} is as good to keep as {thrown}, which you can throw instead, and leaving the"
+            " stock makes it last longer",
+            "{card} giữ cũng tốt như {thrown} (có thể bỏ {thrown} thay vào), và không rút nọc thì nọc"
+            " lâu hết hơn",
         ),
         "rummy.stock_better": (
             "a stock card is likely to help more than {card}",
@@ -845,8 +851,8 @@ class _Base(SeededPlayer):
             return Suggestion(Draw(), because("completes_nothing", card=up))
         now = ctx if ctx.draw_live is None else replace(ctx, live=ctx.draw_live, cache={})
         base, _ = _best_value(hand, table, None, limit, now, discard=False)
-        if self._take(view, ctx, take_value, base, hand, table, up):
-            return Suggestion(Take(), _take_reason(up, hand, table))
+        if self._take(view, ctx, take_value, base, hand, table, up, take_plan):
+            return Suggestion(Take(), _take_reason(up, hand, table, take_plan))
         return Suggestion(Draw(), because("rummy.stock_better", card=up))
 
     def _take(
@@ -858,6 +864,7 @@ class _Base(SeededPlayer):
         hand: list[Card],
         table: list[Meld],
         up: Card,
+        plan: _Plan | None = None,
     ) -> bool:
         return take_value < base - 2.0
 
@@ -919,15 +926,28 @@ def _held_mask(memory: CardMemory) -> int:
     return mask
 
 
-def _take_reason(up: Card, hand: Sequence[Card], table: Sequence[Meld]) -> Reason:
+def _partners(up: Card, hand: Sequence[Card], plan: _Plan | None) -> list[Card]:
+    """The unmatched cards of ``hand`` that ``up`` goes with (same rank, or next in its suit),
+    but not the card ``plan`` (the turn planned with ``up`` taken) throws: a take "for" a card
+    thrown at once would be no reason at all."""
+    thrown = plan.discard if plan is not None else None
+    return [c for c in best_arrangement(hand).unmatched if _CLOSE[up.index] & c.bit and c != thrown]
+
+
+def _take_reason(
+    up: Card, hand: Sequence[Card], table: Sequence[Meld], plan: _Plan | None = None
+) -> Reason:
     for meld in melds_in([*hand, up]):
         if up in meld.cards:
             return because("makes_meld", cards=meld.cards)
     if any(m.accepts(up) for m in table):
         return because("rummy.take_layoff", card=up)
-    partners = [c for c in best_arrangement(hand).unmatched if _CLOSE[up.index] & c.bit]
+    partners = _partners(up, hand, plan)
     if partners:
         return because("rummy.take_shape", card=up, partner=partners[0])
+    if plan is not None and plan.discard is not None and _CLOSE[up.index] & plan.discard.bit:
+        # Kept instead of the card it goes with: a card for a card, the stock left alone.
+        return because("rummy.take_swap", card=up, thrown=plan.discard)
     return because("rummy.take_better", card=up)
 
 
@@ -958,6 +978,7 @@ class MediumRummyPlayer(_Base):
         hand: list[Card],
         table: list[Meld],
         up: Card,
+        plan: _Plan | None = None,
     ) -> bool:
         if not self.simple_take:
             return take_value < base - 2.0
@@ -1357,6 +1378,7 @@ class HardRummyPlayer(_Base):
         hand: list[Card],
         table: list[Meld],
         up: Card,
+        plan: _Plan | None = None,
     ) -> bool:
         """Take ``up`` when the best turn with it scores 2 points better than the hand kept as
         it is; or, when ``up`` goes with an unmatched card of the hand (same rank, next in its
