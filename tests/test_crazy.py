@@ -316,10 +316,79 @@ def test_a_copy_of_the_card_just_taken_may_be_laid_off() -> None:
     play(s, "pass", "draw", "down 7C 7D 7S | 3C 4C 5C 6C", "discard KS")
     play(s, "draw", "discard 7H", "take")
     assert s.hands[0] == list(parse_cards("7H 7H"))
+    # Neither 7H may be thrown yet: nobody could tell the twin from the card just taken.
+    assert s.legal_actions() == [LayOff(C("7H"), 1)]
+    before = s.view(0).to_dict()
+    with pytest.raises(IllegalActionError, match="its twin cannot be thrown"):
+        play(s, "discard 7H")
+    assert s.view(0).to_dict() == before
     play(s, "layoff 7H 1")
     assert s.taken is None and set(s.legal_actions()) == {LayOff(C("7H"), 1), Discard(C("7H"))}
     play(s, "discard 7H")
     assert s.result is not None and s.result.winner == 0
+
+
+def _holding_7h_when_7h_is_thrown(**options: Any) -> CrazyState:
+    """Seat 0 is down with one card, 7H, and seat 1 throws the other 7H; the table (a book of
+    8s, the run 3C-6C) takes no 7H."""
+    s = table(
+        ["8C 8D 8S 3C 4C 5C 6C 7H", "QC QD QS 5H 6H 8H 9H 7H"],
+        "2D",
+        "KS TH",
+        round=2,
+        dealer=1,
+        **options,
+    )
+    play(s, "pass", "draw", "down 8C 8D 8S | 3C 4C 5C 6C", "discard KS", "draw", "discard 7H")
+    assert s.hands[0] == [C("7H")] and s.to_act == 0 and s.phase is Phase.DRAW
+    return s
+
+
+def test_the_twin_of_a_card_held_alone_is_not_taken_when_it_could_never_be_thrown() -> None:
+    s = _holding_7h_when_7h_is_thrown()
+    assert s.legal_actions() == [Draw()]
+    before = s.view(0).to_dict()
+    with pytest.raises(IllegalActionError, match="would leave you only its twins"):
+        play(s, "take")
+    assert s.view(0).to_dict() == before
+    conserved(s)
+
+
+def test_a_house_rule_lets_the_twin_of_the_card_just_taken_be_thrown() -> None:
+    s = _holding_7h_when_7h_is_thrown(discard_taken_twin=True)
+    assert s.legal_actions() == [Take(), Draw()]
+    play(s, "take")
+    assert s.legal_actions() == [Discard(C("7H"))]
+    play(s, "discard 7H")  # a turn that changed nothing: what the default rule prevents
+    assert s.hands[0] == [C("7H")] and s.discard_pile[-1] == C("7H") and s.to_act == 1
+    assert CrazyOptions().discard_taken_twin is False
+    assert CrazyOptions.from_dict({"discard_taken_twin": True}).discard_taken_twin is True
+
+
+@pytest.mark.parametrize("twin", [False, True])
+def test_a_lay_down_leaving_the_card_just_taken_and_its_twin(twin: bool) -> None:
+    """Seat 0 takes the up-card 7H holding the other 7H: laying down its contract would leave
+    both 7H, which fit no meld. Refused by default (neither may be thrown), and the lay-down is
+    not offered; with discard_taken_twin the twin is thrown and the lay-down stands."""
+    s = table(
+        ["8C 8D 8S 3C 4C 5C 6C 7H", "QC QD QS 5H 6H 8H 9H TD"],
+        "7H",
+        "KS TH",
+        round=2,
+        dealer=1,
+        discard_taken_twin=twin,
+    )
+    play(s, "pass", "take")
+    down = "down 8C 8D 8S | 3C 4C 5C 6C"
+    assert (parse_action(down) in s.legal_actions()) is twin
+    if not twin:
+        before = s.view(0).to_dict()
+        with pytest.raises(IllegalActionError, match="only 7H and its twin: you took 7H"):
+            play(s, down)
+        assert s.view(0).to_dict() == before
+        return
+    play(s, down)
+    assert s.legal_actions() == [Discard(C("7H"))]
 
 
 def test_a_lay_down_may_leave_the_card_just_taken_when_it_fits_the_table() -> None:

@@ -456,7 +456,7 @@ def test_takes_a_discard_that_goes_with_an_unmatched_card(level: str) -> None:
         " and leaving the stock makes it last longer"
     )
     assert hint.text("vi") == (
-        "lấy lá trên chồng bài bỏ: Q♦ giữ cũng tốt như K♦ (có thể bỏ K♦ thay vào),"
+        "lấy lá trên chồng bài bỏ: Q♦ giữ cũng tốt như K♦ (có thể bỏ lá đó thay vào),"
         " và không rút nọc thì nọc lâu hết hơn"
     )
     state.apply(Take(), 1)

@@ -864,3 +864,53 @@ def test_computer_players_plan_by_the_tables_rules(store: Store) -> None:
     player: Any = table.computer_player(1)
     assert player.options == table.hand.game.options
     assert (player.options.restock.value, player.options.restock_limit) == ("shuffle", 3)
+
+
+def test_a_table_stored_before_an_option_existed_keeps_its_old_rule(store: Store) -> None:
+    """A Crazy Rummy table stored before ``discard_taken_twin`` existed may hold a turn that
+    threw the twin of the card just taken (allowed then): it is read back with the old rule, so
+    no game is lost, while a new table refuses such a throw."""
+    from rummykit.actions import Action, Discard, Draw, Take
+    from rummykit.server.tables import OPTIONS_ADDED
+
+    assert OPTIONS_ADDED["crazy"] == {"discard_taken_twin": True}
+    for seed in range(40):
+        table, _ = Table.create(
+            store,
+            variant="crazy",
+            opponents=1,
+            level="random",
+            seed=seed,
+            options={"discard_taken_twin": True},
+        )
+        state: Any = table.hand
+        threw_twin = False
+        for _ in range(300):
+            if state.is_over or threw_twin:
+                break
+            seat, legal = state.to_act, state.legal_actions()
+            twin = [a for a in legal if isinstance(a, Discard) and a.card == state.taken]
+            action: Action
+            if Take() in legal and state.offered in state.hands[seat]:
+                action = Take()
+            elif twin:
+                action, threw_twin = twin[0], True
+            else:
+                action = next((a for a in legal if isinstance(a, Draw)), legal[-1])
+            table._apply(seat, action)
+        if threw_twin:
+            break
+    assert threw_twin
+    store._db.execute(  # as stored before the option existed
+        "UPDATE tables SET options = json_remove(options, '$.discard_taken_twin') WHERE id = ?",
+        (table.id,),
+    )
+    stored = store.load(table.id)
+    assert stored is not None and "discard_taken_twin" not in stored.record["options"]
+    restored = Table.restore(stored, store)
+    assert restored.hand.history == table.hand.history
+    old_rules: Any = restored.hand.game.options
+    assert old_rules.discard_taken_twin is True
+    new, _ = Table.create(store, variant="crazy", opponents=1, level="random", seed=1)
+    new_rules: Any = new.hand.game.options
+    assert new_rules.discard_taken_twin is False

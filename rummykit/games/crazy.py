@@ -90,6 +90,10 @@ class CrazyOptions:
     """True: the last card must be discarded, not played onto the table."""
     max_restocks: int | None = 5
     """How often in a round the discards become a new stock; then the round ends. None: always."""
+    discard_taken_twin: bool = False
+    """True: a player who took a card from the discard pile may throw its twin (the identical
+    card of the other pack) in the same turn. False: at a real table nobody can tell the two
+    apart, so throwing the twin is throwing back the card taken, which RULES.md forbids."""
 
     SPECS: ClassVar[tuple[OptionSpec, ...]] = (
         # RULES.md section 3: two packs "plus `jokers` jokers (default 4)"; a pack carries at
@@ -104,6 +108,7 @@ class CrazyOptions:
         OptionSpec("swap_requires_down", "bool"),
         OptionSpec("discard_to_go_out", "bool"),
         OptionSpec("max_restocks", "int", 0, 100, none="unlimited"),
+        OptionSpec("discard_taken_twin", "bool"),
     )
     """Every option and the values it takes, in field order."""
 
@@ -429,7 +434,9 @@ class CrazyState(CloneableHand, ShuffledRestocks):
             assert self.to_act is not None
             return [Buy(), Pass()] if self._can_buy(self.to_act) else [Pass()]
         if phase is Phase.DRAW:
-            return [Take(), Draw()] if self.offered is not None else [Draw()]
+            assert self.to_act is not None
+            can_take = self.offered is not None and self._may_take(self.to_act)
+            return [Take(), Draw()] if can_take else [Draw()]
         if phase is not Phase.DISCARD:
             return []
         seat = self.to_act
@@ -454,10 +461,29 @@ class CrazyState(CloneableHand, ShuffledRestocks):
                     meld = table_meld.meld
                     if table_meld.owner != seat and isinstance(meld, Run) and meld.swap(card):
                         actions.append(Swap(card, number))
-        # The card taken from the pile stays; an identical second copy may go.
-        taken = self.taken
-        actions.extend(Discard(c) for c in dict.fromkeys(hand) if c != taken or hand.count(c) > 1)
+        # The card taken from the pile stays (and its twin, unless the table allows throwing it).
+        actions.extend(Discard(c) for c in dict.fromkeys(hand) if self._may_throw(c, hand))
         return actions
+
+    def _may_take(self, seat: int) -> bool:
+        """Whether ``seat`` may take the offered card in its turn: not when its hand holds only
+        twins of it (so taking it leaves nothing it may throw, unless ``discard_taken_twin``)
+        and no copy can go onto the table."""
+        card = self.offered
+        hand = self.hands[seat]
+        if card is None:
+            return False
+        if self.options.discard_taken_twin or any(c != card for c in hand):
+            return True
+        return self.down[seat] and any(self._layoff_ends(card, t.meld) for t in self.table)
+
+    def _may_throw(self, card: AnyCard, hand: Sequence[AnyCard]) -> bool:
+        """Whether ``card`` of ``hand`` may be discarded now: not the card just taken from the
+        pile, nor its twin unless ``discard_taken_twin`` (a twin laid on the table first makes
+        the copy left the player's own: :attr:`taken` is cleared then)."""
+        if card != self.taken:
+            return True
+        return self.options.discard_taken_twin and hand.count(card) > 1
 
     def _best_down(self, hand: list[AnyCard]) -> Down | None:
         """The lay-down that leaves the fewest points (memoised for the hand as it is now).
@@ -532,11 +558,12 @@ class CrazyState(CloneableHand, ShuffledRestocks):
         """Why playing ``removed`` cards onto the table now is refused by the going-out rules.
 
         Two dead ends are refused: an empty hand under ``discard_to_go_out``, and a hand of only
-        the card just taken from the pile (which may not be thrown back) when that card cannot
-        go onto the table either (``table_after()`` is the table after this play) or the table
-        forbids going out that way. A play that puts a copy of the taken card on the table
-        leaves the player's own copy, which may be thrown. (Decision: RULES.md section 3 only
-        forbids discarding the taken card; this keeps a turn that can still end.)
+        the card just taken from the pile (which may not be thrown back), or of it and its twin
+        (unless ``discard_taken_twin``), when that card cannot go onto the table either
+        (``table_after()`` is the table after this play) or the table forbids going out that
+        way. A play that puts a copy of the taken card on the table leaves the player's own
+        copy, which may be thrown. (Decision: RULES.md section 3 only forbids discarding the
+        taken card; this keeps a turn that can still end.)
         """
         seat = self.to_act
         assert seat is not None
@@ -545,17 +572,29 @@ class CrazyState(CloneableHand, ShuffledRestocks):
         if remaining == 0 and self.options.discard_to_go_out:
             return "at this table you must go out by discarding your last card (discard_to_go_out)"
         taken = self.taken
-        if remaining == 1 and taken is not None:
+        if remaining >= 1 and taken is not None:
             if left is None:
                 rest = list(hand)
                 if card is not None:
                     rest.remove(card)
                 left = rest
-            if list(left) != [taken] or hand.count(taken) > 1:
-                return None  # another card, or the player's own copy of it, can be thrown
-            melds = () if self.options.discard_to_go_out or table_after is None else table_after()
+            copies = hand.count(taken)
+            if any(c != taken for c in left) or list(left).count(taken) < copies:
+                return None  # another card can be thrown, or a copy of it went onto the table
+            if copies > 1 and self.options.discard_taken_twin:
+                return None  # the player's own twin of it can be thrown
+            # One copy left must go out onto the table, which discard_to_go_out forbids; of two
+            # or more, one laid off makes the rest the player's own, to throw.
+            last = len(left) == 1 and self.options.discard_to_go_out
+            melds = () if last or table_after is None else table_after()
             if any(self._layoff_ends(taken, meld) for meld in melds):
                 return None  # the taken card goes out onto the table next
+            if copies > 1:
+                return (
+                    f"that would leave you holding only {taken} and its twin: you took {taken}"
+                    " from the discard pile this turn, so neither may be thrown (house rule"
+                    " discard_taken_twin allows the twin), and it fits no meld on the table"
+                )
             return (
                 f"that would leave you holding only {taken}, which you took from the discard "
                 "pile this turn: it cannot be thrown back"
@@ -607,6 +646,11 @@ class CrazyState(CloneableHand, ShuffledRestocks):
             }.get(phase, ())
             if not isinstance(action, allowed):
                 raise IllegalActionError(self._phase_hint())
+            if isinstance(action, Take) and phase is Phase.DRAW and not self._may_take(actor):
+                raise IllegalActionError(
+                    f"taking {self.offered} would leave you only its twins, which you could not"
+                    " throw this turn, and none fits a meld on the table: draw from the stock"
+                )
             if isinstance(action, Buy) and not self._can_buy(actor):
                 limit = self.options.max_buys_per_round
                 if limit is not None and self.buys[actor] >= limit:
@@ -621,7 +665,13 @@ class CrazyState(CloneableHand, ShuffledRestocks):
         if isinstance(action, Discard):
             if action.card not in hand:
                 raise IllegalActionError(f"{action.card} is not in your hand")
-            if action.card == self.taken and hand.count(action.card) < 2:
+            if not self._may_throw(action.card, hand):
+                if hand.count(action.card) > 1:
+                    raise IllegalActionError(
+                        f"{action.card} was just taken from the discard pile, and its twin cannot"
+                        " be thrown this turn either: nobody could tell them apart"
+                        " (house rule discard_taken_twin allows it)"
+                    )
                 raise IllegalActionError(
                     f"{action.card} was just taken from the discard pile and cannot be thrown this turn"
                 )

@@ -50,6 +50,7 @@ True
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -462,6 +463,7 @@ def _plan_turn(
     *,
     swaps: bool = True,
     discard_to_go_out: bool = False,
+    discard_taken_twin: bool = False,
     node_limit: int = 4000,
 ) -> _Plan:
     """Search lay-offs and swaps in every order, then the discard, for the best leftover hand.
@@ -482,7 +484,10 @@ def _plan_turn(
             return _Plan(_OUT_SCORE, (), ())
         best: _Plan | None = None
         for card in dict.fromkeys(hand):
-            if card == taken and hand.count(card) < 2:
+            # The taken card stays, and its twin too unless the table allows it. (A twin laid
+            # off earlier in the plan would make the last copy throwable: missed, which only
+            # leaves a plan out.)
+            if card == taken and (hand.count(card) < 2 or not discard_taken_twin):
                 continue
             rest = list(hand)
             rest.remove(card)
@@ -491,7 +496,8 @@ def _plan_turn(
             value = keep_score(tuple(rest), card)
             if best is None or value < best.score:
                 best = _Plan(value, (Discard(card),), tuple(rest))
-        assert best is not None, "a hand always has a card to throw"
+        if best is None:  # only the taken card and its twins: no throw ends the turn here
+            return _Plan(math.inf, (), tuple(hand))
         return best
 
     def search(hand: tuple[AnyCard, ...], table: tuple[WildMeld, ...]) -> _Plan:
@@ -509,8 +515,8 @@ def _plan_turn(
         for card in dict.fromkeys(hand):
             rest = list(hand)
             rest.remove(card)
-            if taken is not None and len(rest) == 1 and rest[0] == taken:
-                continue  # would strand the card taken from the pile
+            if taken is not None and rest and card != taken and all(c == taken for c in rest):
+                continue  # would strand the card taken from the pile (and its twins)
             if discard_to_go_out and not rest:
                 continue
             for index, meld in enumerate(table):
@@ -543,8 +549,10 @@ def _plan_turn(
         return best
 
     plan = search(_sorted(view.hand), start_table)
-    if plan.actions[0] not in view.legal_actions:  # pragma: no cover - a safety net
-        throw = next(a for a in view.legal_actions if isinstance(a, Discard))
+    if not plan.actions or plan.actions[0] not in view.legal_actions:  # a safety net
+        throw = next((a for a in view.legal_actions if isinstance(a, Discard)), None)
+        if throw is None:  # only twins of the taken card left to throw: one goes on the table
+            return _Plan(math.inf, (view.legal_actions[0],), tuple(view.hand))
         rest = list(view.hand)
         rest.remove(throw.card)
         return _Plan(keep_score(tuple(rest), throw.card), (throw,), tuple(rest))
@@ -796,6 +804,7 @@ class MediumCrazyPlayer(_CrazyPlayer):
                 ctx.rules,
                 _down_keep_score(risk),
                 discard_to_go_out=self.options.discard_to_go_out,
+                discard_taken_twin=self.options.discard_taken_twin,
             )
             return Suggestion(plan.actions[0], _plan_reason(view, plan))
         return self._discard(view, ctx, risk)
@@ -866,6 +875,10 @@ class EasyCrazyPlayer(_CrazyPlayer):
                 meld = v.table[act.meld - 1].meld.cards
                 return Suggestion(act, because("crazy.layoff", card=act.card, meld=meld))
         cards = _discards(v)
+        if not cards:  # only the taken card and its twin: one goes on the table
+            act = next(a for a in legal if isinstance(a, LayOff))
+            meld = v.table[act.meld - 1].meld.cards
+            return Suggestion(act, because("crazy.layoff", card=act.card, meld=meld))
         if len(v.hand) == 1 and cards:
             return Suggestion(Discard(cards[0]), because("crazy.last_card"))
         naturals = [c for c in cards if not is_wild(c)] or cards
@@ -1214,7 +1227,13 @@ class HardCrazyPlayer(_CrazyPlayer):
                     feed += 0.3 * row[k]
             return value + danger * 0.5 * feed
 
-        plan = _plan_turn(view, ctx.rules, score, discard_to_go_out=self.options.discard_to_go_out)
+        plan = _plan_turn(
+            view,
+            ctx.rules,
+            score,
+            discard_to_go_out=self.options.discard_to_go_out,
+            discard_taken_twin=self.options.discard_taken_twin,
+        )
         return Suggestion(plan.actions[0], _plan_reason(view, plan))
 
     def _discard(

@@ -114,7 +114,7 @@ define(
         "rummy.take_swap": (
             "{card} is as good to keep as {thrown}, which you can throw instead, and leaving the"
             " stock makes it last longer",
-            "{card} giữ cũng tốt như {thrown} (có thể bỏ {thrown} thay vào), và không rút nọc thì nọc"
+            "{card} giữ cũng tốt như {thrown} (có thể bỏ lá đó thay vào), và không rút nọc thì nọc"
             " lâu hết hơn",
         ),
         "rummy.stock_better": (

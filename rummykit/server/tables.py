@@ -89,6 +89,11 @@ MAIN_OPTIONS: dict[str, tuple[str, ...]] = {
 HINT_LEVELS = ("hard", "medium", "easy", "random")
 """The hint comes from the strongest of these levels that the game has."""
 
+OPTIONS_ADDED: dict[str, dict[str, Any]] = {"crazy": {"discard_taken_twin": True}}
+"""Per game, the options added since tables were first stored, each with the value that plays
+a table stored without it as it was played then (Crazy Rummy's twin of a card just taken could
+be thrown before ``discard_taken_twin`` existed)."""
+
 TURN_TIME_RANGE = (5, 600)
 """The seconds a table with friends may give a person for a turn (or 0, no limit)."""
 
@@ -528,8 +533,13 @@ class Table:
 
     @classmethod
     def restore(cls, stored: StoredTable, store: Store) -> Table:
-        """Rebuild a stored table by replaying its record (every action validated again)."""
-        replayed = load_record(stored.record)
+        """Rebuild a stored table by replaying its record (every action validated again).
+
+        An option the table was stored without (:data:`OPTIONS_ADDED`) keeps its old rule."""
+        record = dict(stored.record)
+        added = OPTIONS_ADDED.get(str(record.get("game")), {})
+        record["options"] = {**added, **record.get("options", {})}
+        replayed = load_record(record)
         if not is_match(replayed):  # pragma: no cover - the store writes match records
             raise RecordError("a table's record is a match record")
         seats = [Seat.from_dict(s) for s in stored.seats]
