@@ -342,21 +342,24 @@ def test_the_hand_sorts_by_suit_rank_and_melds(server: Any, new_page: Any) -> No
         act(page, select(page, best_discard(page)[1]))
     else:
         pytest.fail("never two melds in the hand")
-    expect(sort).to_have_text("Sort by rank")
+    # the button names the hand's order now, and its label what a tap does
+    expect(sort).to_have_text("Sort: by suit ▸")
+    expect(sort).to_have_attribute("aria-label", "Sort: by suit; tap to sort by rank")
     sort.click()
-    expect(sort).to_have_text("Sort by melds")
+    expect(sort).to_have_text("Sort: by rank ▸")
     ranks = [c["name"].split(" ")[0] for c in cards(page)]
     order = ["ace", *[str(n) for n in range(2, 11)], "jack", "queen", "king"]
     assert ranks == sorted(ranks, key=order.index)
     sort.click()
-    expect(sort).to_have_text("Sort by suit")
+    expect(sort).to_have_text("Sort: by melds ▸")
+    expect(sort).to_have_attribute("aria-label", "Sort: by melds; tap to sort by suit")
     numbers = melds_in_hand(page)
     melded = [n for n in numbers if n is not None]
     # every meld's cards side by side, meld 1 first, and the unmatched cards after them all
     assert numbers[: len(melded)] == melded == sorted(melded), numbers
     assert len(set(melded)) >= 2
     sort.click()
-    expect(sort).to_have_text("Sort by rank")  # back to suits
+    expect(sort).to_have_text("Sort: by suit ▸")  # back to suits
 
 
 def test_gin_hand_by_keyboard_alone(server: Any, new_page: Any, shot: Any) -> None:
@@ -1598,7 +1601,7 @@ def test_review_my_moves_compares_each_decision_with_the_computer(
     page.locator("#btn-result").click()
     expect(summary).to_have_text(
         re.compile(
-            r"^(\d+/\d+ nước của bạn trùng với máy \(mức Khó\) hoặc tốt ngang\.|Mọi quyết định .*)$"
+            r"^(\d+/\d+ nước của bạn trùng với máy \(mức Khó\) hoặc tốt không kém\.|Mọi quyết định .*)$"
         )
     )
     expect(steps.first.locator(".review-you")).to_have_text(re.compile(r"^Bạn: \w"))

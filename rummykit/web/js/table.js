@@ -472,9 +472,15 @@ function renderHand(ctx) {
   } else if (msg.aids && msg.aids.deadwood !== undefined && welcome.game === "rummy") {
     dw.textContent = t("hand.unmelded", { n: msg.aids.deadwood });
   } else dw.textContent = "";
+  // The sort button names the order the hand is in now, and (in its label) what a tap does.
   const modes = sortModes(ctx);
   const next = modes[(modes.indexOf(ui.sortMode) + 1) % modes.length] || "suit";
-  $("btn-sort").textContent = t(`hand.sort_${next}`);
+  const now = t(`hand.sort_${ui.sortMode}`);
+  const sort = $("btn-sort");
+  sort.textContent = t("hand.sort", { mode: now });
+  const what = t("hand.sort_label", { mode: now, next: t(`hand.sort_${next}`) });
+  sort.title = what;
+  sort.setAttribute("aria-label", what);
 }
 
 // ----------------------------------------------------------------------------------- actions
