@@ -68,7 +68,7 @@ MESSAGES: Final[dict[str, dict[Language, str]]] = {
             "  layoff 7H 2 gửi 7H vào bộ 2 · meld hạ bộ · down hạ bài theo yêu cầu của vòng\n"
             "  buy mua lá đang mời · swap 7H 3 đặt 7H vào bộ 3 và lấy lá đại diện\n"
             "  hint   gợi ý: máy sẽ đi nước nào, và vì sao\n"
-            "  undo   đi lại: rút lại nước vừa đi trong lượt này (lấy lá bỏ, hạ bộ, hạ bài, gửi bài"
+            "  undo   đi lại: hủy nước vừa đi trong lượt này (lấy lá bỏ, hạ bộ, hạ bài, gửi bài"
             " hoặc đổi lá)\n"
             "  help   trợ giúp: trang này\n"
             "  quit   thoát: dừng ở đây (vẫn lưu được trận đấu đến lúc này)"
@@ -128,15 +128,15 @@ MESSAGES: Final[dict[str, dict[Language, str]]] = {
         "vi": "{web:error.illegal}. Chi tiết (tiếng Anh): {detail}",
     },
     "hint": {"en": "{web:hint.prefix}", "vi": "{web:hint.prefix}"},
-    "undone": {"en": "Taken back: {move}", "vi": "Đã rút lại: {move}"},
+    "undone": {"en": "Taken back: {move}", "vi": "Đã đi lại: {move}"},
     "no_undo": {
         "en": (
             "Nothing to take back: only a move of this turn that showed you no hidden card can"
             " be (a take, a meld, a lay-down, a lay-off, a swap), not a draw from the stock."
         ),
         "vi": (
-            "Không có nước nào để rút lại: chỉ rút lại được nước trong lượt này mà không cho bạn"
-            " thấy lá úp nào (lấy lá bỏ, hạ bộ, hạ bài, gửi bài, đổi lá), không phải lá bốc từ nọc."
+            "Không có nước nào để đi lại: chỉ đi lại được nước trong lượt này mà không cho bạn"
+            " thấy lá úp nào (lấy lá bỏ, hạ bộ, hạ bài, gửi bài, đổi lá), không phải lá rút từ nọc."
         ),
     },
     # --------------------------------------------------------------- seats

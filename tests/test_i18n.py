@@ -91,6 +91,8 @@ def test_keys_built_at_run_time_exist() -> None:
             assert f"{prefix}.{name}" in en, f"{prefix}.{name}"
     for game in families["game"].split():
         assert f"game.{game}.about" in en and f"game.{game}.summary" in en
+    for mode in ("suit", "rank", "melds", "custom"):  # the sort button names the hand's order
+        assert f"hand.sort_{mode}" in en
     keys = [
         "arrows",
         "space",

@@ -118,7 +118,7 @@ define(
         "crazy.layable": ("{card} can be laid off at once", "{card} gửi được ngay"),
         "crazy.no_help": (
             "{card} does not help your contract",
-            "{card} không giúp gì cho yêu cầu của vòng",
+            "{card} không giúp bạn gần đủ yêu cầu hơn",
         ),
         "crazy.no_fit": ("{card} fits no meld on the table", "{card} không gửi được vào bộ nào"),
         "crazy.need_one": (

@@ -12,7 +12,7 @@ import { play, setSound, soundOn } from "./sound.js";
 import { clearStats, recordResult, renderStats } from "./stats.js";
 import { keptSelection } from "./selection.js";
 import { PACES, countHouse, readStart, renderFields, renderFriends, renderHouse, renderStart, showContinue, showFriendFields } from "./start.js";
-import { contractText, describe, focusHandCard, handEntries, promptText, render, seatName, selectedCards, sortModes } from "./table.js";
+import { contractText, describe, focusHandCard, handEntries, mustPass, promptText, render, seatName, selectedCards, sortModes } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
 const SESSIONS = "rummykit.sessions"; // every seat this browser holds, newest first
@@ -130,6 +130,28 @@ function showAlert(text, notice = false) {
   box.classList.toggle("notice", notice);
   clearTimeout(alertTimer);
   alertTimer = setTimeout(() => (box.textContent = ""), 6000);
+}
+
+/** An error over the hand goes as soon as a move of this person is accepted (news stays). */
+function clearError() {
+  const box = $("alert");
+  if (!box.textContent || box.classList.contains("notice")) return;
+  box.textContent = "";
+  clearTimeout(alertTimer);
+}
+
+let notTurnAt = 0;
+/** A tap or key that would act when it is not this seat's turn says whose turn it is (at most
+ * once in 2 s); true if it is not this seat's turn. */
+function notYourTurn() {
+  const hand = S.msg && S.msg.view.hand;
+  if (!hand || !S.welcome || hand.phase === "hand_over" || hand.to_act === S.session.seat) return false;
+  if (typeof hand.to_act !== "number") return false;
+  if (Date.now() - notTurnAt >= 2000) {
+    notTurnAt = Date.now();
+    showAlert(t("error.wait_turn", { name: seatName(ctx(), hand.to_act) }));
+  }
+  return true;
 }
 
 function showScreen(name) {
@@ -645,6 +667,8 @@ function onView(m) {
     ui.log.push(item);
     announce(describe(ctx(), item));
   }
+  // A move of this person was accepted: an error about an earlier try no longer applies.
+  if (m.undone || m.log.some((e) => e.seat === S.session.seat && !e.stand_in)) clearError();
   const newMoves = [];
   let restock = restockItem(prev, m, newHand);
   for (const entry of m.log) {
@@ -675,8 +699,16 @@ function onView(m) {
   const myTurnNow = hand.to_act === S.session.seat && timedOut(m) === null;
   const myTurnBefore = prev && prev.view.hand.to_act === S.session.seat && timedOut(prev) === null && !newHand;
   updateClock();
-  // "Stop asking this round": asked to buy again in the same round, the page says pass itself.
-  const autoPass = myTurnNow && hand.phase === "buy" && ui.noBuyRound === m.view.hand_number;
+  // "Stop asking this round": asked to buy again in the same round, the page says pass itself;
+  // so it does when pass is the only answer (no buy left, or no card to pay the penalty with).
+  const forced = myTurnNow && mustPass(hand);
+  const autoPass = forced || (myTurnNow && hand.phase === "buy" && ui.noBuyRound === m.view.hand_number);
+  if (forced && ui.forcedPassRound !== m.view.hand_number) {
+    ui.forcedPassRound = m.view.hand_number; // said once a round, with the reason
+    const why = promptText(ctx());
+    announce(why);
+    showAlert(why, true);
+  }
   if (myTurnNow && !myTurnBefore && S.welcome && !autoPass) announce(promptText(ctx()));
   // Still reading the last hand's score when another person dealt the next one: the score
   // says when the turn has come.
@@ -770,15 +802,48 @@ function tapCard(key) {
 }
 
 function discardSelected() {
+  if (!S.msg || notYourTurn()) return;
   const sel = selectedCards(ctx());
   if (sel.length === 1 && has(S.msg, `discard ${sel[0]}`)) act(`discard ${sel[0]}`);
-  else if (sel.length !== 1) showAlert(t("error.select_one"));
-  else showAlert(t("error.cannot_discard", { card: cardName(sel[0]) }));
+  else showAlert(whyNoDiscard(sel));
+}
+
+/** Why these cards cannot be thrown now. The view's legal actions decided; this only says why. */
+function whyNoDiscard(sel) {
+  const hand = S.msg.view.hand;
+  if (hand.phase !== "discard") return promptText(ctx()); // what to do first (draw, pass, ...)
+  if (sel.length > 1) return t("error.discard_one");
+  if (!sel.length) return t("error.select_one");
+  if (sel[0] === hand.taken_from_discard) return t("error.taken_back");
+  return t("error.cannot_discard", { card: cardName(sel[0]) });
+}
+
+/** A tap on the stock: a draw, or why there is none. */
+function tapStock() {
+  if (!S.msg) return;
+  if (has(S.msg, "draw")) return act("draw");
+  const hand = S.msg.view.hand;
+  if (hand.phase === "hand_over" || notYourTurn()) return;
+  if (hand.phase !== "discard") return showAlert(promptText(ctx())); // what to do instead
+  if (S.welcome.game === "gin") return showAlert(t("error.drawn_gin"));
+  showAlert(t(S.welcome.game === "crazy" ? "error.drawn_crazy" : "error.drawn"));
+}
+
+/** A tap on the discard pile: take its card, throw the selected one, or say why neither. */
+function tapPile() {
+  if (!S.msg) return;
+  if (has(S.msg, "take")) return act("take");
+  const hand = S.msg.view.hand;
+  if (hand.phase === "hand_over") return;
+  if (hand.phase === "discard" && hand.to_act === S.session.seat && !selectedCards(ctx()).length) {
+    return showAlert(t("error.pile_select"));
+  }
+  discardSelected();
 }
 
 function knock() {
   const knocks = verbs(S.msg, "knock").map((a) => a.split(" ")[1]);
-  if (!knocks.length) return;
+  if (!knocks.length) return notYourTurn();
   const sel = selectedCards(ctx());
   if (sel.length === 1 && knocks.includes(sel[0])) return act(`knock ${sel[0]}`);
   if (sel.length === 1) return showAlert(t("error.cannot_knock", { card: cardName(sel[0]) }));
@@ -788,9 +853,23 @@ function knock() {
 }
 
 function meld() {
+  if (notYourTurn()) return;
+  if (S.msg.view.hand.phase !== "discard") return showAlert(promptText(ctx())); // draw first
   const action = meldFor(S.msg, selectedCards(ctx()));
   if (action) act(action);
-  else showAlert(t("error.no_meld"));
+  else showAlert(`${t("error.no_meld")}. ${whyNoMeld()}`);
+}
+
+/** Basic Rummy: what a meld is, or, once this turn's new melds are used up (a house rule), that. */
+function whyNoMeld() {
+  const hand = S.msg.view.hand;
+  const limit = S.welcome.options && S.welcome.options.melds_per_turn;
+  let made = 0;
+  for (let i = hand.history.length - 1; i >= 0 && hand.history[i][0] === S.session.seat; i--) {
+    if (hand.history[i][1].startsWith("meld ")) made += 1;
+  }
+  if (Number.isInteger(limit) && made >= limit) return t("error.meld_limit", { count: limit });
+  return t("error.meld_rule");
 }
 
 function pickDown() {
@@ -814,9 +893,13 @@ function selectCards(cards) {
 }
 
 function layDown() {
+  if (notYourTurn()) return;
+  if (S.msg.view.hand.phase !== "discard") return showAlert(promptText(ctx())); // draw first
   const ui = S.ui;
-  if (ui.down && ui.down.action) act(ui.down.action);
-  else showAlert(t("error.no_contract"));
+  if (ui.down && ui.down.action) return act(ui.down.action);
+  const contract = S.msg.view.hand.contract;
+  const which = contract ? ` (${contractText(contract)})` : "";
+  showAlert(`${t("error.no_contract")}${which}. ${t("error.contract_rule")}`);
 }
 
 function maybeCheckDown() {
@@ -833,7 +916,7 @@ function maybeCheckDown() {
 
 function tapMeld(n) {
   const sel = selectedCards(ctx());
-  if (sel.length !== 1) return showAlert(t("error.select_one"));
+  if (sel.length !== 1) return showAlert(t(sel.length ? "error.layoff_one" : "error.select_one"));
   const targets = targetsFor(S.msg, sel[0], n);
   if (!targets.length) return showAlert(t("error.no_fit", { card: cardName(sel[0]), n }));
   S.ui.backToHand = true; // after the lay-off the keyboard goes on in the hand
@@ -1124,11 +1207,11 @@ function globalKeys(event) {
   if (document.querySelector("dialog[open]") || $("table").hidden || !S.msg) return;
   const hand = S.msg.view.hand;
   const actions = {
-    d: () => has(S.msg, "draw") && act("draw"),
-    t: () => has(S.msg, "take") && act("take"),
-    p: () => has(S.msg, "pass") && act("pass"),
-    b: () => has(S.msg, "buy") && act("buy"),
-    k: () => knock(),
+    d: () => (has(S.msg, "draw") ? act("draw") : notYourTurn()),
+    t: () => (has(S.msg, "take") ? act("take") : notYourTurn()),
+    p: () => (has(S.msg, "pass") ? act("pass") : notYourTurn()),
+    b: () => S.welcome.game === "crazy" && (has(S.msg, "buy") ? act("buy") : notYourTurn()),
+    k: () => S.welcome.game === "gin" && knock(),
     m: () => S.welcome.game === "rummy" && meld(),
     l: () => S.welcome.game === "crazy" && layDown(),
     o: () => has(S.msg, "done") && act("done"),
@@ -1204,6 +1287,7 @@ function dragEnd(event) {
     event.clientY <= pile.bottom
   ) {
     if (has(S.msg, `discard ${e.card}`)) act(`discard ${e.card}`);
+    else if (!notYourTurn()) showAlert(whyNoDiscard([e.card]));
     return;
   }
   // Reorder: the card goes before the nearest card under the pointer.
@@ -1387,17 +1471,15 @@ function wire() {
     }
     drag = null;
   });
-  $("stock").addEventListener("click", () => has(S.msg, "draw") && act("draw"));
-  $("discard").addEventListener("click", () => {
-    if (has(S.msg, "take")) return act("take");
-    discardSelected();
-  });
+  $("stock").addEventListener("click", tapStock);
+  $("discard").addEventListener("click", tapPile);
   $("melds-zone").addEventListener("click", (event) => {
     const b = event.target.closest("button.table-meld");
     const hand = S.msg && S.msg.view.hand;
     // Melds can always be reached and read; a tap does something on this seat's move only.
     const myMove = hand && hand.to_act === S.session.seat && (hand.phase === "discard" || hand.phase === "layoff");
     if (b && myMove) tapMeld(Number(b.dataset.meld));
+    else if (b && selectedCards(ctx()).length) notYourTurn(); // a lay-off tried out of turn
   });
   $("melds-zone").addEventListener("keydown", meldKeys);
   $("btn-draw").addEventListener("click", () => act("draw"));

@@ -111,10 +111,6 @@ function ginBody(ctx, r, body) {
 /** One seat's cards left at the end of a Basic or Crazy Rummy hand (or that it went out). */
 function leftLine(ctx, r, seat, text) {
   const p = el("p", "result-left");
-  if (r.outcome === "stalemate" && seat !== ctx.seat) {
-    p.textContent = t("result.not_shown"); // nobody scores, so nobody shows their cards
-    return p;
-  }
   if (!r.remaining[seat].length) {
     p.textContent = t(seat === r.winner ? "result.went_out" : "result.no_cards");
     return p;
@@ -135,11 +131,16 @@ function rummyTitle(ctx, r) {
 }
 
 function rummyBody(ctx, r, body) {
+  // In a stalemate nobody scores, so nobody shows their cards: only this seat's are listed, and
+  // one line says why the others' are not.
+  const stalemate = r.outcome === "stalemate";
   for (const seat of seats(ctx)) {
+    if (stalemate && seat !== ctx.seat) continue;
     const box = el("section", "result-seat");
     box.append(seatHeading(ctx, r, seat), leftLine(ctx, r, seat, t("result.left", { count: r.hand_values[seat] })));
     body.append(box);
   }
+  if (stalemate && seats(ctx).length > 1) body.append(el("p", "result-not-shown", t("result.not_shown")));
   if (r.rummy) body.append(el("p", "", t("result.rummy.bonus")));
   const limit = ctx.welcome.options && ctx.welcome.options.restock_limit;
   if (r.outcome === "stalemate" && Number.isInteger(limit)) {

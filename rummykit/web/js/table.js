@@ -261,7 +261,10 @@ function renderPiles(ctx) {
   stock.textContent = "";
   stock.append(face(null), el("span", "pile-count", String(hand.stock_size)));
   stock.setAttribute("aria-label", t("pile.stock", { count: hand.stock_size }));
-  enable("stock", has(ctx.msg, "draw"));
+  // While the hand is played a pile is never disabled outright: a tap that cannot draw, take or
+  // throw now says why (main.js tapStock, tapPile), greyed out for assistive technology.
+  const live = hand.phase !== "hand_over" && !ctx.msg.view.over;
+  usable(stock, has(ctx.msg, "draw"), live);
   const pile = hand.discard_pile;
   const top = pile.length ? pile[pile.length - 1] : null;
   const discard = $("discard");
@@ -283,7 +286,7 @@ function renderPiles(ctx) {
   $("btn-pile").textContent = t("pile.view", { count: thrown });
   const selected = selectedCards(ctx);
   const canDiscardSelected = selected.length === 1 && has(ctx.msg, `discard ${selected[0]}`);
-  enable("discard", has(ctx.msg, "take") || canDiscardSelected);
+  usable(discard, has(ctx.msg, "take") || canDiscardSelected, live);
 }
 
 // ------------------------------------------------------------------------------ table melds
@@ -469,9 +472,15 @@ function renderHand(ctx) {
   } else if (msg.aids && msg.aids.deadwood !== undefined && welcome.game === "rummy") {
     dw.textContent = t("hand.unmelded", { n: msg.aids.deadwood });
   } else dw.textContent = "";
+  // The sort button names the order the hand is in now, and (in its label) what a tap does.
   const modes = sortModes(ctx);
   const next = modes[(modes.indexOf(ui.sortMode) + 1) % modes.length] || "suit";
-  $("btn-sort").textContent = t(`hand.sort_${next}`);
+  const now = t(`hand.sort_${ui.sortMode}`);
+  const sort = $("btn-sort");
+  sort.textContent = t("hand.sort", { mode: now });
+  const what = t("hand.sort_label", { mode: now, next: t(`hand.sort_${next}`) });
+  sort.title = what;
+  sort.setAttribute("aria-label", what);
 }
 
 // ----------------------------------------------------------------------------------- actions
@@ -571,9 +580,25 @@ function renderChoices(ctx) {
 
 // ------------------------------------------------------------------------------------ prompt
 
-/** Crazy Rummy: this person asked not to be asked to buy again in this round. */
+/** Crazy Rummy: this person asked not to be asked to buy again in this round, or pass is the
+ * only answer to the offer (the page then passes itself). */
 export function notBuying(ctx) {
-  return ctx.ui.noBuyRound === ctx.msg.view.hand_number;
+  return ctx.ui.noBuyRound === ctx.msg.view.hand_number || mustPass(ctx.msg.view.hand);
+}
+
+/** Crazy Rummy: asked to buy, with pass the only legal answer (see main.js onView). */
+export function mustPass(hand) {
+  return hand.phase === "buy" && hand.legal_actions.length === 1 && hand.legal_actions[0] === "pass";
+}
+
+/** Why this seat cannot buy: its buys this round are used up, else the stock cannot pay the
+ * penalty (the server's legal actions decided; this only explains). */
+function cannotBuyText(ctx) {
+  const hand = ctx.msg.view.hand;
+  const limit = ctx.welcome.options.max_buys_per_round;
+  const bought = hand.buys ? hand.buys[ctx.seat] : 0;
+  if (Number.isInteger(limit) && bought >= limit) return t("prompt.cannot_buy_limit");
+  return t("prompt.cannot_buy_penalty");
 }
 
 export function promptText(ctx) {
@@ -609,6 +634,7 @@ export function promptText(ctx) {
     case "draw":
       return has(msg, "take") ? t("prompt.draw", { card: top }) : t("prompt.draw_stock");
     case "buy":
+      if (mustPass(hand)) return cannotBuyText(ctx);
       return t(notBuying(ctx) ? "prompt.not_buying" : "prompt.buy");
     case "layoff":
       return t("prompt.layoff");
