@@ -2319,3 +2319,206 @@ def test_asked_to_buy_with_no_buy_left_the_page_passes_by_itself(
     heard = page.evaluate("() => window.heard")
     assert "No buys are left for you this round: passing." in heard, heard
     expect(page.locator("#log li").filter(has_text=NOT_BOUGHT)).not_to_have_count(0)
+
+
+# Layout from the QA round
+
+ACCEPTING_MELD = """() => document.querySelector(
+  '#melds-zone .table-meld:not([aria-disabled="true"])')?.dataset.meld ?? null"""
+"""The first meld on the table (in the page's order) the selected card can be laid off on."""
+
+MELDS_IN_VIEW = """() => Object.fromEntries([...document.querySelectorAll('#melds-zone .table-meld')]
+  .map((m) => [m.dataset.meld, m.getBoundingClientRect().bottom <=
+    document.getElementById('board').getBoundingClientRect().bottom]))"""
+"""For each meld on the table: whether the board shows it (with the board scrolled to its top)."""
+
+
+def test_a_small_phone_scrolls_to_the_meld_a_selected_card_fits(
+    server: Any, new_page: Any, shot: Any
+) -> None:
+    """Four players on a small phone (375 by 667): the board above the hand shows the scores, the
+    opponents, the piles and a short log, and the melds below them only when scrolled to. When a
+    selected card can be laid off, the board scrolls to the first meld it fits; the hand and the
+    action buttons stay in view."""
+    page = new_page(viewport=(375, 667))
+    start(page, server.url, "Basic Rummy", opponents="3 opponents", level="Easy")
+    scrolled = 0
+    for _ in range(400):
+        wait_turn(page)
+        if result_open(page):
+            play_on(page)
+            continue
+        stock = page.get_by_role("button", name=re.compile("^Stock"))
+        if stock.is_enabled():
+            act(page, stock)
+            continue
+        names = [c["name"] for c in cards(page)]
+        fits = [c["name"] for c in cards(page) if "fits meld" in c["title"]]
+        if fits:
+            clear_selection(page)
+            page.evaluate("() => { document.getElementById('board').scrollTop = 0; }")
+            shown = page.evaluate(MELDS_IN_VIEW)
+            select(page, fits[0])
+            number = page.evaluate(ACCEPTING_MELD)
+            assert number is not None, fits[0]
+            meld = f'#melds-zone .table-meld[data-meld="{number}"]'
+            page.wait_for_function(IN_VIEW, arg=meld)
+            for selector in ("#hand", "#actions", "#btn-discard"):
+                assert in_view(page, selector), selector
+            if not shown[number]:  # it was below the fold before the card was selected
+                scrolled += 1
+                if scrolled == 1:
+                    shot(page, "small-phone-meld-scrolled-into-view")
+            if scrolled >= 2:
+                break
+        discard_highest(page, names)
+    assert scrolled >= 2
+
+
+def test_a_phone_held_sideways_shows_the_piles_opponents_and_melds_together(
+    server: Any, new_page: Any, shot: Any
+) -> None:
+    """844 by 390: each opponent takes one line, the melds sit beside the piles and the prompt,
+    the hand's title and sort button beside its cards; the score of a hand scrolls under its
+    buttons, so Next hand is always in sight."""
+    page = new_page(viewport=(844, 390))
+    start(page, server.url, "Basic Rummy", opponents="3 opponents", level="Easy")
+    together = False
+    for _ in range(600):
+        wait_turn(page)
+        if result_open(page):
+            if together:
+                break
+            play_on(page)  # a hand that ended before anyone melded
+            continue
+        if not together and page.locator("#melds-zone .meld-group").count():
+            page.wait_for_timeout(300)  # the board scrolls to the piles at the start of a turn
+            for selector in ("#stock", "#discard", "#prompt", "#melds-zone .meld-group", "#hand"):
+                assert in_view(page, selector), selector
+            for i in range(3):
+                assert in_view(page, f"#opponents-zone .opp:nth-child({i + 1})"), i
+            title = page.locator(".hand-info").bounding_box()
+            first = page.locator("#hand .card").first.bounding_box()
+            assert title and first and title["x"] + title["width"] <= first["x"], (title, first)
+            shot(page, "phone-sideways-melds-beside-the-piles")
+            together = True
+        draw_or_throw_highest(page)
+    else:
+        pytest.fail("no hand with a meld on the table and an end in 600 turns")
+    dialog = page.locator("#dlg-result")
+    assert dialog.evaluate("d => d.scrollHeight > d.clientHeight")  # the score is long...
+    assert in_view(page, "#btn-next")  # ... and its buttons stay in sight
+    expect(page.get_by_role("button", name="Next hand")).to_be_visible()
+    shot(page, "phone-sideways-score")
+    next_hand(page, lambda: act(page, page.get_by_role("button", name="Next hand")))
+
+
+CONTINUE_LINE = (
+    r"^You have an unfinished game of {game} \(hand 1\)\. With {who}\. "
+    r"Last played today at \d\d:\d\d\.$"
+)
+
+
+def test_the_continue_list_says_who_and_when_and_forgets_a_game(
+    server: Any, new_page: Any, shot: Any
+) -> None:
+    """Each unfinished game says who else plays and when this browser last saw it; Remove (after
+    a confirmation) forgets that seat in this browser. On a touch phone there is no keyboard
+    button, and the long name of a rule set wraps instead of being cut."""
+    page = new_page(locale="vi-VN", phone=True)
+    page.goto(server.url)
+    expect(page.get_by_role("heading", name="Trận mới")).to_be_visible()
+    expect(page.locator("#btn-keys")).to_be_hidden()  # a touch screen has no keyboard
+    page.get_by_role("radio", name=re.compile("^Rummy cơ bản")).check()
+    page.locator("#preset").select_option(label="Rummy cổ điển (hạ bao nhiêu bộ cũng được)")
+    box = page.locator("#preset").bounding_box()
+    form = page.locator("#start-form").bounding_box()
+    assert box and form and box["x"] + box["width"] <= form["x"] + form["width"] + 0.5
+    assert box["height"] > 50, box  # two lines: the whole name
+    page.get_by_role("button", name="English").click()
+    page.get_by_label("Opponents").select_option(label="2 opponents")
+    page.get_by_label("Computer level").select_option(label="Hard")
+    page.get_by_role("button", name="Play").click()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    rummy_table = page.evaluate("() => window.rummykit.state.session.table")
+    page.get_by_role("button", name="Menu").click()
+    page.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
+    page.get_by_label("Your opponent").select_option(label="A friend (send them a link)")
+    page.locator("#start").get_by_label("Your name").fill("An")
+    page.get_by_role("button", name="Play").click()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    page.get_by_role("button", name="Menu").click()
+    entries = page.locator("#continue-list li")
+    expect(entries).to_have_count(2)
+    gin, rummy = entries.nth(0), entries.nth(1)  # the one played last first
+    line = CONTINUE_LINE.format(game="Gin Rummy", who="Player 2")
+    expect(gin.locator("p")).to_have_text(re.compile(line))
+    line = CONTINUE_LINE.format(game="Basic Rummy", who=r"2 computers \(Hard\)")
+    expect(rummy.locator("p")).to_have_text(re.compile(line))
+    shot(page, "phone-continue-list")
+    remove = rummy.get_by_role("button", name="Remove this game of Basic Rummy from the list")
+    page.once("dialog", lambda d: d.dismiss())  # changed their mind: nothing is forgotten
+    remove.click()
+    expect(entries).to_have_count(2)
+    page.once("dialog", lambda d: d.accept())
+    remove.click()
+    expect(entries).to_have_count(1)
+    expect(entries.first).to_contain_text("Gin Rummy")
+    stored = page.evaluate("() => localStorage.getItem('rummykit.sessions')")
+    assert rummy_table not in stored
+    page.reload()
+    expect(page.locator("#continue-list li")).to_have_count(1)
+
+
+def test_a_guided_game_starts_when_its_tips_are_closed(server: Any, new_page: Any) -> None:
+    """The tips come first, over the start screen: no table is made (so no computer plays)
+    until they are closed, here with Esc."""
+    page = new_page(phone=True)
+    made: list[str] = []
+    page.on("request", lambda r: made.append(r.url) if r.method == "POST" else None)
+    page.goto(server.url)
+    page.get_by_role("radio", name=re.compile("^Basic Rummy")).check()
+    page.get_by_role("button", name="New to this game? Try a guided game").click()
+    intro = page.get_by_role("dialog", name=re.compile(r"^Basic Rummy: first steps"))
+    expect(intro).to_have_accessible_name("Basic Rummy: first steps (1/4)")
+    page.wait_for_timeout(1500)  # time enough for a computer move, were there a table
+    assert made == []
+    expect(page.locator("#table")).to_be_hidden()
+    intro.get_by_role("button", name="Next tip").click()
+    page.keyboard.press("Escape")
+    expect(intro).to_be_hidden()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    assert [url for url in made if url.endswith("/api/tables")] == [f"{server.url}api/tables"]
+    expect(page.locator("#opponents-zone .opp")).to_have_count(1)
+    expect(page.locator("#opponents-zone .opp .level")).to_have_text("· Easy")
+
+
+def test_the_creators_table_opens_with_the_invitations_heading(
+    server: Any, new_page: Any, shot: Any
+) -> None:
+    """A table with a friend to invite opens at the invitations' heading, with the piles and the
+    hand in view too; the localhost warning is one plain sentence, its technical way out behind
+    "How to change this?"."""
+    page = new_page(phone=True)
+    page.goto(server.url)
+    page.get_by_role("radio", name=re.compile("^Basic Rummy")).check()
+    page.get_by_label("Opponents").select_option(label="2 opponents")
+    page.get_by_label("Of them, friends").select_option(label="1 friend")
+    page.locator("#start").get_by_label("Your name").fill("An")
+    page.get_by_role("button", name="Play").click()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    expect(page.locator("#invite-list input")).to_be_visible()
+    page.wait_for_timeout(300)
+    for selector in ("#invite-title", "#stock", "#discard", "#hand", "#actions"):
+        assert in_view(page, selector), selector
+    assert page.evaluate("() => document.getElementById('board').scrollTop") == 0
+    local = page.locator("#invite-local")
+    expect(local).to_contain_text("For now these links open only on this computer")
+    expect(local.locator("code")).to_be_hidden()
+    shot(page, "phone-creator-invitations")
+    how = local.get_by_role("button", name="How to change this?")
+    expect(how).to_have_attribute("aria-expanded", "false")
+    how.click()
+    expect(how).to_have_attribute("aria-expanded", "true")
+    expect(local.locator("code")).to_have_text("--host 0.0.0.0")
+    expect(local.locator("code")).to_be_visible()

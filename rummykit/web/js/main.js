@@ -40,7 +40,7 @@ const S = {
   sentSeq: null, // the view a move was sent for, until an answer comes (see act)
   rematchJoined: false, // this page moved to a rematch while the final score stayed up
   rematchAsked: false, // this page asked for the rematch
-  intro: null, // a guided game's first steps: {game, step, shown}
+  intro: null, // a guided game's first steps: {game, step, start: its settings until closed}
   ui: newUi(),
 };
 
@@ -57,6 +57,8 @@ function newUi() {
     focusChoice: false,
     backToHand: false, // a lay-off was sent from a meld: the focus goes back to the hand
     showPiles: false, // scroll the board to the piles after the next render
+    inviteTop: false, // ... or to its top, where the invitations open (see onView)
+    showMeld: null, // after the next render, scroll to a table meld: its number, or "fits"
     resultShown: null,
     inviteShown: null,
     dealtWhileOpen: false,
@@ -107,8 +109,21 @@ function scheduleRender(newMoves = []) {
     if (S.ui.showPiles) {
       // The piles (and the prompt beside them) are what a person needs at the start of their
       // turn: when the board above the hand is too short for everything, it scrolls to them.
+      // A table that opens with its invitations shows them from their heading instead.
       S.ui.showPiles = false;
-      document.querySelector(".centre-zone").scrollIntoView({ block: "nearest" });
+      if (S.ui.inviteTop) {
+        // (folded on a phone held sideways, whose board is too short for it and the table)
+        if (matchMedia("(max-height: 500px)").matches) $("invite-details").open = false;
+        $("board").scrollTop = 0;
+      } else document.querySelector(".centre-zone").scrollIntoView({ block: "nearest" });
+    }
+    S.ui.inviteTop = false;
+    if (S.ui.showMeld !== null) {
+      // The meld the selected card can be laid off on (the first of them), or the one this
+      // person has just made or added to: scrolled into sight if the board hides it.
+      const which = S.ui.showMeld === "fits" ? ':not([aria-disabled="true"])' : `[data-meld="${S.ui.showMeld}"]`;
+      S.ui.showMeld = null;
+      document.querySelector(`#melds-zone .table-meld${which}`)?.scrollIntoView({ block: "nearest" });
     }
   });
 }
@@ -273,7 +288,6 @@ async function startGame(settings) {
   });
   const data = await response.json();
   if (!response.ok) {
-    S.intro = null; // a guided game that did not start shows no tips at the next table
     showAlert(t("error.create") + (currentLanguage() === "en" ? `: ${data.error}` : ""));
     return;
   }
@@ -688,6 +702,13 @@ function onView(m) {
     newMoves.push({ entry, removedKeys: mine ? removed : [] });
   }
   const hand = m.view.hand;
+  for (const entry of m.log) {
+    // This person's new meld, or the meld a card of theirs went onto, is shown on the board.
+    if (entry.seat !== S.session.seat) continue;
+    const w = entry.action.split(" ");
+    if (w[0] === "meld" || w[0] === "down") ui.showMeld = (hand.table || []).length;
+    else if (w[0] === "layoff" || w[0] === "swap") ui.showMeld = Number(w[2]);
+  }
   if (hand.phase === "hand_over" && hand.result && ui.endLogged !== m.view.hand_number) {
     // How the hand ended stays in the log once its score is closed.
     ui.endLogged = m.view.hand_number;
@@ -719,13 +740,11 @@ function onView(m) {
     turnLine.textContent = t(crazy ? "result.your_turn_round" : "result.your_turn_hand", { n: m.view.hand_number });
   }
   if (!prev || (myTurnNow && !myTurnBefore && !autoPass)) ui.showPiles = true;
+  if (!prev) ui.inviteTop = Boolean(S.session.invites && S.session.invites.length);
+  // The start screen's Continue says when this browser last saw the table.
+  updateSession(S.session.table, { seen: Date.now() });
   showScreen("table");
   scheduleRender(newMoves);
-  if (S.intro && !S.intro.shown) {
-    S.intro.shown = true;
-    renderIntro();
-    $("dlg-intro").showModal();
-  }
   if ($("dlg-pile").open) renderPileDialog(ctx()); // the thrown cards as they are now
   if (autoPass) act("pass");
   if (hand.phase === "hand_over" && S.welcome) recordResult(S.welcome, m);
@@ -779,6 +798,7 @@ function entryOf(key) {
 
 function selectionChanged() {
   S.ui.pendingEnds = null;
+  S.ui.showMeld = "fits";
   maybeCheckDown();
   scheduleRender();
 }
@@ -1391,6 +1411,12 @@ function wire() {
     const c = event.target.closest("button[data-computer]");
     if (c) giveToComputer(Number(c.dataset.computer));
   });
+  $("btn-invite-how").addEventListener("click", () => {
+    // Localhost links: the technical way out, shown on demand.
+    const open = $("invite-how").hidden;
+    $("invite-how").hidden = !open;
+    $("btn-invite-how").setAttribute("aria-expanded", String(open));
+  });
   $("invite-list").addEventListener("click", (event) => {
     const b = event.target.closest("button[data-link]");
     if (b) shareLink(b.dataset.link, b.dataset.share === "1");
@@ -1428,25 +1454,43 @@ function wire() {
     renderStats();
   });
   $("btn-guided").addEventListener("click", () => {
-    // The chosen game against one easy computer, with the advice on (remembered, as if ticked),
-    // and the first steps of the game shown over the table at the start.
+    // The chosen game against one easy computer, with the advice on (remembered, as if ticked).
+    // The game's first steps come first: the table is made when they are closed (Got it, or
+    // Esc), so the computer does not play while the person reads.
     const settings = readStart(S.games);
     const game = S.games.find((g) => g.key === settings.game);
     $("coach").checked = true;
-    S.intro = { game: game.key, step: 1, shown: false };
-    startGame({
+    const guided = {
       ...settings,
       opponents: game.min_players - 1,
       friends: 0,
       level: game.levels.includes("easy") ? "easy" : settings.level,
       coach: true,
-    });
+    };
+    S.intro = { game: game.key, step: 1, start: guided };
+    renderIntro();
+    $("dlg-intro").showModal();
+  });
+  $("dlg-intro").addEventListener("close", () => {
+    const guided = S.intro && S.intro.start;
+    if (!guided) return;
+    S.intro.start = null;
+    startGame(guided);
   });
   $("start-form").addEventListener("submit", (event) => {
     event.preventDefault();
     startGame(readStart(S.games));
   });
   $("continue-box").addEventListener("click", (event) => {
+    const remove = event.target.closest("button[data-remove]");
+    if (remove) {
+      // Forget the seat in this browser only: the table itself goes on without it.
+      if (!confirm(t("start.remove_confirm"))) return;
+      if (sessionStorage.getItem(CURRENT) === remove.dataset.remove) sessionStorage.removeItem(CURRENT);
+      dropSession(remove.dataset.remove);
+      refreshContinue();
+      return;
+    }
     const b = event.target.closest("button[data-table]");
     const session = b && sessions().find((x) => x.table === b.dataset.table);
     if (session) {

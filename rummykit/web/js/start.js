@@ -1,6 +1,6 @@
 // The start screen: choose the game, opponents, their level and the main options, or continue.
 import { TURN_TIMES, durationText } from "./clock.js";
-import { has, t } from "./i18n.js";
+import { currentLanguage, has, t } from "./i18n.js";
 import { renderStats } from "./stats.js";
 
 const $ = (id) => document.getElementById(id);
@@ -236,7 +236,39 @@ export function readStart(games) {
   };
 }
 
-/** The unfinished games this browser holds a seat at: ``[{session, info}]``, newest first. */
+/** Who sits at the table besides this seat, in words: the friends by name, then the computers
+ * by level ("Lan, Minh and 2 computers (Easy)"). A computer playing for a person who left is
+ * that person. */
+function opponentsText(info, mySeat) {
+  const names = [];
+  const levels = new Map();
+  info.seats.forEach((s, seat) => {
+    if (seat === mySeat) return;
+    if (s.kind === "human" || s.stand_in) names.push(s.name || t("seat.player_n", { n: seat + 1 }));
+    else levels.set(s.level, (levels.get(s.level) || 0) + 1);
+  });
+  for (const [level, count] of levels) {
+    names.push(t("start.continue_computers", { count, level: has(`level.${level}`) ? t(`level.${level}`) : level }));
+  }
+  return new Intl.ListFormat(currentLanguage(), { type: "conjunction" }).format(names);
+}
+
+/** When a table was last seen: "today at 14:05", "yesterday at 09:30", "12 Mar at 20:15". */
+export function whenText(ms, now = new Date()) {
+  const then = new Date(ms);
+  const lang = currentLanguage();
+  const time = then.toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+  const day = (d) => new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
+  const days = Math.round((day(now) - day(then)) / 86_400_000);
+  if (days === 0) return t("start.when_today", { time });
+  if (days === 1) return t("start.when_yesterday", { time });
+  const date = then.toLocaleDateString(lang, { day: "numeric", month: "short" });
+  return t("start.when_date", { date, time });
+}
+
+/** The unfinished games this browser holds a seat at: ``[{session, info}]``, newest first. Each
+ * says the game, the hand, who else sits there and when this browser last saw it, with
+ * Continue and Remove (which forgets the seat in this browser only). */
 export function showContinue(found) {
   const box = $("continue-box");
   const list = $("continue-list");
@@ -245,18 +277,29 @@ export function showContinue(found) {
   for (const { session, info } of found) {
     const li = document.createElement("li");
     const text = document.createElement("p");
-    const others = info.seats
-      .map((s, seat) => (seat !== session.seat && s.kind === "human" ? s.name || t("seat.player_n", { n: seat + 1 }) : null))
-      .filter(Boolean);
     const key = info.game === "crazy" ? "start.continue_text_crazy" : "start.continue_text";
-    const line = t(key, { game: t(`game.${info.game}`), n: info.hand_number });
-    text.textContent = others.length ? `${line} ${t("start.continue_with", { names: others.join(", ") })}` : line;
+    const game = t(`game.${info.game}`);
+    text.append(t(key, { game, n: info.hand_number }), " ");
+    const details = document.createElement("small");
+    details.className = "continue-details";
+    const parts = [];
+    const who = opponentsText(info, session.seat);
+    if (who) parts.push(t("start.continue_with", { names: who }));
+    if (session.seen) parts.push(t("start.continue_seen", { when: whenText(session.seen) }));
+    details.textContent = parts.join(" ");
+    if (parts.length) text.append(details);
     const button = document.createElement("button");
     button.type = "button";
     button.className = "primary";
     button.dataset.table = session.table;
     button.textContent = t("start.continue");
-    li.append(text, button);
+    const remove = document.createElement("button");
+    remove.type = "button";
+    remove.className = "small";
+    remove.dataset.remove = session.table;
+    remove.textContent = t("start.remove");
+    remove.setAttribute("aria-label", t("start.remove_for", { game }));
+    li.append(text, button, remove);
     list.append(li);
   }
 }
