@@ -222,6 +222,20 @@ def start(
     expect(hand(page).get_by_role("button").first).to_be_visible()
 
 
+def start_with_house_rule(
+    page: Any, url: str, game: str, opponents: str, rule: str, value: str
+) -> None:
+    """Start ``game`` against ``opponents`` with one house rule (a number field) set."""
+    page.goto(url)
+    page.get_by_role("radio", name=re.compile(f"^{game}")).check()
+    page.get_by_label("Opponents").select_option(label=opponents)
+    house = page.locator("#house")
+    house.locator("summary").click()
+    house.get_by_label(rule).fill(value)
+    page.get_by_role("button", name="Play").click()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+
+
 # ------------------------------------------------------------------------------------ Gin
 
 
@@ -651,14 +665,9 @@ def test_a_stalemate_says_why_and_which_house_rule_makes_it_rarer(
     """Six at a table that never reuses the pile: the stock (15 cards) runs out within a few
     rounds, and the score screen says how often the pile may be reused and where to change it."""
     page = new_page()
-    page.goto(server.url)
-    page.get_by_role("radio", name=re.compile("^Basic Rummy")).check()
-    page.get_by_label("Opponents").select_option(label="5 opponents")
-    house = page.locator("#house")
-    house.locator("summary").click()
-    house.get_by_label("Times the pile becomes the stock").fill("0")
-    page.get_by_role("button", name="Play").click()
-    expect(hand(page).get_by_role("button").first).to_be_visible()
+    start_with_house_rule(
+        page, server.url, "Basic Rummy", "5 opponents", "Times the pile becomes the stock", "0"
+    )
     dialog = page.get_by_role("dialog")
     for _ in range(300):
         wait_turn(page)
@@ -2287,14 +2296,9 @@ def test_asked_to_buy_with_no_buy_left_the_page_passes_by_itself(
     """Crazy Rummy with no buy allowed (a house rule): an offer whose only answer is pass is
     answered by the page itself, which says why once; the "May I?" question is never asked."""
     page = new_page()
-    page.goto(server.url)
-    page.get_by_role("radio", name=re.compile("^Crazy Rummy")).check()
-    page.get_by_label("Opponents").select_option(label="3 opponents")
-    house = page.locator("#house")
-    house.locator("summary").click()
-    house.get_by_label("Buys per player a round").fill("0")
-    page.get_by_role("button", name="Play").click()
-    expect(hand(page).get_by_role("button").first).to_be_visible()
+    start_with_house_rule(
+        page, server.url, "Crazy Rummy", "3 opponents", "Buys per player a round", "0"
+    )
     page.evaluate(HEAR_MOVES)
     panel = page.get_by_role("group", name="May I?")
     for _ in range(400):
