@@ -543,6 +543,8 @@ def test_a_greyed_out_button_says_why_when_tapped(server: Any, new_page: Any) ->
     expect(discard).to_have_attribute("aria-disabled", "true")
     discard.click(force=True)
     expect(alert).to_contain_text("Select one card first")
+    meld.click(force=True)
+    expect(alert).to_have_text("Select the cards of a meld first")
     # The card just taken from the pile cannot go straight back.
     select_only(page, taken)
     expect(discard).to_be_disabled()
@@ -2526,3 +2528,42 @@ def test_the_creators_table_opens_with_the_invitations_heading(
     expect(how).to_have_attribute("aria-expanded", "true")
     expect(local.locator("code")).to_have_text("--host 0.0.0.0")
     expect(local.locator("code")).to_be_visible()
+
+
+def test_gin_says_why_the_taken_card_stays_and_why_knock_is_greyed(
+    server: Any, new_page: Any
+) -> None:
+    """Gin: a second tap on a card throws it, but on the card just taken it says why it stays;
+    a tap on the greyed-out Knock says what the deadwood must come down to."""
+    page = new_page()
+    start(page, server.url, "Gin Rummy", level="Easy")
+    alert = page.locator("#alert")
+    for _ in range(40):
+        wait_turn(page)
+        take = page.get_by_role("button", name=re.compile("^Take "))
+        if take.is_visible() and take.is_enabled():
+            pile = page.get_by_role("button", name=re.compile("^Discard pile, top card "))
+            taken = re.sub(r"^.*top card ", "", pile.get_attribute("aria-label") or "")
+            act(page, take)
+            break
+        act(page, page.get_by_role("button", name=re.compile("^(Pass|Stock)")).first)
+        deadwood, name = best_discard(page)
+        act(page, select(page, name))
+    else:
+        pytest.fail("no up-card or discard to take came")
+    card = select(page, taken)
+    card.click()
+    expect(alert).to_have_text(
+        "You cannot throw back the card you just took from the discard pile this turn"
+    )
+    deadwood, _ = best_discard(page)
+    knock = page.get_by_role("button", name=re.compile("^(Knock|Gin)$"))
+    if deadwood > 10:
+        expect(knock).to_have_attribute("aria-disabled", "true")
+        knock.click(force=True)
+        expect(alert).to_have_text(
+            f"You may knock once your deadwood is 10 or less: your best throw leaves {deadwood}"
+        )
+    else:  # a rare deal: the knock is there to take
+        expect(knock).to_be_enabled()
+        expect(knock).not_to_have_attribute("aria-disabled", "true")

@@ -160,7 +160,13 @@ let notTurnAt = 0;
  * once in 2 s); true if it is not this seat's turn. */
 function notYourTurn() {
   const hand = S.msg && S.msg.view.hand;
-  if (!hand || !S.welcome || hand.phase === "hand_over" || hand.to_act === S.session.seat) return false;
+  if (!hand || !S.welcome || hand.phase === "hand_over") return false;
+  if (hand.to_act === S.session.seat && timedOut(S.msg) === S.session.seat) {
+    // The time for this turn ran out: the computer is finishing it.
+    showAlert(t((S.msg.away || []).includes(S.session.seat) ? "away.title" : "log.timeout_own"));
+    return true;
+  }
+  if (hand.to_act === S.session.seat) return false;
   if (typeof hand.to_act !== "number") return false;
   if (Date.now() - notTurnAt >= 2000) {
     notTurnAt = Date.now();
@@ -812,6 +818,10 @@ function tapCard(key) {
   if (S.welcome.game === "gin") {
     if (ui.selected.has(key)) {
       if (has(S.msg, `discard ${e.card}`)) return act(`discard ${e.card}`);
+      const hand = S.msg.view.hand;
+      if (hand.phase === "discard" && hand.to_act === S.session.seat && e.card === hand.taken_from_discard) {
+        showAlert(t("error.taken_back")); // a second tap throws a card, but not this one
+      }
       ui.selected.clear();
     } else {
       ui.selected = new Set([key]);
@@ -834,7 +844,11 @@ function whyNoDiscard(sel) {
   if (hand.phase !== "discard") return promptText(ctx()); // what to do first (draw, pass, ...)
   if (sel.length > 1) return t("error.discard_one");
   if (!sel.length) return t("error.select_one");
-  if (sel[0] === hand.taken_from_discard) return t("error.taken_back");
+  if (sel[0] === hand.taken_from_discard) {
+    // Crazy Rummy's two packs: the other copy is refused too (nobody could tell them apart).
+    const copies = hand.hand.filter((c) => c === sel[0]).length;
+    return copies > 1 ? t("error.taken_twin", { card: cardName(sel[0]) }) : t("error.taken_back");
+  }
   return t("error.cannot_discard", { card: cardName(sel[0]) });
 }
 
@@ -863,7 +877,15 @@ function tapPile() {
 
 function knock() {
   const knocks = verbs(S.msg, "knock").map((a) => a.split(" ")[1]);
-  if (!knocks.length) return notYourTurn();
+  if (!knocks.length) {
+    if (notYourTurn()) return;
+    const hand = S.msg.view.hand;
+    if (hand.phase !== "discard") return showAlert(promptText(ctx())); // draw first
+    // Greyed out: the deadwood left by the best throw is over the table's knock limit.
+    const dws = Object.values((S.msg.aids && S.msg.aids.discard_deadwood) || {});
+    const limit = S.welcome.options.knock_limit;
+    return showAlert(t("error.knock_limit", { limit, count: dws.length ? Math.min(...dws) : 0 }));
+  }
   const sel = selectedCards(ctx());
   if (sel.length === 1 && knocks.includes(sel[0])) return act(`knock ${sel[0]}`);
   if (sel.length === 1) return showAlert(t("error.cannot_knock", { card: cardName(sel[0]) }));
@@ -875,6 +897,7 @@ function knock() {
 function meld() {
   if (notYourTurn()) return;
   if (S.msg.view.hand.phase !== "discard") return showAlert(promptText(ctx())); // draw first
+  if (!selectedCards(ctx()).length) return showAlert(t("error.select_meld"));
   const action = meldFor(S.msg, selectedCards(ctx()));
   if (action) act(action);
   else showAlert(`${t("error.no_meld")}. ${whyNoMeld()}`);

@@ -518,7 +518,8 @@ function renderActions(ctx) {
   usable($("btn-discard"), discardOk, moving);
   show("btn-knock", game === "gin" && hand.phase !== "layoff" && hand.phase !== "hand_over");
   const anyKnock = verbs(msg, "knock").length > 0;
-  enable("btn-knock", anyKnock);
+  // Greyed out on this seat's discard, a tap says why (the deadwood is over the knock limit).
+  usable($("btn-knock"), anyKnock, mine && hand.phase === "discard");
   $("btn-knock").textContent = knockLabel(ctx);
   $("btn-knock").classList.toggle("lit", anyKnock);
   show("btn-meld", game === "rummy" && playing);
@@ -608,7 +609,7 @@ export function promptText(ctx) {
   if (hand.phase === "hand_over") return t(welcome.game === "crazy" ? "prompt.round_over" : "prompt.hand_over");
   if (msg.clock && msg.clock.out && msg.clock.seat === hand.to_act) {
     // The person's time ran out: the computer finishes the turn.
-    if (hand.to_act === ctx.seat) return t("prompt.timed_out_own");
+    if (hand.to_act === ctx.seat) return t(msg.clock.away ? "prompt.away_own" : "prompt.timed_out_own");
     const name = seatName(ctx, hand.to_act, false);
     return t(msg.clock.away ? "prompt.away" : "prompt.timed_out", { name });
   }
