@@ -244,7 +244,8 @@ function opponentsText(info, mySeat) {
   const levels = new Map();
   info.seats.forEach((s, seat) => {
     if (seat === mySeat) return;
-    if (s.kind === "human" || s.stand_in) names.push(s.name || t("seat.player_n", { n: seat + 1 }));
+    if (s.kind === "human" && !s.joined) names.push(t("start.continue_not_joined"));
+    else if (s.kind === "human" || s.stand_in) names.push(s.name || t("seat.player_n", { n: seat + 1 }));
     else levels.set(s.level, (levels.get(s.level) || 0) + 1);
   });
   for (const [level, count] of levels) {
