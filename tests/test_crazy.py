@@ -30,6 +30,7 @@ from rummykit.games.crazy import (
     CrazyOptions,
     CrazyOutcome,
     CrazyState,
+    TableMeld,
 )
 from rummykit.wild_melds import Book, Run, crazy_points, hand_points
 
@@ -389,6 +390,44 @@ def test_a_lay_down_leaving_the_card_just_taken_and_its_twin(twin: bool) -> None
         return
     play(s, down)
     assert s.legal_actions() == [Discard(C("7H"))]
+
+
+@pytest.mark.parametrize("twin", [False, True])
+def test_a_swap_that_would_leave_the_joker_just_taken_and_its_twin_is_refused(twin: bool) -> None:
+    """Seat 0 (down, holding 4H) takes a joker from the pile. Swapping 4H for the joker in a full
+    run of hearts would leave two jokers, neither of which may be thrown (one was just taken,
+    the other cannot be told from it), and a joker fits no meld on the table (the run is 13
+    cards, the clubs run holds its one wild, books take none): refused, so the turn can always
+    end. With discard_taken_twin the swap stands and a joker is thrown."""
+    s = table(
+        ["8C 8D 8S 3C 4C 5C 6C 4H", "QC QD QS 5S 6S 8H 9H X"],
+        "2D",
+        "KS TH",
+        round=2,
+        dealer=1,
+        max_wilds_book=0,
+        max_wilds_run=1,
+        discard_taken_twin=twin,
+    )
+    play(s, "pass", "draw", "down 8C 8D 8S | 3C 4C 5C 6C", "discard KS")
+    # A long round, set up at once: seat 1 owns a full run of hearts whose joker stands for 4H.
+    s.table.append(TableMeld(Run.parse("AH 2H 3H X 5H 6H 7H 8H 9H TH JH QH KH"), 1))
+    s.table[1] = TableMeld(Run.parse("3C X 5C 6C"), 0)
+    s.down[1] = True
+    s.hands[1] = [C("QC"), JOKER]
+    s.to_act = s.turn = 1
+    play(s, "draw", "discard X", "take")
+    swap = parse_action("swap 4H 3")
+    assert (swap in s.legal_actions()) is twin
+    if not twin:
+        before = s.view(0).to_dict()
+        with pytest.raises(IllegalActionError, match="swap would leave you holding only X"):
+            play(s, "swap 4H 3")
+        assert s.view(0).to_dict() == before
+        assert s.legal_actions() == [Discard(C("4H"))]
+        return
+    play(s, "swap 4H 3")
+    assert s.legal_actions() == [Discard(JOKER)]
 
 
 def test_a_lay_down_may_leave_the_card_just_taken_when_it_fits_the_table() -> None:

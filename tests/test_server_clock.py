@@ -414,3 +414,65 @@ def test_back_over_the_socket_is_checked(tmp_path: Path) -> None:
             while error["t"] == "view":  # the computer's moves, if it is to act
                 error = ws.receive_json()
             assert error["t"] == "error" and error["code"] == "illegal"
+
+
+def phase_of(table: Table) -> Phase:
+    """The hand's phase now (a call, so a type checker does not pin it from an earlier test)."""
+    return table.hand.phase
+
+
+def test_a_crazy_turn_out_of_time_stays_the_computers_across_the_offers_to_buy(
+    store: Store,
+) -> None:
+    """Crazy Rummy: time runs out as a person decides whether to take the card on offer; the
+    computer draws from the stock for them, the others are asked to buy the card passed on, and
+    then the rest of that same turn is still the computer's (no second clock, no second turn
+    out of time). A card a person does not buy is not a sign they are back: the page passes
+    by itself when they asked not to be asked again."""
+    from rummykit.actions import Draw
+
+    for seed in range(1, 40):
+        table, clock = friends_table(store, "crazy", friends=2, opponents=2, seed=seed)
+        found = False
+        for _ in range(300):
+            hand = table.hand
+            seat = hand.to_act
+            assert seat is not None
+            if hand.phase is Phase.DRAW and table.turn_deadline() is not None:
+                choice = table.computer_player(seat).choose(hand.view(seat))
+                if choice == Draw() and hand.legal_actions() != [Draw()]:
+                    found = True
+                    break
+            person_acts(table, seat)
+        if found:
+            break
+    assert found
+    a = expire_now(table, clock)
+    table.step_computer()  # passes on the card and draws: the others are asked to buy it
+    asked = []
+    while table.hand.phase is Phase.BUY:
+        other = table.hand.to_act
+        assert other is not None and other != a
+        asked.append(other)
+        table.act(other, "pass", table.seq)
+    assert asked and table.hand.to_act == a
+    assert table.computer_to_act() == a and table.timed_out(a)
+    assert table.view_message(a)["clock"] == {"seat": a, "left": 0.0, "limit": 30, "out": True}
+    while table.computer_to_act() == a:
+        table.step_computer()
+    assert table.missed.get(a) == 1 and not table.away(a)
+    assert all(table.missed.get(other, 0) == 0 for other in asked)
+    for _ in range(300):  # the next offer to buy that person passes keeps their count
+        if phase_of(table) is Phase.BUY and table.hand.to_act == asked[0]:
+            table.missed[asked[0]] = 1  # as after a turn out of time
+            table.act(asked[0], "pass", table.seq)
+            assert table.missed.get(asked[0]) == 1
+            break
+        seat = table.hand.to_act
+        assert seat is not None
+        if table.computer_to_act() is not None:
+            table.step_computer()
+        else:
+            person_acts(table, seat)
+    else:
+        pytest.fail("that person was never asked to buy again")

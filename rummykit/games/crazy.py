@@ -459,7 +459,12 @@ class CrazyState(CloneableHand, ShuffledRestocks):
             for card in dict.fromkeys(c for c in hand if isinstance(c, Card)):
                 for number, table_meld in enumerate(self.table, 1):
                     meld = table_meld.meld
-                    if table_meld.owner != seat and isinstance(meld, Run) and meld.swap(card):
+                    if (
+                        table_meld.owner != seat
+                        and isinstance(meld, Run)
+                        and meld.swap(card)
+                        and self._swap_strands(Swap(card, number), hand) is None
+                    ):
                         actions.append(Swap(card, number))
         # The card taken from the pile stays (and its twin, unless the table allows throwing it).
         actions.extend(Discard(c) for c in dict.fromkeys(hand) if self._may_throw(c, hand))
@@ -785,6 +790,36 @@ class CrazyState(CloneableHand, ShuffledRestocks):
             raise IllegalActionError(
                 f"no wild in run {action.meld} ({table_meld.meld}) stands for {action.card}"
             )
+        reason = self._swap_strands(action, hand)
+        if reason is not None:
+            raise IllegalActionError(reason)
+
+    def _swap_strands(self, action: Swap, hand: Sequence[AnyCard]) -> str | None:
+        """Why a swap (checked to fit) is refused by the going-out rules: the wild it frees
+        would leave a hand of only the card just taken from the pile and its twin (a joker taken,
+        a joker freed), neither of which may be thrown, and that card fits no meld on the table
+        after the swap. None if the swap is fine."""
+        taken = self.taken
+        if taken is None:
+            return None
+        run = self.table[action.meld - 1].meld
+        assert isinstance(run, Run)
+        swapped = run.swap(action.card, self.rules)
+        assert swapped is not None
+        new_run, wild = swapped
+        left = [*hand, wild]
+        left.remove(action.card)
+        if any(c != taken for c in left) or self.options.discard_taken_twin:
+            return None
+        melds = self._melds_now()
+        melds[action.meld - 1] = new_run
+        if any(self._layoff_ends(taken, meld) for meld in melds):
+            return None  # one copy goes onto the table; the other is then the player's own
+        return (
+            f"that swap would leave you holding only {taken} and its twin: you took {taken}"
+            " from the discard pile this turn, so neither may be thrown (house rule"
+            " discard_taken_twin allows the twin), and it fits no meld on the table"
+        )
 
     def _table(self, number: int) -> TableMeld:
         if not 1 <= number <= len(self.table):

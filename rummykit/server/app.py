@@ -286,6 +286,14 @@ class Hub:
     async def _time_out(self, table: Table, turn: tuple[int, int, int], left: float) -> None:
         """Wait out a person's turn; if it is still theirs then, the computer finishes it and
         every page hears ``{"t": "timeout", "seat"}``."""
+        try:
+            await self._end_turn(table, turn, left)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the turn clock failed at table %s", table.id)
+
+    async def _end_turn(self, table: Table, turn: tuple[int, int, int], left: float) -> None:
         await asyncio.sleep(max(0.0, left))
         async with self.lock(table.id):
             if self.clocks.get(table.id, (None,))[0] == turn:
@@ -513,6 +521,7 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
             async with hub.lock(table.id):
                 seat, token = table.join(body["code"], body.get("name"))
                 await hub.broadcast(table.id, table.seats_message())
+                hub.wake(table)  # their turn's clock, if it is their turn, runs from now
         except ProtocolError as exc:
             return JSONResponse({"error": str(exc)}, status_code=403)
         except ValueError as exc:

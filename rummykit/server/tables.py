@@ -406,6 +406,7 @@ class Table:
         self._turn: tuple[int, int, int] | None = None
         self._turn_started = 0.0
         self._timed_out: tuple[int, int, int] | None = None
+        self._timed_out_turn: tuple[int, int, int] | None = None
         self.missed: dict[int, int] = {}
         """Per person's seat, how many of their turns in a row ran out of time (in memory)."""
 
@@ -698,14 +699,37 @@ class Table:
             start -= 1
         return (len(self.match.hands) - 1, seat, start)
 
+    def _turn_id(self) -> tuple[int, int, int] | None:
+        """The whole turn under way of the person to act, as :meth:`_turn_key` but reaching back
+        over the offers to buy that Crazy Rummy makes in the middle of a turn (the others asked
+        for the card the player passed on, between its draw and the rest of its turn)."""
+        key = self._turn_key()
+        if key is None or self.game_name != "crazy":
+            return key
+        hand_index, seat, start = key
+        history = self.hand.history
+        i = start
+        while i:
+            actor, action = history[i - 1]
+            if actor == seat:
+                start = i = i - 1
+            elif isinstance(action, Buy | Pass):
+                i -= 1  # another seat asked to buy: still this turn if the seat acted before
+            else:
+                break
+        return (hand_index, seat, start)
+
     def _observe(self) -> tuple[int, int, int] | None:
         """The person's turn under a clock (see :meth:`_turn_key`), or None; a new turn starts
-        its clock now, and is the computer's at once if its person is away."""
+        its clock now, and is the computer's at once if its person is away, or if it goes on a
+        turn whose time ran out (after Crazy Rummy's offers to buy)."""
         key = self._turn_key() if self.turn_time else None
         if key is not None and key != self._turn:
             self._turn = key
             self._turn_started = self.clock()
-            if self.away(key[1]):
+            if self.away(key[1]) or (
+                self._timed_out_turn is not None and self._turn_id() == self._timed_out_turn
+            ):
                 self._timed_out = key
         return key
 
@@ -750,6 +774,7 @@ class Table:
         if self.clock() < self._turn_started + self.turn_time:
             return None
         self._timed_out = turn
+        self._timed_out_turn = self._turn_id()
         self.missed[turn[1]] = self.missed.get(turn[1], 0) + 1
         return turn[1]
 
@@ -767,7 +792,7 @@ class Table:
         del self.missed[seat]
         key = self._observe()
         if key is not None and key[1] == seat and key == self._timed_out:
-            self._timed_out = None
+            self._timed_out = self._timed_out_turn = None
             self._turn_started = self.clock()
         return {viewer: self.view_message(viewer) for viewer in self.human_seats()}
 
@@ -1075,8 +1100,10 @@ class Table:
             raise
         if stand_in:
             self.stand_in_moves.add((hand_number, number))
-        else:
-            self.missed.pop(seat, None)  # a move of their own: the person is here
+        elif not (phase is Phase.BUY and isinstance(action, Pass)):
+            # A move of their own: the person is here. (Not a card not bought: the page says
+            # that by itself when the person asked not to be asked again, or cannot buy.)
+            self.missed.pop(seat, None)
         messages = {}
         for viewer in self.human_seats():
             data = hand.view(viewer).to_dict()

@@ -381,6 +381,7 @@ function cancelJoin() {
 
 function connect(session) {
   if (S.conn) S.conn.close();
+  stopClock(); // the next table's first view says whether a clock runs there
   sessionStorage.setItem(CURRENT, session.table);
   S.session = session;
   S.online = null;
@@ -500,6 +501,7 @@ async function giveToComputer(seat) {
 }
 
 function leaveTable() {
+  stopClock();
   sessionStorage.removeItem(CURRENT);
   if (S.conn) S.conn.close();
   S.conn = null;
