@@ -2190,9 +2190,12 @@ def test_a_turn_runs_out_and_the_computer_finishes_it_for_the_friend(
     expect(acting.locator("#away-panel")).to_be_visible(timeout=15_000)
     expect(acting.locator("#away-panel")).to_contain_text("Your time ran out on two turns in a row")
     expect(waiting.locator("#away-panel")).to_be_hidden()
+    box = waiting.locator(f'#opponents-zone .opp[data-seat="{to_act}"]')
+    expect(box).to_contain_text("away: the computer plays")
     shot(acting, "turn-clock-away")
     acting.get_by_role("button", name="I'm back").click()
     expect(acting.locator("#away-panel")).to_be_hidden()
+    expect(box).not_to_contain_text("away: the computer plays")
 
 
 # -------------------------------------------------------------------- Messages that say why

@@ -215,6 +215,8 @@ function renderOpponents(ctx) {
     if (level) head.append(" ", el("span", "level", `· ${t(`level.${level}`)}`));
     if (waitingFor(ctx, seat)) head.append(" ", el("span", "level", `· ${t("opp.not_joined")}`));
     else if (away(ctx, seat)) head.append(" ", el("span", "level", `· ${t("opp.away")}`));
+    // Two turns in a row out of time: the computer plays this person's turns until they are back.
+    else if ((ctx.msg.away || []).includes(seat)) head.append(" ", el("span", "level", `· ${t("opp.away_clock")}`));
     else if (reading(ctx, seat)) head.append(" ", el("span", "level", `· ${t("opp.reading")}`));
     box.append(head);
     const said = saying(ctx, seat);
