@@ -421,7 +421,7 @@ def test_a_swap_that_would_leave_the_joker_just_taken_and_its_twin_is_refused(tw
     assert (swap in s.legal_actions()) is twin
     if not twin:
         before = s.view(0).to_dict()
-        with pytest.raises(IllegalActionError, match="swap would leave you holding only X"):
+        with pytest.raises(IllegalActionError, match="would leave you holding only X and its twin"):
             play(s, "swap 4H 3")
         assert s.view(0).to_dict() == before
         assert s.legal_actions() == [Discard(C("4H"))]

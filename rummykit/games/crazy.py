@@ -583,10 +583,9 @@ class CrazyState(CloneableHand, ShuffledRestocks):
                 if card is not None:
                     rest.remove(card)
                 left = rest
-            copies = hand.count(taken)
-            if any(c != taken for c in left) or list(left).count(taken) < copies:
+            if any(c != taken for c in left) or list(left).count(taken) < hand.count(taken):
                 return None  # another card can be thrown, or a copy of it went onto the table
-            if copies > 1 and self.options.discard_taken_twin:
+            if len(left) > 1 and self.options.discard_taken_twin:
                 return None  # the player's own twin of it can be thrown
             # One copy left must go out onto the table, which discard_to_go_out forbids; of two
             # or more, one laid off makes the rest the player's own, to throw.
@@ -594,7 +593,7 @@ class CrazyState(CloneableHand, ShuffledRestocks):
             melds = () if last or table_after is None else table_after()
             if any(self._layoff_ends(taken, meld) for meld in melds):
                 return None  # the taken card goes out onto the table next
-            if copies > 1:
+            if len(left) > 1:
                 return (
                     f"that would leave you holding only {taken} and its twin: you took {taken}"
                     " from the discard pile this turn, so neither may be thrown (house rule"
@@ -795,12 +794,10 @@ class CrazyState(CloneableHand, ShuffledRestocks):
             raise IllegalActionError(reason)
 
     def _swap_strands(self, action: Swap, hand: Sequence[AnyCard]) -> str | None:
-        """Why a swap (checked to fit) is refused by the going-out rules: the wild it frees
-        would leave a hand of only the card just taken from the pile and its twin (a joker taken,
-        a joker freed), neither of which may be thrown, and that card fits no meld on the table
-        after the swap. None if the swap is fine."""
-        taken = self.taken
-        if taken is None:
+        """Why a swap (checked to fit) is refused by the going-out rules (:meth:`_strands`): the
+        wild it frees would leave a hand of only the card just taken from the pile and its twin
+        (a joker taken, a joker freed). None if the swap is fine."""
+        if self.taken is None:
             return None
         run = self.table[action.meld - 1].meld
         assert isinstance(run, Run)
@@ -809,17 +806,9 @@ class CrazyState(CloneableHand, ShuffledRestocks):
         new_run, wild = swapped
         left = [*hand, wild]
         left.remove(action.card)
-        if any(c != taken for c in left) or self.options.discard_taken_twin:
-            return None
         melds = self._melds_now()
         melds[action.meld - 1] = new_run
-        if any(self._layoff_ends(taken, meld) for meld in melds):
-            return None  # one copy goes onto the table; the other is then the player's own
-        return (
-            f"that swap would leave you holding only {taken} and its twin: you took {taken}"
-            " from the discard pile this turn, so neither may be thrown (house rule"
-            " discard_taken_twin allows the twin), and it fits no meld on the table"
-        )
+        return self._strands(0, left, None, lambda: melds)
 
     def _table(self, number: int) -> TableMeld:
         if not 1 <= number <= len(self.table):

@@ -851,7 +851,7 @@ class _Base(SeededPlayer):
             return Suggestion(Draw(), because("completes_nothing", card=up))
         now = ctx if ctx.draw_live is None else replace(ctx, live=ctx.draw_live, cache={})
         base, _ = _best_value(hand, table, None, limit, now, discard=False)
-        if self._take(view, ctx, take_value, base, hand, table, up, take_plan):
+        if self._take(view, ctx, take_value, base, hand, table, up):
             return Suggestion(Take(), _take_reason(up, hand, table, take_plan))
         return Suggestion(Draw(), because("rummy.stock_better", card=up))
 
@@ -864,7 +864,6 @@ class _Base(SeededPlayer):
         hand: list[Card],
         table: list[Meld],
         up: Card,
-        plan: _Plan | None = None,
     ) -> bool:
         return take_value < base - 2.0
 
@@ -978,7 +977,6 @@ class MediumRummyPlayer(_Base):
         hand: list[Card],
         table: list[Meld],
         up: Card,
-        plan: _Plan | None = None,
     ) -> bool:
         if not self.simple_take:
             return take_value < base - 2.0
@@ -1378,7 +1376,6 @@ class HardRummyPlayer(_Base):
         hand: list[Card],
         table: list[Meld],
         up: Card,
-        plan: _Plan | None = None,
     ) -> bool:
         """Take ``up`` when the best turn with it scores 2 points better than the hand kept as
         it is; or, when ``up`` goes with an unmatched card of the hand (same rank, next in its

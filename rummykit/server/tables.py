@@ -102,7 +102,7 @@ TIMEOUT_LEVEL = "medium"
 
 AWAY_AFTER = 2
 """After this many turns in a row whose time ran out, a person is away: the computer plays
-their turns at once, until they say they are back (or make a move of their own)."""
+their turns at once, until they say they are back."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -752,8 +752,11 @@ class Table:
         if key == self._timed_out:
             out = {"seat": seat, "left": 0.0, "limit": self.turn_time, "out": True}
             return {**out, "away": True} if self.away(seat) else out
-        left = max(0.0, self._turn_started + self.turn_time - self.clock())
-        return {"seat": seat, "left": round(left, 1), "limit": self.turn_time}
+        return {"seat": seat, "left": round(max(0.0, self._left()), 1), "limit": self.turn_time}
+
+    def _left(self) -> float:
+        """The seconds left of the turn whose clock runs (below 0 once it is over)."""
+        return self._turn_started + self.turn_time - self.clock()
 
     def turn_deadline(self) -> tuple[tuple[int, int, int], float] | None:
         """The person's turn under a clock and the seconds left, or None (see
@@ -762,7 +765,7 @@ class Table:
         if clock is None or clock.get("out"):
             return None
         assert self._turn is not None
-        return self._turn, self._turn_started + self.turn_time - self.clock()
+        return self._turn, self._left()
 
     def expire(self, turn: tuple[int, int, int]) -> int | None:
         """End ``turn`` (from :meth:`turn_deadline`) if it is still under way and its time is up:
@@ -771,7 +774,7 @@ class Table:
         changed (the turn is over, or time is left)."""
         if self.turn_deadline() is None or self._turn != turn:
             return None
-        if self.clock() < self._turn_started + self.turn_time:
+        if self._left() > 0:
             return None
         self._timed_out = turn
         self._timed_out_turn = self._turn_id()

@@ -138,6 +138,21 @@ IN_VIEW = """sel => {
 }"""
 
 
+def past_score_or_draw(page: Any) -> bool:
+    """Wait for this seat's turn; close a hand's score or draw from the stock if that is what
+    the turn asks. True if it did either (the caller's loop goes round again), False when the
+    card to play next is the caller's to choose."""
+    wait_turn(page)
+    if result_open(page):
+        play_on(page)
+        return True
+    stock = page.get_by_role("button", name=re.compile("^Stock"))
+    if stock.is_enabled():
+        act(page, stock)
+        return True
+    return False
+
+
 def in_view(page: Any, selector: str) -> bool:
     """Whether the element is wholly in sight: inside the window and not scrolled out of a box."""
     return bool(page.evaluate(IN_VIEW, selector))
@@ -2093,13 +2108,7 @@ def test_a_meld_taken_back_comes_back_selected_to_try_again(server: Any, new_pag
     undo = page.get_by_role("button", name="Undo", exact=True)
     meld = page.get_by_role("button", name="Meld", exact=True)
     for _ in range(300):
-        wait_turn(page)
-        if result_open(page):
-            play_on(page)
-            continue
-        stock = page.get_by_role("button", name=re.compile("^Stock"))
-        if stock.is_enabled():
-            act(page, stock)
+        if past_score_or_draw(page):
             continue
         groups: dict[str, list[str]] = {}
         for c in cards(page):
@@ -2361,13 +2370,7 @@ def test_a_small_phone_scrolls_to_the_meld_a_selected_card_fits(
     start(page, server.url, "Basic Rummy", opponents="3 opponents", level="Easy")
     scrolled = 0
     for _ in range(400):
-        wait_turn(page)
-        if result_open(page):
-            play_on(page)
-            continue
-        stock = page.get_by_role("button", name=re.compile("^Stock"))
-        if stock.is_enabled():
-            act(page, stock)
+        if past_score_or_draw(page):
             continue
         names = [c["name"] for c in cards(page)]
         fits = [c["name"] for c in cards(page) if "fits meld" in c["title"]]
