@@ -2582,3 +2582,43 @@ def test_gin_says_why_the_taken_card_stays_and_why_knock_is_greyed(
     else:  # a rare deal: the knock is there to take
         expect(knock).to_be_enabled()
         expect(knock).not_to_have_attribute("aria-disabled", "true")
+
+
+def test_crazy_says_why_the_twin_of_the_last_card_cannot_be_taken(
+    server: Any, new_page: Any
+) -> None:
+    """Crazy Rummy, two packs: with one card left, 4♦, and the other 4♦ on the pile, taking it
+    would leave two cards neither of which may be thrown, so the server offers no Take; a tap on
+    the pile says why instead of only "draw". The position is played on a table of the server's
+    own database (seed 60, the medium computer), then continued in the page."""
+    from rummykit.server.store import Store
+    from rummykit.server.tables import Table
+
+    mine = ["pass", "draw", "discard AH", "draw", "discard 7C", "draw"]
+    mine += ["down 8D 8D 2S | QC QS QS", "discard 3C"]
+    store = Store(server.db)
+    table, token = Table.create(store, variant="crazy", opponents=1, level="medium", seed=60)
+    for text in mine:
+        while table.hand.to_act != 0:
+            table.step_computer()
+        table.act(0, text, table.seq)
+    while table.hand.to_act != 0:
+        table.step_computer()
+    state = table.hand
+    assert state.phase.value == "draw" and [str(c) for c in state.hands[0]] == ["4D"]
+    assert str(state.offered) == "4D" and [str(a) for a in state.legal_actions()] == ["draw"]
+    page = new_page()
+    page.goto(server.url)
+    session = {"table": table.id, "seat": 0, "token": token, "invites": []}
+    page.evaluate("s => localStorage.setItem('rummykit.sessions', JSON.stringify([s]))", session)
+    page.reload()
+    page.get_by_role("button", name="Continue").click()
+    wait_turn(page)
+    page.get_by_role("button", name=re.compile("^Discard pile, top card ")).click(force=True)
+    expect(page.locator("#alert")).to_have_text(
+        "You cannot take 4 of diamonds: your hand holds only the same card, and none of them could be"
+        " thrown this turn (house rule: Throw the twin of a card just taken). Draw from the stock"
+    )
+    before = seq(page)
+    act(page, page.get_by_role("button", name=re.compile("^(Draw|Stock)")).first)
+    assert seq(page) > before and len(cards(page)) == 2

@@ -871,7 +871,12 @@ function tapPile() {
   if (has(S.msg, "take")) return act("take");
   const hand = S.msg.view.hand;
   if (hand.phase === "hand_over") return;
-  if (hand.phase === "discard" && hand.to_act === S.session.seat && !selectedCards(ctx()).length) {
+  const mine = hand.to_act === S.session.seat;
+  if (mine && hand.phase === "draw" && hand.offered && hand.hand.every((c) => c === hand.offered)) {
+    // Crazy Rummy's twin rule: taking it would leave only cards that may not be thrown.
+    return showAlert(t("error.take_twin", { card: cardName(hand.offered) }));
+  }
+  if (hand.phase === "discard" && mine && !selectedCards(ctx()).length) {
     return showAlert(t("error.pile_select"));
   }
   discardSelected();
