@@ -2591,6 +2591,7 @@ def test_crazy_says_why_the_twin_of_the_last_card_cannot_be_taken(
     would leave two cards neither of which may be thrown, so the server offers no Take; a tap on
     the pile says why instead of only "draw". The position is played on a table of the server's
     own database (seed 60, the medium computer), then continued in the page."""
+    from rummykit.games.crazy import CrazyState
     from rummykit.server.store import Store
     from rummykit.server.tables import Table
 
@@ -2605,6 +2606,7 @@ def test_crazy_says_why_the_twin_of_the_last_card_cannot_be_taken(
     while table.hand.to_act != 0:
         table.step_computer()
     state = table.hand
+    assert isinstance(state, CrazyState)
     assert state.phase.value == "draw" and [str(c) for c in state.hands[0]] == ["4D"]
     assert str(state.offered) == "4D" and [str(a) for a in state.legal_actions()] == ["draw"]
     page = new_page()
