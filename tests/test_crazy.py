@@ -178,6 +178,81 @@ def test_penalty_options() -> None:
     assert len(s.hands[2]) == 10 and s.hands[1][-1] == C("JS")
 
 
+def _offered_to_buyers(stock: int, under: int, **options: Any) -> CrazyState:
+    """Seat 1 passed on KD (four players): seat 2 is asked to buy it, with ``stock`` cards in
+    the stock and ``under`` discards below KD (white-box: the rest of the stock is set aside in
+    a list the test keeps, and every card is still counted by ``conserved`` through it)."""
+    s = table(FOUR, "KD", **options)
+    play(s, "pass")
+    spare = s.stock[: len(s.stock) - stock - under]
+    s.discard_pile = [*s.stock[len(spare) : len(spare) + under], *s.discard_pile]
+    s.stock = s.stock[len(s.stock) - stock :] if stock else []
+    s.hands[3].extend(spare)  # out of the way (seat 3 is not asked before seat 2)
+    play(s, "draw")
+    assert (s.phase, s.to_act, s.offered, s.turn) == (Phase.BUY, 2, C("KD"), 1)
+    conserved(s)
+    return s
+
+
+@pytest.mark.parametrize(
+    ("stock", "under", "restocks", "buy"),
+    [
+        (1, 5, 0, False),  # the last card would be the penalty: no draw for seat 1
+        (2, 5, 0, True),
+        (1, 1, 5, False),  # a new stock keeps the pile's top card: 1 card under KD is not enough
+        (1, 2, 5, True),  # the draw shuffles the discard under the new top into a new stock
+        (0, 2, 5, True),  # the penalty shuffles both cards under KD; the draw takes the other
+        (0, 1, 5, False),
+    ],
+)
+def test_a_buy_must_leave_the_player_in_turn_a_card_to_draw(
+    stock: int, under: int, restocks: int, buy: bool
+) -> None:
+    s = _offered_to_buyers(stock, under, max_restocks=restocks)
+    assert (Buy() in s.legal_actions()) is buy
+    if not buy:
+        before = s.view(2).to_dict()
+        with pytest.raises(IllegalActionError, match="must keep a card for seat 1, who draws"):
+            play(s, "buy")
+        assert s.view(2).to_dict() == before
+        play(s, "pass", "pass")  # seats 2 and 3 pass: seat 1 draws
+    else:
+        play(s, "buy")
+        assert len(s.hands[2]) == 9
+    assert (s.phase, s.to_act, len(s.hands[1])) == (Phase.DISCARD, 1, 8)
+
+
+def test_a_house_rule_lets_a_buy_take_the_last_card_and_end_the_round() -> None:
+    """``buy_keeps_draw`` off: the engine's rule before the option existed."""
+    s = _offered_to_buyers(1, 5, max_restocks=0, buy_keeps_draw=False)
+    assert s.legal_actions() == [Buy(), Pass()]
+    play(s, "buy")
+    r = s.result
+    assert r is not None and r.outcome is CrazyOutcome.STOCK_OUT and len(s.hands[1]) == 7
+    assert CrazyOptions().buy_keeps_draw is True
+
+
+def test_a_buy_never_ends_the_round_in_random_games() -> None:
+    """With few restocks the stock runs out often; after every buy the player in turn draws."""
+    buys = 0
+    for seed in range(12):
+        options = CrazyOptions(max_restocks=seed % 2, penalty_cards=1 + seed % 3)
+        match = Crazy(options).new_match(players=4 + seed % 3, seed=seed)
+        rng = random.Random(seed)
+        while not match.is_over:
+            if match.hand.is_over:
+                match.next_hand()
+            state = match.hand
+            legal = state.legal_actions()
+            choice = Buy() if Buy() in legal else rng.choice(legal)
+            turn = state.turn
+            match.apply(choice)
+            if isinstance(choice, Buy):
+                buys += 1
+                assert (state.phase, state.to_act) == (Phase.DISCARD, turn)
+    assert buys > 100
+
+
 # ------------------------------------------------------------------------------- contracts
 
 ROUND3 = ["4S 5S 6S 7S 9D TD JD QD 6H", "5H X 7H 8H 9C TC JC QC 3D"]

@@ -873,7 +873,7 @@ def test_a_table_stored_before_an_option_existed_keeps_its_old_rule(store: Store
     from rummykit.actions import Action, Discard, Draw, Take
     from rummykit.server.tables import OPTIONS_ADDED
 
-    assert OPTIONS_ADDED["crazy"] == {"discard_taken_twin": True}
+    assert OPTIONS_ADDED["crazy"]["discard_taken_twin"] is True
     for seed in range(40):
         table, _ = Table.create(
             store,
@@ -901,16 +901,47 @@ def test_a_table_stored_before_an_option_existed_keeps_its_old_rule(store: Store
         if threw_twin:
             break
     assert threw_twin
+    _read_back_without(store, table, "discard_taken_twin")
+
+
+def _read_back_without(store: Store, table: Table, option: str) -> None:
+    """Store ``table`` as if ``option`` had not existed, read it back: the same moves stand
+    under the old rule, while a new table plays the option's default."""
+    from rummykit.server.tables import OPTIONS_ADDED
+
     store._db.execute(  # as stored before the option existed
-        "UPDATE tables SET options = json_remove(options, '$.discard_taken_twin') WHERE id = ?",
+        f"UPDATE tables SET options = json_remove(options, '$.{option}') WHERE id = ?",
         (table.id,),
     )
     stored = store.load(table.id)
-    assert stored is not None and "discard_taken_twin" not in stored.record["options"]
+    assert stored is not None and option not in stored.record["options"]
     restored = Table.restore(stored, store)
     assert restored.hand.history == table.hand.history
-    old_rules: Any = restored.hand.game.options
-    assert old_rules.discard_taken_twin is True
+    old_rule = getattr(restored.hand.game.options, option)
+    assert old_rule is OPTIONS_ADDED["crazy"][option]
     new, _ = Table.create(store, variant="crazy", opponents=1, level="random", seed=1)
-    new_rules: Any = new.hand.game.options
-    assert new_rules.discard_taken_twin is False
+    assert getattr(new.hand.game.options, option) is not old_rule
+
+
+def test_a_table_stored_before_buy_keeps_draw_keeps_a_buy_of_the_last_card(store: Store) -> None:
+    """Before ``buy_keeps_draw`` a buy could take the stock's last card and end the round
+    before the player in turn drew: such a stored table is read back with that rule."""
+    from rummykit.actions import Buy
+
+    options = {"buy_keeps_draw": False, "max_restocks": 0}
+    ended = False
+    for seed in range(40):
+        table, _ = Table.create(
+            store, variant="crazy", opponents=3, level="random", seed=seed, options=options
+        )
+        state: Any = table.hand
+        rng = random.Random(seed)
+        while not state.is_over:
+            legal = state.legal_actions()
+            action = Buy() if Buy() in legal else rng.choice(legal)
+            table._apply(state.to_act, action)
+            ended = isinstance(action, Buy) and state.is_over
+        if ended:
+            break
+    assert ended
+    _read_back_without(store, table, "buy_keeps_draw")

@@ -94,6 +94,11 @@ class CrazyOptions:
     """True: a player who took a card from the discard pile may throw its twin (the identical
     card of the other pack) in the same turn. False: at a real table nobody can tell the two
     apart, so throwing the twin is throwing back the card taken, which RULES.md forbids."""
+    buy_keeps_draw: bool = True
+    """True: a buy must leave a card for the draw of the player in turn (who passed on the card
+    and draws after the buyers were asked), from the stock or the discards that may be shuffled
+    into it. False: a buyer may take the last cards, and the round then ends before that player
+    draws (as the engine played before the option existed)."""
 
     SPECS: ClassVar[tuple[OptionSpec, ...]] = (
         # RULES.md section 3: two packs "plus `jokers` jokers (default 4)"; a pack carries at
@@ -109,6 +114,7 @@ class CrazyOptions:
         OptionSpec("discard_to_go_out", "bool"),
         OptionSpec("max_restocks", "int", 0, 100, none="unlimited"),
         OptionSpec("discard_taken_twin", "bool"),
+        OptionSpec("buy_keeps_draw", "bool"),
     )
     """Every option and the values it takes, in field order."""
 
@@ -422,8 +428,24 @@ class CrazyState(CloneableHand, ShuffledRestocks):
         limit = self.options.max_buys_per_round
         if limit is not None and self.buys[seat] >= limit:
             return False
-        # the bought card is the top of the pile; the rest of the pile may be restocked
+        return self._can_pay() and (not self.options.buy_keeps_draw or self._buy_leaves_draw())
+
+    def _can_pay(self) -> bool:
+        """Whether the stock can give a buyer the penalty cards (the bought card is the top of
+        the pile; the rest of the pile may be shuffled into a new stock)."""
         return self._stock_available(keep_top=True) >= self.options.penalty_cards
+
+    def _buy_leaves_draw(self) -> bool:
+        """Whether, after a buy and its penalty cards, the player in turn still gets a card for
+        the draw: from what the stock keeps, or from a new stock shuffled from the discards
+        (those under the bought card, less the new top card, which stays face up)."""
+        penalty = self.options.penalty_cards
+        stock = len(self.stock)
+        under = len(self.discard_pile) - 1  # the cards under the bought one
+        if stock >= penalty:  # the penalty needs no new stock
+            return stock > penalty or (self._can_restock() and under > 1)
+        # The penalty shuffles every card under the bought one into a new stock (when allowed).
+        return self._can_restock() and stock + under > penalty
 
     def legal_actions(self) -> list[Action]:
         """Every legal action for the seat to act (a contract: only its best lay-down)."""
@@ -659,7 +681,12 @@ class CrazyState(CloneableHand, ShuffledRestocks):
                 limit = self.options.max_buys_per_round
                 if limit is not None and self.buys[actor] >= limit:
                     raise IllegalActionError(f"you may buy at most {limit} times a round")
-                raise IllegalActionError("there are not enough cards left to pay the penalty")
+                if not self._can_pay():
+                    raise IllegalActionError("there are not enough cards left to pay the penalty")
+                raise IllegalActionError(
+                    f"the stock must keep a card for seat {self.turn}, who draws next after"
+                    " passing on the card (house rule buy_keeps_draw off allows the buy)"
+                )
             return
         if not isinstance(action, Down | LayOff | Swap | Discard):
             raise IllegalActionError(f"'{action}' is not an action of Crazy Rummy")

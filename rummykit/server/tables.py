@@ -89,10 +89,13 @@ MAIN_OPTIONS: dict[str, tuple[str, ...]] = {
 HINT_LEVELS = ("hard", "medium", "easy", "random")
 """The hint comes from the strongest of these levels that the game has."""
 
-OPTIONS_ADDED: dict[str, dict[str, Any]] = {"crazy": {"discard_taken_twin": True}}
+OPTIONS_ADDED: dict[str, dict[str, Any]] = {
+    "crazy": {"discard_taken_twin": True, "buy_keeps_draw": False}
+}
 """Per game, the options added since tables were first stored, each with the value that plays
-a table stored without it as it was played then (Crazy Rummy's twin of a card just taken could
-be thrown before ``discard_taken_twin`` existed)."""
+a table stored without it as it was played then (in Crazy Rummy, the twin of a card just taken
+could be thrown before ``discard_taken_twin`` existed, and a buy could take the stock's last
+card before ``buy_keeps_draw``)."""
 
 TURN_TIME_RANGE = (5, 600)
 """The seconds a table with friends may give a person for a turn (or 0, no limit)."""

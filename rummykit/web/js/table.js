@@ -595,12 +595,16 @@ export function mustPass(hand) {
 }
 
 /** Why this seat cannot buy: its buys this round are used up, else the stock cannot pay the
- * penalty (the server's legal actions decided; this only explains). */
+ * penalty (and keep a card for the draw of the player in turn, under ``buy_keeps_draw``): the
+ * server's legal actions decided; this only explains. */
 function cannotBuyText(ctx) {
   const hand = ctx.msg.view.hand;
   const limit = ctx.welcome.options.max_buys_per_round;
   const bought = hand.buys ? hand.buys[ctx.seat] : 0;
   if (Number.isInteger(limit) && bought >= limit) return t("prompt.cannot_buy_limit");
+  if (ctx.welcome.options.buy_keeps_draw && hand.turn !== null) {
+    return t("prompt.cannot_buy_draw", { name: seatName(ctx, hand.turn) });
+  }
   return t("prompt.cannot_buy_penalty");
 }
 
