@@ -26,7 +26,7 @@ def test_a_hands_returns_add_up_to_zero_and_rank_the_seats(
     setup: tuple[str, int], seed: int
 ) -> None:
     name, players = setup
-    game = find_game(name, {"max_restocks": "unlimited"} if name == "crazy" else {})
+    game = find_game(name)  # (Crazy Rummy: random play rarely goes out; 5 restocks end it)
     state = game.new_hand(players=players, seed=seed)
     assert state.returns() == (0.0,) * players  # nothing is decided yet
     _play_hand(state, random.Random(seed))
