@@ -445,8 +445,9 @@ def test_gin_hand_by_keyboard_alone(server: Any, new_page: Any, shot: Any) -> No
         target = names.index(name)
         for _ in range(abs(target - here)):
             page.keyboard.press("ArrowRight" if target > here else "ArrowLeft")
-        if target == here:
-            page.keyboard.press("Space")
+        chosen = "() => window.rummykit.state.ui.selected.has(document.activeElement.dataset.key)"
+        if target == here and not page.evaluate(chosen):
+            page.keyboard.press("Space")  # (a focus that came by itself has selected it)
         expect(card_button(page, name)).to_have_attribute("aria-pressed", "true")
         knock = page.get_by_role("button", name=re.compile("^(Knock|Gin)$"))
         if knock.is_enabled() and deadwood <= 10:
@@ -462,6 +463,41 @@ def test_gin_hand_by_keyboard_alone(server: Any, new_page: Any, shot: Any) -> No
     page.wait_for_function("() => document.querySelector('#dlg-result').open")
     expect(page.get_by_role("dialog").get_by_role("heading", name="You (knocked)")).to_be_visible()
     shot(page, "desktop-gin-result")
+
+
+FOCUSED_CARD = """() => {
+  const b = document.activeElement.closest('#hand button.card');
+  return b ? {name: b.getAttribute('aria-label'), pressed: b.getAttribute('aria-pressed')} : null;
+}"""
+"""The hand's card with the focus (its name and whether it is selected), or None."""
+
+
+def test_gin_selects_the_card_the_focus_lands_on_by_keys(server: Any, new_page: Any) -> None:
+    """In Gin the card under the cursor is the selected one: so it is when the focus enters the
+    hand (an arrow key from nowhere, Tab), and when it comes back by itself (a dialog closed)."""
+    page = new_page()
+    start(page, server.url, "Gin Rummy")
+    page.evaluate("() => document.activeElement.blur()")
+    page.keyboard.press("ArrowRight")  # the focus enters the hand
+    card = page.evaluate(FOCUSED_CARD)
+    assert card is not None, "the arrow key did not move the focus into the hand"
+    button = card_button(page, card["name"])
+    expect(button).to_have_attribute("aria-pressed", "true")
+    expect(hand(page).locator('button.card[aria-pressed="true"]')).to_have_count(1)
+    page.keyboard.press("Space")  # unselected on purpose, then Tab away and back
+    expect(button).to_have_attribute("aria-pressed", "false")
+    page.keyboard.press("Tab")
+    assert page.evaluate(FOCUSED_CARD) is None
+    page.keyboard.press("Shift+Tab")
+    expect(button).to_be_focused()
+    expect(button).to_have_attribute("aria-pressed", "true")
+    page.keyboard.press("Space")
+    expect(button).to_have_attribute("aria-pressed", "false")
+    page.keyboard.press("?")  # the keys' help, closed: the focus comes back to the card
+    expect(page.get_by_role("dialog", name="Keyboard")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(button).to_be_focused()
+    expect(button).to_have_attribute("aria-pressed", "true")
 
 
 # ---------------------------------------------------------------------------- Basic Rummy

@@ -936,10 +936,15 @@ function selectCards(cards) {
     const i = pool.findIndex((e) => e.card === c);
     if (i >= 0) chosen.add(pool.splice(i, 1)[0].key);
   }
-  if (chosen.size) {
-    S.ui.selected = chosen;
-    selectionChanged();
+  if (!chosen.size) return;
+  S.ui.selected = chosen;
+  if (S.welcome.game === "gin" && chosen.size === 1) {
+    // Gin's cursor is its selection: the card chosen (by a hint) is the one under the cursor.
+    const [key] = chosen;
+    S.ui.focusKey = key;
+    if ($("hand").contains(document.activeElement)) focusHandCard(key);
   }
+  selectionChanged();
 }
 
 function layDown() {
@@ -1240,6 +1245,23 @@ function handKeys(event) {
   focusHandCard(key);
 }
 
+// Whether the person moves by keys now (the last input was a key, not a tap or a click).
+let byKeyboard = false;
+
+/** Gin: the card under the cursor is the selected card. When the focus lands on a card while
+ * the person uses the keys (entering the hand, after a lay-off or a discard, a dialog closing),
+ * that card is selected, as an arrow move does; a tap selects by itself (see tapCard). */
+function cardFocused(event) {
+  const card = event.target.closest("button.card");
+  if (!card || !byKeyboard || !S.msg || !S.welcome || S.welcome.game !== "gin") return;
+  const key = card.dataset.key;
+  if (!entryOf(key)) return;
+  S.ui.focusKey = key;
+  if (S.ui.selected.size === 1 && S.ui.selected.has(key)) return;
+  S.ui.selected = new Set([key]);
+  selectionChanged();
+}
+
 function globalKeys(event) {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   const tag = event.target.tagName;
@@ -1535,6 +1557,7 @@ function wire() {
     if (card) tapCard(card.dataset.key);
   });
   hand.addEventListener("keydown", handKeys);
+  hand.addEventListener("focusin", cardFocused);
   hand.addEventListener("pointerdown", dragStart);
   hand.addEventListener("pointermove", dragMove);
   hand.addEventListener("pointerup", dragEnd);
@@ -1617,6 +1640,8 @@ function wire() {
   // (the finished table's seat stays stored a while: it follows a rematch someone starts later)
   $("btn-newgame").addEventListener("click", leaveTable);
   document.addEventListener("keydown", globalKeys);
+  document.addEventListener("keydown", () => (byKeyboard = true), true);
+  document.addEventListener("pointerdown", () => (byKeyboard = false), true);
   // An invitation link pasted into a tab that already shows the page.
   window.addEventListener("hashchange", async () => {
     if (JOIN.test(location.hash) && S.games.length) {
