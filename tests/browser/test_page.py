@@ -500,6 +500,39 @@ def test_gin_selects_the_card_the_focus_lands_on_by_keys(server: Any, new_page: 
     expect(button).to_have_attribute("aria-pressed", "true")
 
 
+def test_after_a_discard_by_keys_the_cursor_keeps_its_place(server: Any, new_page: Any) -> None:
+    """A thrown card's place goes to the card after it, and the cursor stays there (on the new
+    last card when the last one was thrown), not back on the first card."""
+    page = new_page()
+    start(page, server.url, "Gin Rummy")
+    for at in (7, -1):  # the 8th card, then the last
+        for _ in range(40):
+            wait_turn(page)
+            if result_open(page):
+                play_on(page)
+            elif page.get_by_role("button", name="Pass").is_visible():
+                press(page, "p")
+            elif page.get_by_role("button", name="Best lay-offs").is_visible():
+                press(page, "a")
+            elif page.get_by_role("button", name=re.compile("^Stock")).is_enabled():
+                press(page, "d")  # from the stock: any card may be thrown
+                break
+        else:
+            pytest.fail("never my turn to draw")
+        before = [c["name"] for c in cards(page)]
+        card_button(page, before[0]).focus()
+        page.keyboard.press("Home" if at >= 0 else "End")
+        for _ in range(max(at, 0)):
+            page.keyboard.press("ArrowRight")
+        expect(card_button(page, before[at])).to_be_focused()
+        press(page, "Enter")
+        after = [c["name"] for c in cards(page)]
+        assert after == (before[:at] + before[at + 1 :] if at >= 0 else before[:-1])
+        # the card that took its place (the new last card), selected: the cursor in Gin
+        expect(card_button(page, after[at])).to_be_focused()
+        expect(card_button(page, after[at])).to_have_attribute("aria-pressed", "true")
+
+
 # ---------------------------------------------------------------------------- Basic Rummy
 
 

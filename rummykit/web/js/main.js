@@ -50,6 +50,7 @@ function newUi() {
     order: [],
     sortMode: "suit",
     focusKey: null,
+    focusIndex: null, // where the cursor was at the last redraw (it keeps its place there)
     gained: new Set(),
     log: [],
     down: null,

@@ -418,7 +418,13 @@ function renderHand(ctx) {
       handNodes.delete(key);
     }
   }
-  if (!ui.focusKey || !keys.has(ui.focusKey)) ui.focusKey = entries.length ? entries[0].key : null;
+  if (!ui.focusKey || !keys.has(ui.focusKey)) {
+    // The card under the cursor has gone (thrown, melded, laid off): the cursor keeps its place,
+    // on the card that took the gone card's place, or on the new last card.
+    const at = Math.max(0, Math.min(ui.focusIndex ?? 0, entries.length - 1));
+    ui.focusKey = entries.length ? entries[at].key : null;
+  }
+  ui.focusIndex = entries.findIndex((e) => e.key === ui.focusKey);
   entries.forEach((e, index) => {
     let b = handNodes.get(e.key);
     if (!b) {
