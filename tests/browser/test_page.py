@@ -397,6 +397,26 @@ def test_the_hand_sorts_by_suit_rank_and_melds(server: Any, new_page: Any) -> No
     expect(sort).to_have_text("Sort: by suit ▸")  # back to suits
 
 
+FOCUS_PLACE = """() => document.activeElement.closest('#hand button.card') ? 'hand'
+  : document.activeElement.id || document.activeElement.tagName"""
+"""Where the focus is: "hand" (a card of the hand), else the focused element's id or tag."""
+
+
+def wait_focus_placed(page: Any, mine: bool | None = None) -> str:
+    """Wait until the focus is on the hand's card under the cursor (on this person's move) or
+    on the prompt (else), never left on the page's body; ``mine`` says which is expected."""
+    want = {True: ["hand"], False: ["prompt"], None: ["hand", "prompt"]}[mine]
+    try:
+        page.wait_for_function(f"() => {json.dumps(want)}.includes(({FOCUS_PLACE})())")
+    except PlaywrightTimeoutError:
+        pytest.fail(f"the focus is on {page.evaluate(FOCUS_PLACE)}, not on {want}")
+    return str(page.evaluate(FOCUS_PLACE))
+
+
+MY_MOVE = """() => { const s = window.rummykit.state; const h = s.msg.view.hand;
+  return h.to_act === s.session.seat && h.phase !== 'hand_over' && h.legal_actions.length > 0; }"""
+
+
 def test_gin_hand_by_keyboard_alone(server: Any, new_page: Any, shot: Any) -> None:
     page = new_page()
     page.goto(server.url)
@@ -406,6 +426,7 @@ def test_gin_hand_by_keyboard_alone(server: Any, new_page: Any, shot: Any) -> No
         page.keyboard.press("Tab")
     page.keyboard.press("Enter")
     expect(hand(page).get_by_role("button").first).to_be_visible()
+    wait_focus_placed(page)  # Play has gone with the start screen: the focus is not lost
     knocked = arrowed = False
     for _ in range(300):
         wait_turn(page)
@@ -429,8 +450,10 @@ def test_gin_hand_by_keyboard_alone(server: Any, new_page: Any, shot: Any) -> No
             continue
         if page.get_by_role("button", name=re.compile("^Stock")).is_enabled():
             press(page, "d")
-            if not arrowed and page.evaluate("document.activeElement === document.body"):
-                # The focus is nowhere after D: an arrow key moves it into the hand.
+            if not arrowed:
+                # With the focus nowhere (a click on the felt, say), an arrow key moves it into
+                # the hand.
+                page.evaluate("() => document.activeElement.blur()")
                 page.keyboard.press("ArrowRight")
                 assert page.evaluate("document.activeElement.closest('#hand') !== null")
                 arrowed = True
@@ -531,6 +554,39 @@ def test_after_a_discard_by_keys_the_cursor_keeps_its_place(server: Any, new_pag
         # the card that took its place (the new last card), selected: the cursor in Gin
         expect(card_button(page, after[at])).to_be_focused()
         expect(card_button(page, after[at])).to_have_attribute("aria-pressed", "true")
+
+
+def test_the_focus_goes_to_the_hand_or_the_prompt_after_play_continue_and_discard(
+    server: Any, new_page: Any
+) -> None:
+    """Play by the keyboard, Discard by its button (which then hides) and Continue in another
+    window leave the focus on the hand's card (this person's move) or the prompt, not nowhere."""
+    page = new_page()
+    page.goto(server.url)
+    page.get_by_role("radio", name=re.compile("^Basic Rummy")).check()
+    play = page.get_by_role("button", name="Play")
+    play.focus()
+    page.keyboard.press("Enter")
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    wait_focus_placed(page)
+    for _ in range(40):
+        if not past_score_or_draw(page):
+            break
+    else:
+        pytest.fail("never my turn to discard")
+    discard = page.get_by_role("button", name="Discard", exact=True)
+    discard_first(page, [c["name"] for c in cards(page)])  # a click on Discard
+    expect(discard).to_be_hidden()
+    wait_focus_placed(page, mine=bool(page.evaluate(MY_MOVE)))
+    # the keys go on from the prompt as from nowhere: an arrow moves into the hand
+    if page.evaluate(FOCUS_PLACE) == "prompt":
+        page.keyboard.press("ArrowRight")
+        assert page.evaluate(FOCUS_PLACE) == "hand"
+    other = page.context.new_page()  # Continue, in a second window of the same browser
+    other.goto(server.url)
+    other.get_by_role("button", name="Continue").click()
+    expect(hand(other).get_by_role("button").first).to_be_visible()
+    wait_focus_placed(other)
 
 
 # ---------------------------------------------------------------------------- Basic Rummy
@@ -2192,6 +2248,8 @@ def test_a_meld_taken_back_comes_back_selected_to_try_again(server: Any, new_pag
             if meld.is_enabled():
                 on_table = page.locator(".table-meld").count()
                 act(page, meld)
+                # the Meld button (greyed now) hands the focus back to the hand's cursor
+                wait_focus_placed(page, mine=True)
                 break
         discard_highest(page, [c["name"] for c in cards(page)])
     else:
@@ -2578,6 +2636,7 @@ def test_a_guided_game_starts_when_its_tips_are_closed(server: Any, new_page: An
     page.keyboard.press("Escape")
     expect(intro).to_be_hidden()
     expect(hand(page).get_by_role("button").first).to_be_visible()
+    wait_focus_placed(page)  # not left on the start screen's button, now hidden
     assert [url for url in made if url.endswith("/api/tables")] == [f"{server.url}api/tables"]
     expect(page.locator("#opponents-zone .opp")).to_have_count(1)
     expect(page.locator("#opponents-zone .opp .level")).to_have_text("· Easy")

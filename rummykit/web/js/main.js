@@ -57,6 +57,7 @@ function newUi() {
     pendingEnds: null,
     focusChoice: false,
     backToHand: false, // a lay-off was sent from a meld: the focus goes back to the hand
+    moveButton: null, // the action button that sent the move awaiting its answer (see act)
     showPiles: false, // scroll the board to the piles after the next render
     inviteTop: false, // ... or to its top, where the invitations open (see onView)
     showMeld: null, // after the next render, scroll to a table meld: its number, or "fits"
@@ -107,6 +108,8 @@ function scheduleRender(newMoves = []) {
     const m = moves;
     moves = [];
     render(ctx(), m);
+    // (after the render's own focus keeping, which waits for a microtask too: see table.js)
+    queueMicrotask(placeLostFocus);
     if (S.ui.showPiles) {
       // The piles (and the prompt beside them) are what a person needs at the start of their
       // turn: when the board above the hand is too short for everything, it scrolls to them.
@@ -127,6 +130,32 @@ function scheduleRender(newMoves = []) {
       document.querySelector(`#melds-zone .table-meld${which}`)?.scrollIntoView({ block: "nearest" });
     }
   });
+}
+
+let lastFocus = null; // the element that had the focus last (see placeLostFocus)
+
+/** Whether the element can hold the focus now: on the page, shown and not disabled. */
+function focusable(el) {
+  return el.isConnected && !el.disabled && el.getClientRects().length > 0;
+}
+
+/** After a redraw: a focus left nowhere because its element went (Play or Continue on the start
+ * screen, the guided game's button, Discard or Lay down once used, a button of a closed
+ * dialog), or still on the action button that made a move (Meld), goes to the hand's card
+ * under the cursor on this person's move, else to the prompt, so a keyboard or screen reader
+ * keeps a place. A focus the person put elsewhere (a click on the felt) is left alone; only
+ * buttons get it, so a phone's keyboard never opens. */
+function placeLostFocus() {
+  if (!S.msg || !S.session || $("table").hidden || document.querySelector("dialog[open]")) return;
+  const active = document.activeElement;
+  const moved = S.ui.moveButton && S.sentSeq === null ? S.ui.moveButton : null;
+  if (moved) S.ui.moveButton = null; // the move's answer has come
+  const lost = !active || active === document.body || !focusable(active);
+  if (lost ? !lastFocus || focusable(lastFocus) : active !== moved) return;
+  const hand = S.msg.view.hand;
+  const mine = hand.to_act === S.session.seat && hand.phase !== "hand_over" && hand.legal_actions.length > 0;
+  if (mine && S.ui.focusKey) focusHandCard(S.ui.focusKey);
+  else $("prompt").focus({ preventScroll: true });
 }
 
 function announce(text) {
@@ -551,6 +580,7 @@ function onMessage(m) {
   }
   if (m.t === "error") {
     S.sentSeq = null; // the move was refused: the same view may send another
+    S.ui.moveButton = null; // (and the focus stays on the button that tried it)
     if (m.code === "not_your_turn" && S.ui.coachSeq !== null) {
       // A hint asked for as the turn passed (a seat handed to the computer): the coach's is
       // not the person's business.
@@ -798,6 +828,10 @@ function act(action) {
   if (S.sentSeq === S.msg.seq) return;
   S.sentSeq = S.msg.seq;
   S.ui.pendingEnds = null;
+  // A move made with an action button (Meld, say, which stays): once it is answered, the focus
+  // goes back to the hand (see placeLostFocus).
+  const button = document.activeElement && document.activeElement.closest("#actions button");
+  S.ui.moveButton = button || null;
   send({ t: "action", action, seq: S.msg.seq });
 }
 
@@ -1302,14 +1336,17 @@ function globalKeys(event) {
     actions[key]();
     return;
   }
-  if (key === "Enter" && event.target === document.body) {
+  // The prompt holds the focus when it is not this person's move (see placeLostFocus): keys
+  // there act as with the focus nowhere.
+  const nowhere = event.target === document.body || event.target === $("prompt");
+  if (key === "Enter" && nowhere) {
     event.preventDefault();
     discardSelected();
     return;
   }
   // An arrow key with the focus nowhere (after D, T or a click on the table) moves into the hand.
   const arrows = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"];
-  if (arrows.includes(key) && event.target === document.body) {
+  if (arrows.includes(key) && nowhere) {
     const entries = handEntries(hand, S.ui);
     if (!entries.length) return;
     event.preventDefault();
@@ -1641,6 +1678,7 @@ function wire() {
   // (the finished table's seat stays stored a while: it follows a rematch someone starts later)
   $("btn-newgame").addEventListener("click", leaveTable);
   document.addEventListener("keydown", globalKeys);
+  document.addEventListener("focusin", (event) => (lastFocus = event.target));
   document.addEventListener("keydown", () => (byKeyboard = true), true);
   document.addEventListener("pointerdown", () => (byKeyboard = false), true);
   // An invitation link pasted into a tab that already shows the page.
