@@ -1857,6 +1857,46 @@ def test_the_review_marks_each_verdict_and_filters_the_different_ones(
     }
 
 
+REVIEW_CORNERS = """async () => {
+  const results = await import('/js/results.js');
+  const hand = ['AC', '7C', '9C', 'TC', '7D', 'QD', '3S', '4S', '5S', '6S', '9S'];
+  const data = {t: 'review', hand: 1, seat: 0, level: 'hard', decisions: 1, agreed: 0, steps: [
+    {number: 1, phase: 'discard', hand, top: '2H', played: 'discard TC', verdict: 'different',
+     played_text: {en: 'discard 10♣'}, advice: {action: 'discard QD', reason: [], text: {}},
+     advice_move: {en: 'discard Q♦'}, advice_reason: {en: 'why'}}]};
+  const dlg = document.getElementById('dlg-result');
+  dlg.dataset.hand = '1';
+  dlg.showModal();
+  const ctx = {welcome: {game: 'gin'}, ui: {reviews: new Map([[1, {hand: 1, data}]]), reviewPick: null}};
+  results.renderReview(ctx);
+  const row = document.querySelector('.review-step.different .review-hand > .mini-row');
+  row.scrollIntoView({block: 'center'});
+  // How much of each card shows from its left edge, at the height of its corner index: up to
+  // where another card is drawn over it.
+  return [...row.querySelectorAll('.face')].map((face) => {
+    const r = face.getBoundingClientRect();
+    const y = r.top + r.height * 0.15;
+    let x = r.left + 1;
+    while (x < r.right && face.contains(document.elementFromPoint(x, y))) x += 1;
+    return {marked: face.className.includes('review-'), shows: Math.round(x - r.left)};
+  });
+}"""
+
+
+def test_the_reviews_marked_cards_hide_no_neighbours_corner(
+    server: Any, new_page: Any, shot: Any
+) -> None:
+    """In "Your hand" of a review, the card played and the card advised are outlined, yet overlap
+    as the others do: every card's corner index (rank and suit) stays in sight."""
+    page = new_page(viewport=(1366, 768))
+    page.goto(server.url)
+    expect(page.get_by_role("heading", name="New game")).to_be_visible()
+    shown = page.evaluate(REVIEW_CORNERS)
+    assert len(shown) == 11 and [s["marked"] for s in shown].count(True) == 2
+    assert min(s["shows"] for s in shown) >= 20, shown
+    shot(page, "desktop-review-marked-cards")
+
+
 def test_the_computer_speed_is_chosen_on_the_start_screen_and_sent_to_the_table(
     server: Any, new_page: Any
 ) -> None:
