@@ -1392,6 +1392,8 @@ def test_the_computer_plays_for_a_friend_who_is_not_coming(server: Any, new_page
     expect(hand(page).get_by_role("button").first).to_be_visible()
     zone = page.locator("#opponents-zone")
     expect(zone).to_contain_text("Player 2 · not here yet")
+    page.keyboard.press("u")  # nothing is ever taken back at a table with friends
+    expect(page.locator("#alert")).to_have_text("At a table with friends, moves are not taken back")
     page.get_by_role("button", name="Let the computer play instead of Player 2").click()
     expect(page.locator("#invite-panel")).to_be_hidden()
     expect(zone).not_to_contain_text("not here yet")
@@ -2140,6 +2142,12 @@ def test_alone_against_the_computer_a_take_is_taken_back_by_button_and_key(
     expect(undo).to_be_hidden()
     assert sorted(c["name"] for c in cards(page)) == held
     assert not page.locator("#alert").inner_text().strip()
+    # With nothing left to take back, U says why (as the server's answer has no move to undo).
+    page.keyboard.press("u")
+    expect(page.locator("#alert")).to_have_text(
+        "Nothing to take back: a card drawn from the stock was seen, and a discard (or any move"
+        " that passes the turn on) stays"
+    )
 
 
 def test_the_log_keeps_the_whole_hand_and_ends_with_its_outcome(server: Any, new_page: Any) -> None:

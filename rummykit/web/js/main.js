@@ -815,10 +815,18 @@ function send(message) {
 
 /** Alone against the computer: take back the last move of this turn (the server says which). */
 function undo() {
-  if (!S.msg || !S.msg.undo || S.sentSeq === S.msg.seq) return;
+  if (!S.msg || S.sentSeq === S.msg.seq) return;
+  if (!S.msg.undo) return showAlert(whyNoUndo());
   S.sentSeq = S.msg.seq;
   S.ui.pendingEnds = null;
   send({ t: "undo", seq: S.msg.seq });
+}
+
+/** Why nothing can be taken back now. The server's ``undo`` decided; this only says why. */
+function whyNoUndo() {
+  const others = S.welcome.seats.filter((s, seat) => seat !== S.session.seat);
+  if (others.some((s) => s.kind === "human" || s.stand_in)) return t("error.undo_friends");
+  return t("error.undo_none");
 }
 
 function act(action) {
