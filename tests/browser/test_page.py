@@ -417,6 +417,27 @@ MY_MOVE = """() => { const s = window.rummykit.state; const h = s.msg.view.hand;
   return h.to_act === s.session.seat && h.phase !== 'hand_over' && h.legal_actions.length > 0; }"""
 
 
+def test_the_sort_order_is_remembered_per_game_across_a_reload(server: Any, new_page: Any) -> None:
+    page = new_page()
+    start(page, server.url, "Basic Rummy")
+    sort = page.locator("#btn-sort")
+    expect(sort).to_have_text("Sort: by suit ▸")
+    sort.click()
+    expect(sort).to_have_text("Sort: by rank ▸")
+    page.reload()  # back to the same table, the hand still by rank
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    expect(sort).to_have_text("Sort: by rank ▸")
+    ranks = [c["name"].split(" ")[0] for c in cards(page)]
+    order = ["ace", *[str(n) for n in range(2, 11)], "jack", "queen", "king"]
+    assert ranks == sorted(ranks, key=order.index)
+    # per game: a Gin table starts by suit, and Basic Rummy's choice stays
+    page.get_by_role("button", name="Menu").click()
+    start(page, server.url, "Gin Rummy")
+    expect(sort).to_have_text("Sort: by suit ▸")
+    saved = page.evaluate("() => JSON.parse(localStorage.getItem('rummykit.settings')).sort")
+    assert saved == {"rummy": "rank"}
+
+
 def test_gin_hand_by_keyboard_alone(server: Any, new_page: Any, shot: Any) -> None:
     page = new_page()
     page.goto(server.url)

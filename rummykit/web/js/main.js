@@ -307,6 +307,7 @@ async function refreshContinue() {
 }
 
 async function startGame(settings) {
+  settings = { ...settings, sort: S.settings.sort }; // (the form has no sort order)
   S.settings = settings;
   localStorage.setItem(SETTINGS, JSON.stringify(settings));
   const response = await fetch("/api/tables", {
@@ -546,6 +547,7 @@ function leaveTable() {
 
 function onMessage(m) {
   if (m.t === "welcome") {
+    if (!S.welcome) S.ui.sortMode = savedSort(m.game); // a new table (not a reconnect)
     S.welcome = m;
     // A new socket (a reconnect too): the server tells who is here again, and this page, if it
     // shows a score, says again that it is reading it (the server forgot with the old socket).
@@ -673,7 +675,7 @@ function onView(m) {
     }
     ui.selected.clear();
     ui.order = [];
-    if (ui.sortMode === "custom") ui.sortMode = "suit";
+    if (ui.sortMode === "custom") ui.sortMode = S.welcome ? savedSort(S.welcome.game) : "suit";
     ui.resultShown = null;
     ui.down = null;
     if (prev) {
@@ -1179,7 +1181,17 @@ function toggleSort() {
   const modes = sortModes(ctx());
   S.ui.sortMode = modes[(modes.indexOf(S.ui.sortMode) + 1) % modes.length] || "suit";
   S.ui.order = [];
+  // Remembered per game with the page's settings: a reload, the next hand or the next table of
+  // that game sorts the hand the same way.
+  S.settings = { ...S.settings, sort: { ...(S.settings.sort || {}), [S.welcome.game]: S.ui.sortMode } };
+  localStorage.setItem(SETTINGS, JSON.stringify(S.settings));
   scheduleRender();
+}
+
+/** The hand's order chosen last with the sort button for ``game`` (by suit at first). */
+function savedSort(game) {
+  const mode = (S.settings.sort || {})[game];
+  return sortModes({ welcome: { game } }).includes(mode) ? mode : "suit";
 }
 
 /** At a table of several people, the others' pages say who is still reading a hand's score. */
