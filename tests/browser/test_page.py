@@ -1402,6 +1402,35 @@ def test_the_invitations_fold_away_on_a_phone(server: Any, new_page: Any, shot: 
         assert in_view(page, selector), selector
 
 
+def test_the_start_screen_says_how_friends_join_only_when_one_is_chosen(
+    server: Any, new_page: Any
+) -> None:
+    page = new_page()
+    page.goto(server.url)
+    help_ = page.locator("#friends-help")
+    page.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
+    opponent = page.get_by_label("Your opponent")
+    opponent.select_option(label="The computer")
+    expect(help_).to_be_hidden()
+    expect(opponent).not_to_have_attribute("aria-describedby", "friends-help")
+    opponent.select_option(label="A friend (send them a link)")
+    expect(help_).to_have_text("Your friend joins from a link you send them.")
+    expect(opponent).to_have_accessible_description("Your friend joins from a link you send them.")
+    page.get_by_role("radio", name=re.compile("^Basic Rummy")).check()
+    page.get_by_label("Opponents").select_option(label="2 opponents")
+    friends = page.get_by_label("Of them, friends")
+    friends.select_option(label="None")
+    expect(help_).to_be_hidden()
+    friends.select_option(label="1 friend")
+    expect(help_).to_have_text(
+        "Friends join from a link you send them; the other seats are the computer's."
+    )
+    friends.select_option(label="2 friends")
+    expect(help_).to_have_text("Friends join from a link you send them.")
+    page.get_by_role("button", name="Tiếng Việt").click()
+    expect(help_).to_have_text("Bạn bè vào bàn bằng đường link bạn gửi.")
+
+
 def test_the_computer_plays_for_a_friend_who_is_not_coming(server: Any, new_page: Any) -> None:
     page = new_page()
     page.goto(server.url)
