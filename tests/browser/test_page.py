@@ -1144,6 +1144,27 @@ def test_language_switch(server: Any, new_page: Any, shot: Any) -> None:
     shot(page, "desktop-gin-vi")
 
 
+def test_the_vietnamese_menu_button_fits_the_top_bar_of_a_small_phone(
+    server: Any, new_page: Any, shot: Any
+) -> None:
+    """The button back to the start screen is in Vietnamese too, and on a 360 px phone the top
+    bar keeps one row (its buttons side by side)."""
+    page = new_page(locale="vi-VN", phone=True)
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(server.url)
+    page.get_by_role("button", name="Chơi", exact=True).click()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    leave = page.locator("#btn-leave")
+    expect(leave).to_have_text("Trang chủ")
+    tops = page.locator(".tools button:visible").evaluate_all(
+        "bs => bs.map((b) => Math.round(b.getBoundingClientRect().top))"
+    )
+    assert len(tops) >= 4 and len(set(tops)) == 1, tops
+    shot(page, "phone-360-vi-topbar")
+    leave.click()
+    expect(page.get_by_role("heading", name="Trận mới")).to_be_visible()
+
+
 def test_a_game_resumes_after_the_server_is_killed(
     own_server: Any, new_page: Any, shot: Any
 ) -> None:
