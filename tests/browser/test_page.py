@@ -1165,6 +1165,29 @@ def test_the_vietnamese_menu_button_fits_the_top_bar_of_a_small_phone(
     expect(page.get_by_role("heading", name="Trận mới")).to_be_visible()
 
 
+def test_the_keys_help_words_n_for_the_game(server: Any, new_page: Any) -> None:
+    """N deals the next round in Crazy Rummy and the next hand in the other games: the keys'
+    help says which, at the table and on the start screen, in both languages."""
+    page = new_page()
+    start(page, server.url, "Crazy Rummy")
+    keys = page.get_by_role("dialog", name="Keyboard")
+    page.keyboard.press("?")
+    expect(keys).to_contain_text("Score screen, next round")
+    expect(keys).not_to_contain_text("next hand")
+    page.keyboard.press("Escape")
+    page.get_by_role("button", name="Tiếng Việt").click()
+    page.get_by_role("button", name="Phím tắt").click()
+    keys_vi = page.get_by_role("dialog", name="Bàn phím")
+    expect(keys_vi).to_contain_text("Bảng điểm, vòng tiếp")
+    page.keyboard.press("Escape")
+    page.get_by_role("button", name="English").click()
+    page.get_by_role("button", name="Menu").click()
+    page.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
+    page.get_by_role("button", name="Keys").click()
+    expect(keys).to_contain_text("Score screen, next hand")
+    expect(keys).not_to_contain_text("next round")
+
+
 def test_a_game_resumes_after_the_server_is_killed(
     own_server: Any, new_page: Any, shot: Any
 ) -> None:

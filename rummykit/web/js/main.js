@@ -1324,7 +1324,7 @@ function globalKeys(event) {
   const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
   if (key === "?") {
     event.preventDefault();
-    $("dlg-keys").showModal();
+    if (!$("dlg-keys").open) openKeys();
     return;
   }
   if ($("dlg-result").open) {
@@ -1449,14 +1449,24 @@ function dragEnd(event) {
 function renderKeys() {
   const list = $("keys-list");
   list.textContent = "";
+  // N is worded for the game at the table (or chosen on the start screen): in Crazy Rummy the
+  // next round, else the next hand.
+  const atTable = S.welcome && !$("table").hidden;
+  const game = atTable ? S.welcome.game : document.querySelector('input[name="game"]:checked')?.value;
   const keys = ["arrows", "space", "enter", "d", "t", "p", "b", "k", "m", "l", "f", "o", "a", "u", "h", "r", "s", "v", "n", "?"];
   for (const k of keys) {
     const dt = document.createElement("dt");
     dt.textContent = t(`keys.${k}.key`);
     const dd = document.createElement("dd");
-    dd.textContent = t(`keys.${k}`);
+    dd.textContent = k === "n" && game === "crazy" ? t("keys.n_crazy") : t(`keys.${k}`);
     list.append(dt, dd);
   }
+}
+
+/** The keys' help (the button, or ?), worded for the game now. */
+function openKeys() {
+  renderKeys();
+  $("dlg-keys").showModal();
 }
 
 function markLanguage() {
@@ -1504,7 +1514,7 @@ function wire() {
   $("btn-colours").addEventListener("click", () =>
     setFourColour(!document.documentElement.classList.contains("four-colour")),
   );
-  $("btn-keys").addEventListener("click", () => $("dlg-keys").showModal());
+  $("btn-keys").addEventListener("click", openKeys);
   $("btn-rules").addEventListener("click", () => {
     $("dlg-rules").showModal();
     openRules(S.welcome && !$("table").hidden ? S.welcome.game : readStart(S.games).game);
