@@ -1519,6 +1519,56 @@ def gin_turn_to_knock(page: Any) -> None:
     act(page, knock if knock.is_enabled() and deadwood <= 10 else card)
 
 
+MATCH_RESULT_SHOWN = """() => {
+  const dlg = document.querySelector('#dlg-result');
+  const top = dlg.getBoundingClientRect().top;
+  const buttons = dlg.querySelector(':scope > .row').getBoundingClientRect().top;
+  const seen = (el) => { const r = el.getBoundingClientRect();
+    return r.height > 0 && r.top >= top - 0.5 && r.bottom <= buttons + 0.5; };
+  const match = dlg.querySelector('.match-result');
+  const rematch = document.getElementById('btn-rematch').getBoundingClientRect();
+  return {first: dlg.querySelector('#result-body').firstElementChild.className,
+          winner: seen(match.querySelector('h3')), total: seen([...match.querySelectorAll('tr')].pop()),
+          rematch: rematch.height > 0 && rematch.bottom <= window.innerHeight};
+}"""
+"""Whether the end of a match shows its winner and final score first, above the buttons."""
+
+
+def test_a_laptop_sees_the_match_winner_and_final_score_with_rematch(
+    server: Any, new_page: Any, shot: Any
+) -> None:
+    """At 1366x768 the end of a match opens on its winner and final score (the totals row in
+    sight above the buttons, Rematch too); the last hand's details come after them."""
+    page = new_page(viewport=(1366, 768))
+    page.goto(server.url)
+    page.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
+    page.get_by_label("Computer level").select_option(label="Easy")
+    page.get_by_label("Target score").fill("1")
+    page.get_by_role("button", name="Play").click()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    for _ in range(400):
+        wait_turn(page)
+        if result_open(page):
+            if page.evaluate(HAND_RESULT)["over"]:
+                break
+            next_hand(page, lambda: act(page, page.get_by_role("button", name="Next hand")))
+            continue
+        gin_turn_to_knock(page)
+    else:
+        pytest.fail("the match did not end")
+    dialog = page.get_by_role("dialog")
+    expect(dialog.get_by_role("heading", level=2)).to_have_text("The match is over")
+    expect(dialog.locator(".match-result h3")).to_have_text(re.compile(r"^Winner: "))
+    expect(page.get_by_role("button", name="Rematch")).to_be_focused()
+    shot(page, "laptop-gin-match-over")
+    assert page.evaluate(MATCH_RESULT_SHOWN) == {
+        "first": "match-result",
+        "winner": True,
+        "total": True,
+        "rematch": True,
+    }
+
+
 def gin_with_a_friend(server: Any, new_page: Any, target: str | None = None) -> tuple[Any, Any]:
     """A Gin table of two people in two windows: An (the host, who sends the link) and Lan."""
     host = new_page()
