@@ -1188,6 +1188,52 @@ def test_the_keys_help_words_n_for_the_game(server: Any, new_page: Any) -> None:
     expect(keys).not_to_contain_text("next round")
 
 
+CARD_WORDS = r"(ace|[2-9]|10|jack|queen|king) of (clubs|diamonds|hearts|spades)"
+CARD_WORDS_VI = r"(Át|[2-9]|10|J|Q|K) (chuồn|rô|cơ|bích)"
+SUIT_SYMBOLS = re.compile("[♣♦♥♠]")
+
+
+def test_a_screen_reader_hears_cards_named_in_words(server: Any, new_page: Any) -> None:
+    """Names and announcements say "king of clubs" where the page shows "K♣": the Take button,
+    the prompt and every move read out, in both languages."""
+    page = new_page()
+    start(page, server.url, "Gin Rummy")
+    page.evaluate(LISTEN_LIVE)
+    for _ in range(60):  # until the computer has discarded and the pile may be taken
+        wait_turn(page)
+        if result_open(page):
+            play_on(page)
+            continue
+        heard = page.evaluate("() => window.__live")
+        take = page.get_by_role("button", name=re.compile("^Take "))
+        if any(line.startswith("Computer discarded ") for line in heard) and take.is_visible():
+            break
+        gin_turn_to_knock(page)
+    else:
+        pytest.fail("the computer never discarded before my turn")
+    discarded = [line for line in heard if line.startswith("Computer discarded ")]
+    assert all(re.fullmatch(f"Computer discarded {CARD_WORDS}", line) for line in discarded), heard
+    assert not [line for line in heard if SUIT_SYMBOLS.search(line)], heard
+    # the button shows the symbol and is named in words
+    expect(take).to_have_text(re.compile(r"^Take (10|[2-9AJQK])[♣♦♥♠]$"))
+    expect(take).to_have_accessible_name(re.compile(f"^Take {CARD_WORDS}$"))
+    prompt = page.locator("#prompt")
+    expect(prompt.locator("[aria-hidden=true]")).to_contain_text(SUIT_SYMBOLS)
+    expect(prompt.locator(".sr-only")).to_contain_text(re.compile(CARD_WORDS))
+    page.get_by_role("button", name="Tiếng Việt").click()
+    expect(page.get_by_role("button", name=re.compile("^Lấy "))).to_have_accessible_name(
+        re.compile(f"^Lấy {CARD_WORDS_VI}$")
+    )
+    expect(prompt.locator(".sr-only")).to_contain_text(re.compile(CARD_WORDS_VI))
+    # a hint read out names its cards too ("Gợi ý: lấy 7 cơ …")
+    page.evaluate(LISTEN_LIVE)
+    page.get_by_role("button", name="Gợi ý").click()
+    expect(page.locator("#hint-text")).to_have_text(re.compile(r"^Gợi ý: "))
+    page.wait_for_function("() => window.__live.some((t) => t.startsWith('Gợi ý: '))")
+    hint = [t for t in page.evaluate("() => window.__live") if t.startswith("Gợi ý: ")]
+    assert not SUIT_SYMBOLS.search(hint[0]), hint
+
+
 def test_a_game_resumes_after_the_server_is_killed(
     own_server: Any, new_page: Any, shot: Any
 ) -> None:

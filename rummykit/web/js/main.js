@@ -1,7 +1,7 @@
 // The page's controller: screens, the seat's connection, intents from taps, keys and drags.
 // It holds the latest view message (from the server) and the local-only ui state, and asks the
 // render modules for one redraw per animation frame.
-import { actionCards, cardName } from "./cards.js";
+import { actionCards, cardName, spokenCards } from "./cards.js";
 import { durationText, showClock, stopClock } from "./clock.js";
 import { currentLanguage, onLanguage, preferredLanguage, setLanguage, t, translateStatic } from "./i18n.js";
 import { has, meldFor, targetsFor, verbs } from "./intents.js";
@@ -12,7 +12,7 @@ import { play, setSound, soundOn } from "./sound.js";
 import { clearStats, recordResult, renderStats } from "./stats.js";
 import { keptSelection } from "./selection.js";
 import { PACES, countHouse, readStart, renderFields, renderFriends, renderHouse, renderStart, showContinue, showFriendFields } from "./start.js";
-import { contractText, describe, focusHandCard, handEntries, mustPass, promptText, render, seatName, selectedCards, sortModes } from "./table.js";
+import { contractText, describe, focusHandCard, handEntries, mustPass, promptText, render, seatName, selectedCards, setSpoken, sortModes } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
 const SESSIONS = "rummykit.sessions"; // every seat this browser holds, newest first
@@ -168,10 +168,11 @@ function announce(text) {
 }
 
 let alertTimer = 0;
-/** A short message over the hand for 6 s: an error (dark red) or, with ``notice``, news. */
-function showAlert(text, notice = false) {
+/** A short message over the hand for 6 s: an error (dark red) or, with ``notice``, news;
+ * ``spoken``: the same with the cards named in words, for a screen reader. */
+function showAlert(text, notice = false, spoken = text) {
   const box = $("alert");
-  box.textContent = text;
+  setSpoken(box, text, spoken);
   box.classList.toggle("notice", notice);
   clearTimeout(alertTimer);
   alertTimer = setTimeout(() => (box.textContent = ""), 6000);
@@ -684,7 +685,7 @@ function onView(m) {
       if (ui.log.length > LOG_BEFORE) ui.log.splice(0, ui.log.length - LOG_BEFORE);
       const item = { kind: "hand", n: m.view.hand_number, contract: m.view.hand.contract || null };
       ui.log.push(item);
-      announce(describe({ ...ctx(), msg: m }, item));
+      announce(describe({ ...ctx(), msg: m }, item, true));
     }
   }
   if (!prev) {
@@ -720,7 +721,7 @@ function onView(m) {
     if (i >= 0 && ui.log[i].entry.action === m.undone.action) ui.log.splice(i, 1);
     const item = { kind: "undo", entry: m.undone, gained };
     ui.log.push(item);
-    announce(describe(ctx(), item));
+    announce(describe(ctx(), item, true));
   }
   // A move of this person was accepted: an error about an earlier try no longer applies.
   if (m.undone || m.log.some((e) => e.seat === S.session.seat && !e.stand_in)) clearError();
@@ -738,7 +739,7 @@ function onView(m) {
     restock = null; // once, however many moves the message carries
     for (const item of items) {
       ui.log.push(item);
-      announce(describe(ctx(), item));
+      announce(describe(ctx(), item, true));
     }
     newMoves.push({ entry, removedKeys: mine ? removed : [] });
   }
@@ -767,11 +768,10 @@ function onView(m) {
   const autoPass = forced || (myTurnNow && hand.phase === "buy" && ui.noBuyRound === m.view.hand_number);
   if (forced && ui.forcedPassRound !== m.view.hand_number) {
     ui.forcedPassRound = m.view.hand_number; // said once a round, with the reason
-    const why = promptText(ctx());
-    announce(why);
-    showAlert(why, true);
+    announce(promptText(ctx(), true));
+    showPromptAlert(true);
   }
-  if (myTurnNow && !myTurnBefore && S.welcome && !autoPass) announce(promptText(ctx()));
+  if (myTurnNow && !myTurnBefore && S.welcome && !autoPass) announce(promptText(ctx(), true));
   // Still reading the last hand's score when another person dealt the next one: the score
   // says when the turn has come.
   const turnLine = $("result-turn");
@@ -878,17 +878,24 @@ function tapCard(key) {
   selectionChanged();
 }
 
+/** The prompt (what to do now) as a message over the hand, its cards named in words for a
+ * screen reader. */
+function showPromptAlert(notice = false) {
+  showAlert(promptText(ctx()), notice, promptText(ctx(), true));
+}
+
 function discardSelected() {
   if (!S.msg || notYourTurn()) return;
+  if (S.msg.view.hand.phase !== "discard") return showPromptAlert(); // what to do first (draw, pass, ...)
   const sel = selectedCards(ctx());
   if (sel.length === 1 && has(S.msg, `discard ${sel[0]}`)) act(`discard ${sel[0]}`);
   else showAlert(whyNoDiscard(sel));
 }
 
-/** Why these cards cannot be thrown now. The view's legal actions decided; this only says why. */
+/** Why these cards cannot be thrown now, in the discard phase (before it, the prompt says what
+ * to do first). The view's legal actions decided; this only says why. */
 function whyNoDiscard(sel) {
   const hand = S.msg.view.hand;
-  if (hand.phase !== "discard") return promptText(ctx()); // what to do first (draw, pass, ...)
   if (sel.length > 1) return t("error.discard_one");
   if (!sel.length) return t("error.select_one");
   if (sel[0] === hand.taken_from_discard) {
@@ -905,7 +912,7 @@ function tapStock() {
   if (has(S.msg, "draw")) return act("draw");
   const hand = S.msg.view.hand;
   if (hand.phase === "hand_over" || notYourTurn()) return;
-  if (hand.phase !== "discard") return showAlert(promptText(ctx())); // what to do instead
+  if (hand.phase !== "discard") return showPromptAlert(); // what to do instead
   if (S.welcome.game === "gin") return showAlert(t("error.drawn_gin"));
   showAlert(t(S.welcome.game === "crazy" ? "error.drawn_crazy" : "error.drawn"));
 }
@@ -932,7 +939,7 @@ function knock() {
   if (!knocks.length) {
     if (notYourTurn()) return;
     const hand = S.msg.view.hand;
-    if (hand.phase !== "discard") return showAlert(promptText(ctx())); // draw first
+    if (hand.phase !== "discard") return showPromptAlert(); // draw first
     // Greyed out: the deadwood left by the best throw is over the table's knock limit.
     const dws = Object.values((S.msg.aids && S.msg.aids.discard_deadwood) || {});
     const limit = S.welcome.options.knock_limit;
@@ -948,7 +955,7 @@ function knock() {
 
 function meld() {
   if (notYourTurn()) return;
-  if (S.msg.view.hand.phase !== "discard") return showAlert(promptText(ctx())); // draw first
+  if (S.msg.view.hand.phase !== "discard") return showPromptAlert(); // draw first
   if (!selectedCards(ctx()).length) return showAlert(t("error.select_meld"));
   const action = meldFor(S.msg, selectedCards(ctx()));
   if (action) act(action);
@@ -994,7 +1001,7 @@ function selectCards(cards) {
 
 function layDown() {
   if (notYourTurn()) return;
-  if (S.msg.view.hand.phase !== "discard") return showAlert(promptText(ctx())); // draw first
+  if (S.msg.view.hand.phase !== "discard") return showPromptAlert(); // draw first
   const ui = S.ui;
   if (ui.down && ui.down.action) return act(ui.down.action);
   const contract = S.msg.view.hand.contract;
@@ -1077,7 +1084,7 @@ function onTimeout(m) {
   stopClock();
   const item = { kind: "timeout", seat: m.seat };
   S.ui.log.push(item);
-  announce(describe(ctx(), item));
+  announce(describe(ctx(), item, true));
   // Until the computer's first move comes, this view says so too.
   const hand = S.msg.view.hand;
   const mine = m.seat === S.session.seat;
@@ -1137,6 +1144,7 @@ function onHint(m) {
   // The server words the hint in every language (rummykit/players/reasons.py is its catalogue).
   const text = (m.text && (m.text[currentLanguage()] || m.text.en)) || action;
   $("hint-text").textContent = t("hint.prefix", { text });
+  announce(t("hint.prefix", { text: spokenCards(text) })); // (its cards named in words)
   const verb = action.split(" ")[0];
   // The coach's advice only says; a hint the person asked for also selects the cards it names.
   if (asked && cards.length && verb !== "take" && verb !== "buy") selectCards(verb === "layoff" || verb === "swap" ? cards.slice(0, 1) : cards);
@@ -1417,7 +1425,9 @@ function dragEnd(event) {
     event.clientY <= pile.bottom
   ) {
     if (has(S.msg, `discard ${e.card}`)) act(`discard ${e.card}`);
-    else if (!notYourTurn()) showAlert(whyNoDiscard([e.card]));
+    else if (notYourTurn()) return;
+    else if (S.msg.view.hand.phase !== "discard") showPromptAlert();
+    else showAlert(whyNoDiscard([e.card]));
     return;
   }
   // Reorder: the card goes before the nearest card under the pointer.
