@@ -1868,7 +1868,7 @@ def test_a_guided_game_is_one_easy_computer_and_advice_on_every_turn(
     expect(page.locator("#opponents-zone .opp .level")).to_have_text("· Dễ")
     wait_turn(page)
     expect(page.locator("#hint-text")).to_have_text(re.compile(r"^Gợi ý: \w"))
-    page.get_by_role("button", name="Menu").click()
+    page.get_by_role("button", name="Trang chủ").click()
     expect(page.get_by_label("Gợi ý mỗi lượt (để học chơi)")).to_be_checked()
 
 
