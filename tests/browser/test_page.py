@@ -397,6 +397,47 @@ def test_the_hand_sorts_by_suit_rank_and_melds(server: Any, new_page: Any) -> No
     expect(sort).to_have_text("Sort: by suit ▸")  # back to suits
 
 
+FOCUS_PLACE = """() => document.activeElement.closest('#hand button.card') ? 'hand'
+  : document.activeElement.id || document.activeElement.tagName"""
+"""Where the focus is: "hand" (a card of the hand), else the focused element's id or tag."""
+
+
+def wait_focus_placed(page: Any, mine: bool | None = None) -> str:
+    """Wait until the focus is on the hand's card under the cursor (on this person's move) or
+    on the prompt (else), never left on the page's body; ``mine`` says which is expected."""
+    want = {True: ["hand"], False: ["prompt"], None: ["hand", "prompt"]}[mine]
+    try:
+        page.wait_for_function(f"() => {json.dumps(want)}.includes(({FOCUS_PLACE})())")
+    except PlaywrightTimeoutError:
+        pytest.fail(f"the focus is on {page.evaluate(FOCUS_PLACE)}, not on {want}")
+    return str(page.evaluate(FOCUS_PLACE))
+
+
+MY_MOVE = """() => { const s = window.rummykit.state; const h = s.msg.view.hand;
+  return h.to_act === s.session.seat && h.phase !== 'hand_over' && h.legal_actions.length > 0; }"""
+
+
+def test_the_sort_order_is_remembered_per_game_across_a_reload(server: Any, new_page: Any) -> None:
+    page = new_page()
+    start(page, server.url, "Basic Rummy")
+    sort = page.locator("#btn-sort")
+    expect(sort).to_have_text("Sort: by suit ▸")
+    sort.click()
+    expect(sort).to_have_text("Sort: by rank ▸")
+    page.reload()  # back to the same table, the hand still by rank
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    expect(sort).to_have_text("Sort: by rank ▸")
+    ranks = [c["name"].split(" ")[0] for c in cards(page)]
+    order = ["ace", *[str(n) for n in range(2, 11)], "jack", "queen", "king"]
+    assert ranks == sorted(ranks, key=order.index)
+    # per game: a Gin table starts by suit, and Basic Rummy's choice stays
+    page.get_by_role("button", name="Menu").click()
+    start(page, server.url, "Gin Rummy")
+    expect(sort).to_have_text("Sort: by suit ▸")
+    saved = page.evaluate("() => JSON.parse(localStorage.getItem('rummykit.settings')).sort")
+    assert saved == {"rummy": "rank"}
+
+
 def test_gin_hand_by_keyboard_alone(server: Any, new_page: Any, shot: Any) -> None:
     page = new_page()
     page.goto(server.url)
@@ -406,6 +447,7 @@ def test_gin_hand_by_keyboard_alone(server: Any, new_page: Any, shot: Any) -> No
         page.keyboard.press("Tab")
     page.keyboard.press("Enter")
     expect(hand(page).get_by_role("button").first).to_be_visible()
+    wait_focus_placed(page)  # Play has gone with the start screen: the focus is not lost
     knocked = arrowed = False
     for _ in range(300):
         wait_turn(page)
@@ -429,8 +471,10 @@ def test_gin_hand_by_keyboard_alone(server: Any, new_page: Any, shot: Any) -> No
             continue
         if page.get_by_role("button", name=re.compile("^Stock")).is_enabled():
             press(page, "d")
-            if not arrowed and page.evaluate("document.activeElement === document.body"):
-                # The focus is nowhere after D: an arrow key moves it into the hand.
+            if not arrowed:
+                # With the focus nowhere (a click on the felt, say), an arrow key moves it into
+                # the hand.
+                page.evaluate("() => document.activeElement.blur()")
                 page.keyboard.press("ArrowRight")
                 assert page.evaluate("document.activeElement.closest('#hand') !== null")
                 arrowed = True
@@ -445,8 +489,9 @@ def test_gin_hand_by_keyboard_alone(server: Any, new_page: Any, shot: Any) -> No
         target = names.index(name)
         for _ in range(abs(target - here)):
             page.keyboard.press("ArrowRight" if target > here else "ArrowLeft")
-        if target == here:
-            page.keyboard.press("Space")
+        chosen = "() => window.rummykit.state.ui.selected.has(document.activeElement.dataset.key)"
+        if target == here and not page.evaluate(chosen):
+            page.keyboard.press("Space")  # (a focus that came by itself has selected it)
         expect(card_button(page, name)).to_have_attribute("aria-pressed", "true")
         knock = page.get_by_role("button", name=re.compile("^(Knock|Gin)$"))
         if knock.is_enabled() and deadwood <= 10:
@@ -462,6 +507,107 @@ def test_gin_hand_by_keyboard_alone(server: Any, new_page: Any, shot: Any) -> No
     page.wait_for_function("() => document.querySelector('#dlg-result').open")
     expect(page.get_by_role("dialog").get_by_role("heading", name="You (knocked)")).to_be_visible()
     shot(page, "desktop-gin-result")
+
+
+FOCUSED_CARD = """() => {
+  const b = document.activeElement.closest('#hand button.card');
+  return b ? {name: b.getAttribute('aria-label'), pressed: b.getAttribute('aria-pressed')} : null;
+}"""
+"""The hand's card with the focus (its name and whether it is selected), or None."""
+
+
+def test_gin_selects_the_card_the_focus_lands_on_by_keys(server: Any, new_page: Any) -> None:
+    """In Gin the card under the cursor is the selected one: so it is when the focus enters the
+    hand (an arrow key from nowhere, Tab), and when it comes back by itself (a dialog closed)."""
+    page = new_page()
+    start(page, server.url, "Gin Rummy")
+    page.evaluate("() => document.activeElement.blur()")
+    page.keyboard.press("ArrowRight")  # the focus enters the hand
+    card = page.evaluate(FOCUSED_CARD)
+    assert card is not None, "the arrow key did not move the focus into the hand"
+    button = card_button(page, card["name"])
+    expect(button).to_have_attribute("aria-pressed", "true")
+    expect(hand(page).locator('button.card[aria-pressed="true"]')).to_have_count(1)
+    page.keyboard.press("Space")  # unselected on purpose, then Tab away and back
+    expect(button).to_have_attribute("aria-pressed", "false")
+    page.keyboard.press("Tab")
+    assert page.evaluate(FOCUSED_CARD) is None
+    page.keyboard.press("Shift+Tab")
+    expect(button).to_be_focused()
+    expect(button).to_have_attribute("aria-pressed", "true")
+    page.keyboard.press("Space")
+    expect(button).to_have_attribute("aria-pressed", "false")
+    page.keyboard.press("?")  # the keys' help, closed: the focus comes back to the card
+    expect(page.get_by_role("dialog", name="Keyboard")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(button).to_be_focused()
+    expect(button).to_have_attribute("aria-pressed", "true")
+
+
+def test_after_a_discard_by_keys_the_cursor_keeps_its_place(server: Any, new_page: Any) -> None:
+    """A thrown card's place goes to the card after it, and the cursor stays there (on the new
+    last card when the last one was thrown), not back on the first card."""
+    page = new_page()
+    start(page, server.url, "Gin Rummy")
+    for at in (7, -1):  # the 8th card, then the last
+        for _ in range(40):
+            wait_turn(page)
+            if result_open(page):
+                play_on(page)
+            elif page.get_by_role("button", name="Pass").is_visible():
+                press(page, "p")
+            elif page.get_by_role("button", name="Best lay-offs").is_visible():
+                press(page, "a")
+            elif page.get_by_role("button", name=re.compile("^Stock")).is_enabled():
+                press(page, "d")  # from the stock: any card may be thrown
+                break
+        else:
+            pytest.fail("never my turn to draw")
+        before = [c["name"] for c in cards(page)]
+        card_button(page, before[0]).focus()
+        page.keyboard.press("Home" if at >= 0 else "End")
+        for _ in range(max(at, 0)):
+            page.keyboard.press("ArrowRight")
+        expect(card_button(page, before[at])).to_be_focused()
+        press(page, "Enter")
+        after = [c["name"] for c in cards(page)]
+        assert after == (before[:at] + before[at + 1 :] if at >= 0 else before[:-1])
+        # the card that took its place (the new last card), selected: the cursor in Gin
+        expect(card_button(page, after[at])).to_be_focused()
+        expect(card_button(page, after[at])).to_have_attribute("aria-pressed", "true")
+
+
+def test_the_focus_goes_to_the_hand_or_the_prompt_after_play_continue_and_discard(
+    server: Any, new_page: Any
+) -> None:
+    """Play by the keyboard, Discard by its button (which then hides) and Continue in another
+    window leave the focus on the hand's card (this person's move) or the prompt, not nowhere."""
+    page = new_page()
+    page.goto(server.url)
+    page.get_by_role("radio", name=re.compile("^Basic Rummy")).check()
+    play = page.get_by_role("button", name="Play")
+    play.focus()
+    page.keyboard.press("Enter")
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    wait_focus_placed(page)
+    for _ in range(40):
+        if not past_score_or_draw(page):
+            break
+    else:
+        pytest.fail("never my turn to discard")
+    discard = page.get_by_role("button", name="Discard", exact=True)
+    discard_first(page, [c["name"] for c in cards(page)])  # a click on Discard
+    expect(discard).to_be_hidden()
+    wait_focus_placed(page, mine=bool(page.evaluate(MY_MOVE)))
+    # the keys go on from the prompt as from nowhere: an arrow moves into the hand
+    if page.evaluate(FOCUS_PLACE) == "prompt":
+        page.keyboard.press("ArrowRight")
+        assert page.evaluate(FOCUS_PLACE) == "hand"
+    other = page.context.new_page()  # Continue, in a second window of the same browser
+    other.goto(server.url)
+    other.get_by_role("button", name="Continue").click()
+    expect(hand(other).get_by_role("button").first).to_be_visible()
+    wait_focus_placed(other)
 
 
 # ---------------------------------------------------------------------------- Basic Rummy
@@ -998,6 +1144,96 @@ def test_language_switch(server: Any, new_page: Any, shot: Any) -> None:
     shot(page, "desktop-gin-vi")
 
 
+def test_the_vietnamese_menu_button_fits_the_top_bar_of_a_small_phone(
+    server: Any, new_page: Any, shot: Any
+) -> None:
+    """The button back to the start screen is in Vietnamese too, and on a 360 px phone the top
+    bar keeps one row (its buttons side by side)."""
+    page = new_page(locale="vi-VN", phone=True)
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(server.url)
+    page.get_by_role("button", name="Chơi", exact=True).click()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    leave = page.locator("#btn-leave")
+    expect(leave).to_have_text("Trang chủ")
+    tops = page.locator(".tools button:visible").evaluate_all(
+        "bs => bs.map((b) => Math.round(b.getBoundingClientRect().top))"
+    )
+    assert len(tops) >= 4 and len(set(tops)) == 1, tops
+    shot(page, "phone-360-vi-topbar")
+    leave.click()
+    expect(page.get_by_role("heading", name="Trận mới")).to_be_visible()
+
+
+def test_the_keys_help_words_n_for_the_game(server: Any, new_page: Any) -> None:
+    """N deals the next round in Crazy Rummy and the next hand in the other games: the keys'
+    help says which, at the table and on the start screen, in both languages."""
+    page = new_page()
+    start(page, server.url, "Crazy Rummy")
+    keys = page.get_by_role("dialog", name="Keyboard")
+    page.keyboard.press("?")
+    expect(keys).to_contain_text("Score screen, next round")
+    expect(keys).not_to_contain_text("next hand")
+    page.keyboard.press("Escape")
+    page.get_by_role("button", name="Tiếng Việt").click()
+    page.get_by_role("button", name="Phím tắt").click()
+    keys_vi = page.get_by_role("dialog", name="Bàn phím")
+    expect(keys_vi).to_contain_text("Bảng điểm, vòng tiếp")
+    page.keyboard.press("Escape")
+    page.get_by_role("button", name="English").click()
+    page.get_by_role("button", name="Menu").click()
+    page.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
+    page.get_by_role("button", name="Keys").click()
+    expect(keys).to_contain_text("Score screen, next hand")
+    expect(keys).not_to_contain_text("next round")
+
+
+CARD_WORDS = r"(ace|[2-9]|10|jack|queen|king) of (clubs|diamonds|hearts|spades)"
+CARD_WORDS_VI = r"(Át|[2-9]|10|J|Q|K) (chuồn|rô|cơ|bích)"
+SUIT_SYMBOLS = re.compile("[♣♦♥♠]")
+
+
+def test_a_screen_reader_hears_cards_named_in_words(server: Any, new_page: Any) -> None:
+    """Names and announcements say "king of clubs" where the page shows "K♣": the Take button,
+    the prompt and every move read out, in both languages."""
+    page = new_page()
+    start(page, server.url, "Gin Rummy")
+    page.evaluate(LISTEN_LIVE)
+    for _ in range(60):  # until the computer has discarded and the pile may be taken
+        wait_turn(page)
+        if result_open(page):
+            play_on(page)
+            continue
+        heard = page.evaluate("() => window.__live")
+        take = page.get_by_role("button", name=re.compile("^Take "))
+        if any(line.startswith("Computer discarded ") for line in heard) and take.is_visible():
+            break
+        gin_turn_to_knock(page)
+    else:
+        pytest.fail("the computer never discarded before my turn")
+    discarded = [line for line in heard if line.startswith("Computer discarded ")]
+    assert all(re.fullmatch(f"Computer discarded {CARD_WORDS}", line) for line in discarded), heard
+    assert not [line for line in heard if SUIT_SYMBOLS.search(line)], heard
+    # the button shows the symbol and is named in words
+    expect(take).to_have_text(re.compile(r"^Take (10|[2-9AJQK])[♣♦♥♠]$"))
+    expect(take).to_have_accessible_name(re.compile(f"^Take {CARD_WORDS}$"))
+    prompt = page.locator("#prompt")
+    expect(prompt.locator("[aria-hidden=true]")).to_contain_text(SUIT_SYMBOLS)
+    expect(prompt.locator(".sr-only")).to_contain_text(re.compile(CARD_WORDS))
+    page.get_by_role("button", name="Tiếng Việt").click()
+    expect(page.get_by_role("button", name=re.compile("^Lấy "))).to_have_accessible_name(
+        re.compile(f"^Lấy {CARD_WORDS_VI}$")
+    )
+    expect(prompt.locator(".sr-only")).to_contain_text(re.compile(CARD_WORDS_VI))
+    # a hint read out names its cards too ("Gợi ý: lấy 7 cơ …")
+    page.evaluate(LISTEN_LIVE)
+    page.get_by_role("button", name="Gợi ý").click()
+    expect(page.locator("#hint-text")).to_have_text(re.compile(r"^Gợi ý: "))
+    page.wait_for_function("() => window.__live.some((t) => t.startsWith('Gợi ý: '))")
+    hint = [t for t in page.evaluate("() => window.__live") if t.startswith("Gợi ý: ")]
+    assert not SUIT_SYMBOLS.search(hint[0]), hint
+
+
 def test_a_game_resumes_after_the_server_is_killed(
     own_server: Any, new_page: Any, shot: Any
 ) -> None:
@@ -1256,6 +1492,35 @@ def test_the_invitations_fold_away_on_a_phone(server: Any, new_page: Any, shot: 
         assert in_view(page, selector), selector
 
 
+def test_the_start_screen_says_how_friends_join_only_when_one_is_chosen(
+    server: Any, new_page: Any
+) -> None:
+    page = new_page()
+    page.goto(server.url)
+    help_ = page.locator("#friends-help")
+    page.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
+    opponent = page.get_by_label("Your opponent")
+    opponent.select_option(label="The computer")
+    expect(help_).to_be_hidden()
+    expect(opponent).not_to_have_attribute("aria-describedby", "friends-help")
+    opponent.select_option(label="A friend (send them a link)")
+    expect(help_).to_have_text("Your friend joins from a link you send them.")
+    expect(opponent).to_have_accessible_description("Your friend joins from a link you send them.")
+    page.get_by_role("radio", name=re.compile("^Basic Rummy")).check()
+    page.get_by_label("Opponents").select_option(label="2 opponents")
+    friends = page.get_by_label("Of them, friends")
+    friends.select_option(label="None")
+    expect(help_).to_be_hidden()
+    friends.select_option(label="1 friend")
+    expect(help_).to_have_text(
+        "Friends join from a link you send them; the other seats are the computer's."
+    )
+    friends.select_option(label="2 friends")
+    expect(help_).to_have_text("Friends join from a link you send them.")
+    page.get_by_role("button", name="Tiếng Việt").click()
+    expect(help_).to_have_text("Bạn bè vào bàn bằng đường link bạn gửi.")
+
+
 def test_the_computer_plays_for_a_friend_who_is_not_coming(server: Any, new_page: Any) -> None:
     page = new_page()
     page.goto(server.url)
@@ -1267,6 +1532,8 @@ def test_the_computer_plays_for_a_friend_who_is_not_coming(server: Any, new_page
     expect(hand(page).get_by_role("button").first).to_be_visible()
     zone = page.locator("#opponents-zone")
     expect(zone).to_contain_text("Player 2 · not here yet")
+    page.keyboard.press("u")  # nothing is ever taken back at a table with friends
+    expect(page.locator("#alert")).to_have_text("At a table with friends, moves are not taken back")
     page.get_by_role("button", name="Let the computer play instead of Player 2").click()
     expect(page.locator("#invite-panel")).to_be_hidden()
     expect(zone).not_to_contain_text("not here yet")
@@ -1296,6 +1563,56 @@ def gin_turn_to_knock(page: Any) -> None:
     card = select(page, name)
     knock = page.get_by_role("button", name=re.compile("^(Knock|Gin)$"))
     act(page, knock if knock.is_enabled() and deadwood <= 10 else card)
+
+
+MATCH_RESULT_SHOWN = """() => {
+  const dlg = document.querySelector('#dlg-result');
+  const top = dlg.getBoundingClientRect().top;
+  const buttons = dlg.querySelector(':scope > .row').getBoundingClientRect().top;
+  const seen = (el) => { const r = el.getBoundingClientRect();
+    return r.height > 0 && r.top >= top - 0.5 && r.bottom <= buttons + 0.5; };
+  const match = dlg.querySelector('.match-result');
+  const rematch = document.getElementById('btn-rematch').getBoundingClientRect();
+  return {first: dlg.querySelector('#result-body').firstElementChild.className,
+          winner: seen(match.querySelector('h3')), total: seen([...match.querySelectorAll('tr')].pop()),
+          rematch: rematch.height > 0 && rematch.bottom <= window.innerHeight};
+}"""
+"""Whether the end of a match shows its winner and final score first, above the buttons."""
+
+
+def test_a_laptop_sees_the_match_winner_and_final_score_with_rematch(
+    server: Any, new_page: Any, shot: Any
+) -> None:
+    """At 1366x768 the end of a match opens on its winner and final score (the totals row in
+    sight above the buttons, Rematch too); the last hand's details come after them."""
+    page = new_page(viewport=(1366, 768))
+    page.goto(server.url)
+    page.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
+    page.get_by_label("Computer level").select_option(label="Easy")
+    page.get_by_label("Target score").fill("1")
+    page.get_by_role("button", name="Play").click()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    for _ in range(400):
+        wait_turn(page)
+        if result_open(page):
+            if page.evaluate(HAND_RESULT)["over"]:
+                break
+            next_hand(page, lambda: act(page, page.get_by_role("button", name="Next hand")))
+            continue
+        gin_turn_to_knock(page)
+    else:
+        pytest.fail("the match did not end")
+    dialog = page.get_by_role("dialog")
+    expect(dialog.get_by_role("heading", level=2)).to_have_text("The match is over")
+    expect(dialog.locator(".match-result h3")).to_have_text(re.compile(r"^Winner: "))
+    expect(page.get_by_role("button", name="Rematch")).to_be_focused()
+    shot(page, "laptop-gin-match-over")
+    assert page.evaluate(MATCH_RESULT_SHOWN) == {
+        "first": "match-result",
+        "winner": True,
+        "total": True,
+        "rematch": True,
+    }
 
 
 def gin_with_a_friend(server: Any, new_page: Any, target: str | None = None) -> tuple[Any, Any]:
@@ -1551,7 +1868,7 @@ def test_a_guided_game_is_one_easy_computer_and_advice_on_every_turn(
     expect(page.locator("#opponents-zone .opp .level")).to_have_text("· Dễ")
     wait_turn(page)
     expect(page.locator("#hint-text")).to_have_text(re.compile(r"^Gợi ý: \w"))
-    page.get_by_role("button", name="Menu").click()
+    page.get_by_role("button", name="Trang chủ").click()
     expect(page.get_by_label("Gợi ý mỗi lượt (để học chơi)")).to_be_checked()
 
 
@@ -1730,6 +2047,46 @@ def test_the_review_marks_each_verdict_and_filters_the_different_ones(
         "title": "Hand 1 · Your moves beside the computer's",
         "summary": "1 of your 4 decisions matched the Hard computer (or were just as good).",
     }
+
+
+REVIEW_CORNERS = """async () => {
+  const results = await import('/js/results.js');
+  const hand = ['AC', '7C', '9C', 'TC', '7D', 'QD', '3S', '4S', '5S', '6S', '9S'];
+  const data = {t: 'review', hand: 1, seat: 0, level: 'hard', decisions: 1, agreed: 0, steps: [
+    {number: 1, phase: 'discard', hand, top: '2H', played: 'discard TC', verdict: 'different',
+     played_text: {en: 'discard 10♣'}, advice: {action: 'discard QD', reason: [], text: {}},
+     advice_move: {en: 'discard Q♦'}, advice_reason: {en: 'why'}}]};
+  const dlg = document.getElementById('dlg-result');
+  dlg.dataset.hand = '1';
+  dlg.showModal();
+  const ctx = {welcome: {game: 'gin'}, ui: {reviews: new Map([[1, {hand: 1, data}]]), reviewPick: null}};
+  results.renderReview(ctx);
+  const row = document.querySelector('.review-step.different .review-hand > .mini-row');
+  row.scrollIntoView({block: 'center'});
+  // How much of each card shows from its left edge, at the height of its corner index: up to
+  // where another card is drawn over it.
+  return [...row.querySelectorAll('.face')].map((face) => {
+    const r = face.getBoundingClientRect();
+    const y = r.top + r.height * 0.15;
+    let x = r.left + 1;
+    while (x < r.right && face.contains(document.elementFromPoint(x, y))) x += 1;
+    return {marked: face.className.includes('review-'), shows: Math.round(x - r.left)};
+  });
+}"""
+
+
+def test_the_reviews_marked_cards_hide_no_neighbours_corner(
+    server: Any, new_page: Any, shot: Any
+) -> None:
+    """In "Your hand" of a review, the card played and the card advised are outlined, yet overlap
+    as the others do: every card's corner index (rank and suit) stays in sight."""
+    page = new_page(viewport=(1366, 768))
+    page.goto(server.url)
+    expect(page.get_by_role("heading", name="New game")).to_be_visible()
+    shown = page.evaluate(REVIEW_CORNERS)
+    assert len(shown) == 11 and [s["marked"] for s in shown].count(True) == 2
+    assert min(s["shows"] for s in shown) >= 20, shown
+    shot(page, "desktop-review-marked-cards")
 
 
 def test_the_computer_speed_is_chosen_on_the_start_screen_and_sent_to_the_table(
@@ -1975,6 +2332,12 @@ def test_alone_against_the_computer_a_take_is_taken_back_by_button_and_key(
     expect(undo).to_be_hidden()
     assert sorted(c["name"] for c in cards(page)) == held
     assert not page.locator("#alert").inner_text().strip()
+    # With nothing left to take back, U says why (as the server's answer has no move to undo).
+    page.keyboard.press("u")
+    expect(page.locator("#alert")).to_have_text(
+        "Nothing to take back: a card drawn from the stock was seen, and a discard (or any move"
+        " that passes the turn on) stays"
+    )
 
 
 def test_the_log_keeps_the_whole_hand_and_ends_with_its_outcome(server: Any, new_page: Any) -> None:
@@ -2123,6 +2486,8 @@ def test_a_meld_taken_back_comes_back_selected_to_try_again(server: Any, new_pag
             if meld.is_enabled():
                 on_table = page.locator(".table-meld").count()
                 act(page, meld)
+                # the Meld button (greyed now) hands the focus back to the hand's cursor
+                wait_focus_placed(page, mine=True)
                 break
         discard_highest(page, [c["name"] for c in cards(page)])
     else:
@@ -2509,6 +2874,7 @@ def test_a_guided_game_starts_when_its_tips_are_closed(server: Any, new_page: An
     page.keyboard.press("Escape")
     expect(intro).to_be_hidden()
     expect(hand(page).get_by_role("button").first).to_be_visible()
+    wait_focus_placed(page)  # not left on the start screen's button, now hidden
     assert [url for url in made if url.endswith("/api/tables")] == [f"{server.url}api/tables"]
     expect(page.locator("#opponents-zone .opp")).to_have_count(1)
     expect(page.locator("#opponents-zone .opp .level")).to_have_text("· Easy")

@@ -31,6 +31,16 @@ export function cardName(text) {
   return t("card.name", { rank: t(`rank.${rank}`), suit: t(`suit.${suit}`) });
 }
 
+const SUIT_OF = { "♣": "C", "♦": "D", "♥": "H", "♠": "S" };
+
+/** ``text`` (the server's words, a hint say) with each card written short ("K♣", "10♥", "🃏")
+ * named in words instead ("king of clubs"), for a screen reader. */
+export function spokenCards(text) {
+  return text.replace(/(10|[2-9AJQK])([♣♦♥♠])|🃏/gu, (short, rank, suit) =>
+    rank ? cardName((rank === "10" ? "T" : rank) + SUIT_OF[suit]) : cardName("X"),
+  );
+}
+
 /** Sort keys for the two sort orders of the hand (display only, not a rule). */
 export function suitOrder(text) {
   const { rank, suit } = parseCard(text);

@@ -1,7 +1,7 @@
 // The page's controller: screens, the seat's connection, intents from taps, keys and drags.
 // It holds the latest view message (from the server) and the local-only ui state, and asks the
 // render modules for one redraw per animation frame.
-import { actionCards, cardName } from "./cards.js";
+import { actionCards, cardName, spokenCards } from "./cards.js";
 import { durationText, showClock, stopClock } from "./clock.js";
 import { currentLanguage, onLanguage, preferredLanguage, setLanguage, t, translateStatic } from "./i18n.js";
 import { has, meldFor, targetsFor, verbs } from "./intents.js";
@@ -12,7 +12,7 @@ import { play, setSound, soundOn } from "./sound.js";
 import { clearStats, recordResult, renderStats } from "./stats.js";
 import { keptSelection } from "./selection.js";
 import { PACES, countHouse, readStart, renderFields, renderFriends, renderHouse, renderStart, showContinue, showFriendFields } from "./start.js";
-import { contractText, describe, focusHandCard, handEntries, mustPass, promptText, render, seatName, selectedCards, sortModes } from "./table.js";
+import { contractText, describe, focusHandCard, handEntries, mustPass, promptText, render, seatName, selectedCards, setSpoken, sortModes } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
 const SESSIONS = "rummykit.sessions"; // every seat this browser holds, newest first
@@ -50,12 +50,14 @@ function newUi() {
     order: [],
     sortMode: "suit",
     focusKey: null,
+    focusIndex: null, // where the cursor was at the last redraw (it keeps its place there)
     gained: new Set(),
     log: [],
     down: null,
     pendingEnds: null,
     focusChoice: false,
     backToHand: false, // a lay-off was sent from a meld: the focus goes back to the hand
+    moveButton: null, // the action button that sent the move awaiting its answer (see act)
     showPiles: false, // scroll the board to the piles after the next render
     inviteTop: false, // ... or to its top, where the invitations open (see onView)
     showMeld: null, // after the next render, scroll to a table meld: its number, or "fits"
@@ -106,6 +108,8 @@ function scheduleRender(newMoves = []) {
     const m = moves;
     moves = [];
     render(ctx(), m);
+    // (after the render's own focus keeping, which waits for a microtask too: see table.js)
+    queueMicrotask(placeLostFocus);
     if (S.ui.showPiles) {
       // The piles (and the prompt beside them) are what a person needs at the start of their
       // turn: when the board above the hand is too short for everything, it scrolls to them.
@@ -128,6 +132,32 @@ function scheduleRender(newMoves = []) {
   });
 }
 
+let lastFocus = null; // the element that had the focus last (see placeLostFocus)
+
+/** Whether the element can hold the focus now: on the page, shown and not disabled. */
+function focusable(el) {
+  return el.isConnected && !el.disabled && el.getClientRects().length > 0;
+}
+
+/** After a redraw: a focus left nowhere because its element went (Play or Continue on the start
+ * screen, the guided game's button, Discard or Lay down once used, a button of a closed
+ * dialog), or still on the action button that made a move (Meld), goes to the hand's card
+ * under the cursor on this person's move, else to the prompt, so a keyboard or screen reader
+ * keeps a place. A focus the person put elsewhere (a click on the felt) is left alone; only
+ * buttons get it, so a phone's keyboard never opens. */
+function placeLostFocus() {
+  if (!S.msg || !S.session || $("table").hidden || document.querySelector("dialog[open]")) return;
+  const active = document.activeElement;
+  const moved = S.ui.moveButton && S.sentSeq === null ? S.ui.moveButton : null;
+  if (moved) S.ui.moveButton = null; // the move's answer has come
+  const lost = !active || active === document.body || !focusable(active);
+  if (lost ? !lastFocus || focusable(lastFocus) : active !== moved) return;
+  const hand = S.msg.view.hand;
+  const mine = hand.to_act === S.session.seat && hand.phase !== "hand_over" && hand.legal_actions.length > 0;
+  if (mine && S.ui.focusKey) focusHandCard(S.ui.focusKey);
+  else $("prompt").focus({ preventScroll: true });
+}
+
 function announce(text) {
   if (!text) return;
   const live = $("live");
@@ -138,10 +168,11 @@ function announce(text) {
 }
 
 let alertTimer = 0;
-/** A short message over the hand for 6 s: an error (dark red) or, with ``notice``, news. */
-function showAlert(text, notice = false) {
+/** A short message over the hand for 6 s: an error (dark red) or, with ``notice``, news;
+ * ``spoken``: the same with the cards named in words, for a screen reader. */
+function showAlert(text, notice = false, spoken = text) {
   const box = $("alert");
-  box.textContent = text;
+  setSpoken(box, text, spoken);
   box.classList.toggle("notice", notice);
   clearTimeout(alertTimer);
   alertTimer = setTimeout(() => (box.textContent = ""), 6000);
@@ -277,6 +308,7 @@ async function refreshContinue() {
 }
 
 async function startGame(settings) {
+  settings = { ...settings, sort: S.settings.sort }; // (the form has no sort order)
   S.settings = settings;
   localStorage.setItem(SETTINGS, JSON.stringify(settings));
   const response = await fetch("/api/tables", {
@@ -516,6 +548,7 @@ function leaveTable() {
 
 function onMessage(m) {
   if (m.t === "welcome") {
+    if (!S.welcome) S.ui.sortMode = savedSort(m.game); // a new table (not a reconnect)
     S.welcome = m;
     // A new socket (a reconnect too): the server tells who is here again, and this page, if it
     // shows a score, says again that it is reading it (the server forgot with the old socket).
@@ -550,6 +583,7 @@ function onMessage(m) {
   }
   if (m.t === "error") {
     S.sentSeq = null; // the move was refused: the same view may send another
+    S.ui.moveButton = null; // (and the focus stays on the button that tried it)
     if (m.code === "not_your_turn" && S.ui.coachSeq !== null) {
       // A hint asked for as the turn passed (a seat handed to the computer): the coach's is
       // not the person's business.
@@ -642,7 +676,7 @@ function onView(m) {
     }
     ui.selected.clear();
     ui.order = [];
-    if (ui.sortMode === "custom") ui.sortMode = "suit";
+    if (ui.sortMode === "custom") ui.sortMode = S.welcome ? savedSort(S.welcome.game) : "suit";
     ui.resultShown = null;
     ui.down = null;
     if (prev) {
@@ -651,7 +685,7 @@ function onView(m) {
       if (ui.log.length > LOG_BEFORE) ui.log.splice(0, ui.log.length - LOG_BEFORE);
       const item = { kind: "hand", n: m.view.hand_number, contract: m.view.hand.contract || null };
       ui.log.push(item);
-      announce(describe({ ...ctx(), msg: m }, item));
+      announce(describe({ ...ctx(), msg: m }, item, true));
     }
   }
   if (!prev) {
@@ -687,7 +721,7 @@ function onView(m) {
     if (i >= 0 && ui.log[i].entry.action === m.undone.action) ui.log.splice(i, 1);
     const item = { kind: "undo", entry: m.undone, gained };
     ui.log.push(item);
-    announce(describe(ctx(), item));
+    announce(describe(ctx(), item, true));
   }
   // A move of this person was accepted: an error about an earlier try no longer applies.
   if (m.undone || m.log.some((e) => e.seat === S.session.seat && !e.stand_in)) clearError();
@@ -705,7 +739,7 @@ function onView(m) {
     restock = null; // once, however many moves the message carries
     for (const item of items) {
       ui.log.push(item);
-      announce(describe(ctx(), item));
+      announce(describe(ctx(), item, true));
     }
     newMoves.push({ entry, removedKeys: mine ? removed : [] });
   }
@@ -734,11 +768,10 @@ function onView(m) {
   const autoPass = forced || (myTurnNow && hand.phase === "buy" && ui.noBuyRound === m.view.hand_number);
   if (forced && ui.forcedPassRound !== m.view.hand_number) {
     ui.forcedPassRound = m.view.hand_number; // said once a round, with the reason
-    const why = promptText(ctx());
-    announce(why);
-    showAlert(why, true);
+    announce(promptText(ctx(), true));
+    showPromptAlert(true);
   }
-  if (myTurnNow && !myTurnBefore && S.welcome && !autoPass) announce(promptText(ctx()));
+  if (myTurnNow && !myTurnBefore && S.welcome && !autoPass) announce(promptText(ctx(), true));
   // Still reading the last hand's score when another person dealt the next one: the score
   // says when the turn has come.
   const turnLine = $("result-turn");
@@ -784,10 +817,18 @@ function send(message) {
 
 /** Alone against the computer: take back the last move of this turn (the server says which). */
 function undo() {
-  if (!S.msg || !S.msg.undo || S.sentSeq === S.msg.seq) return;
+  if (!S.msg || S.sentSeq === S.msg.seq) return;
+  if (!S.msg.undo) return showAlert(whyNoUndo());
   S.sentSeq = S.msg.seq;
   S.ui.pendingEnds = null;
   send({ t: "undo", seq: S.msg.seq });
+}
+
+/** Why nothing can be taken back now. The server's ``undo`` decided; this only says why. */
+function whyNoUndo() {
+  const others = S.welcome.seats.filter((s, seat) => seat !== S.session.seat);
+  if (others.some((s) => s.kind === "human" || s.stand_in)) return t("error.undo_friends");
+  return t("error.undo_none");
 }
 
 function act(action) {
@@ -797,6 +838,10 @@ function act(action) {
   if (S.sentSeq === S.msg.seq) return;
   S.sentSeq = S.msg.seq;
   S.ui.pendingEnds = null;
+  // A move made with an action button (Meld, say, which stays): once it is answered, the focus
+  // goes back to the hand (see placeLostFocus).
+  const button = document.activeElement && document.activeElement.closest("#actions button");
+  S.ui.moveButton = button || null;
   send({ t: "action", action, seq: S.msg.seq });
 }
 
@@ -833,17 +878,24 @@ function tapCard(key) {
   selectionChanged();
 }
 
+/** The prompt (what to do now) as a message over the hand, its cards named in words for a
+ * screen reader. */
+function showPromptAlert(notice = false) {
+  showAlert(promptText(ctx()), notice, promptText(ctx(), true));
+}
+
 function discardSelected() {
   if (!S.msg || notYourTurn()) return;
+  if (S.msg.view.hand.phase !== "discard") return showPromptAlert(); // what to do first (draw, pass, ...)
   const sel = selectedCards(ctx());
   if (sel.length === 1 && has(S.msg, `discard ${sel[0]}`)) act(`discard ${sel[0]}`);
   else showAlert(whyNoDiscard(sel));
 }
 
-/** Why these cards cannot be thrown now. The view's legal actions decided; this only says why. */
+/** Why these cards cannot be thrown now, in the discard phase (before it, the prompt says what
+ * to do first). The view's legal actions decided; this only says why. */
 function whyNoDiscard(sel) {
   const hand = S.msg.view.hand;
-  if (hand.phase !== "discard") return promptText(ctx()); // what to do first (draw, pass, ...)
   if (sel.length > 1) return t("error.discard_one");
   if (!sel.length) return t("error.select_one");
   if (sel[0] === hand.taken_from_discard) {
@@ -860,7 +912,7 @@ function tapStock() {
   if (has(S.msg, "draw")) return act("draw");
   const hand = S.msg.view.hand;
   if (hand.phase === "hand_over" || notYourTurn()) return;
-  if (hand.phase !== "discard") return showAlert(promptText(ctx())); // what to do instead
+  if (hand.phase !== "discard") return showPromptAlert(); // what to do instead
   if (S.welcome.game === "gin") return showAlert(t("error.drawn_gin"));
   showAlert(t(S.welcome.game === "crazy" ? "error.drawn_crazy" : "error.drawn"));
 }
@@ -887,7 +939,7 @@ function knock() {
   if (!knocks.length) {
     if (notYourTurn()) return;
     const hand = S.msg.view.hand;
-    if (hand.phase !== "discard") return showAlert(promptText(ctx())); // draw first
+    if (hand.phase !== "discard") return showPromptAlert(); // draw first
     // Greyed out: the deadwood left by the best throw is over the table's knock limit.
     const dws = Object.values((S.msg.aids && S.msg.aids.discard_deadwood) || {});
     const limit = S.welcome.options.knock_limit;
@@ -903,7 +955,7 @@ function knock() {
 
 function meld() {
   if (notYourTurn()) return;
-  if (S.msg.view.hand.phase !== "discard") return showAlert(promptText(ctx())); // draw first
+  if (S.msg.view.hand.phase !== "discard") return showPromptAlert(); // draw first
   if (!selectedCards(ctx()).length) return showAlert(t("error.select_meld"));
   const action = meldFor(S.msg, selectedCards(ctx()));
   if (action) act(action);
@@ -936,15 +988,20 @@ function selectCards(cards) {
     const i = pool.findIndex((e) => e.card === c);
     if (i >= 0) chosen.add(pool.splice(i, 1)[0].key);
   }
-  if (chosen.size) {
-    S.ui.selected = chosen;
-    selectionChanged();
+  if (!chosen.size) return;
+  S.ui.selected = chosen;
+  if (S.welcome.game === "gin" && chosen.size === 1) {
+    // Gin's cursor is its selection: the card chosen (by a hint) is the one under the cursor.
+    const [key] = chosen;
+    S.ui.focusKey = key;
+    if ($("hand").contains(document.activeElement)) focusHandCard(key);
   }
+  selectionChanged();
 }
 
 function layDown() {
   if (notYourTurn()) return;
-  if (S.msg.view.hand.phase !== "discard") return showAlert(promptText(ctx())); // draw first
+  if (S.msg.view.hand.phase !== "discard") return showPromptAlert(); // draw first
   const ui = S.ui;
   if (ui.down && ui.down.action) return act(ui.down.action);
   const contract = S.msg.view.hand.contract;
@@ -1027,7 +1084,7 @@ function onTimeout(m) {
   stopClock();
   const item = { kind: "timeout", seat: m.seat };
   S.ui.log.push(item);
-  announce(describe(ctx(), item));
+  announce(describe(ctx(), item, true));
   // Until the computer's first move comes, this view says so too.
   const hand = S.msg.view.hand;
   const mine = m.seat === S.session.seat;
@@ -1087,6 +1144,7 @@ function onHint(m) {
   // The server words the hint in every language (rummykit/players/reasons.py is its catalogue).
   const text = (m.text && (m.text[currentLanguage()] || m.text.en)) || action;
   $("hint-text").textContent = t("hint.prefix", { text });
+  announce(t("hint.prefix", { text: spokenCards(text) })); // (its cards named in words)
   const verb = action.split(" ")[0];
   // The coach's advice only says; a hint the person asked for also selects the cards it names.
   if (asked && cards.length && verb !== "take" && verb !== "buy") selectCards(verb === "layoff" || verb === "swap" ? cards.slice(0, 1) : cards);
@@ -1131,7 +1189,17 @@ function toggleSort() {
   const modes = sortModes(ctx());
   S.ui.sortMode = modes[(modes.indexOf(S.ui.sortMode) + 1) % modes.length] || "suit";
   S.ui.order = [];
+  // Remembered per game with the page's settings: a reload, the next hand or the next table of
+  // that game sorts the hand the same way.
+  S.settings = { ...S.settings, sort: { ...(S.settings.sort || {}), [S.welcome.game]: S.ui.sortMode } };
+  localStorage.setItem(SETTINGS, JSON.stringify(S.settings));
   scheduleRender();
+}
+
+/** The hand's order chosen last with the sort button for ``game`` (by suit at first). */
+function savedSort(game) {
+  const mode = (S.settings.sort || {})[game];
+  return sortModes({ welcome: { game } }).includes(mode) ? mode : "suit";
 }
 
 /** At a table of several people, the others' pages say who is still reading a hand's score. */
@@ -1240,6 +1308,23 @@ function handKeys(event) {
   focusHandCard(key);
 }
 
+// Whether the person moves by keys now (the last input was a key, not a tap or a click).
+let byKeyboard = false;
+
+/** Gin: the card under the cursor is the selected card. When the focus lands on a card while
+ * the person uses the keys (entering the hand, after a lay-off or a discard, a dialog closing),
+ * that card is selected, as an arrow move does; a tap selects by itself (see tapCard). */
+function cardFocused(event) {
+  const card = event.target.closest("button.card");
+  if (!card || !byKeyboard || !S.msg || !S.welcome || S.welcome.game !== "gin") return;
+  const key = card.dataset.key;
+  if (!entryOf(key)) return;
+  S.ui.focusKey = key;
+  if (S.ui.selected.size === 1 && S.ui.selected.has(key)) return;
+  S.ui.selected = new Set([key]);
+  selectionChanged();
+}
+
 function globalKeys(event) {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   const tag = event.target.tagName;
@@ -1247,7 +1332,7 @@ function globalKeys(event) {
   const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
   if (key === "?") {
     event.preventDefault();
-    $("dlg-keys").showModal();
+    if (!$("dlg-keys").open) openKeys();
     return;
   }
   if ($("dlg-result").open) {
@@ -1279,14 +1364,17 @@ function globalKeys(event) {
     actions[key]();
     return;
   }
-  if (key === "Enter" && event.target === document.body) {
+  // The prompt holds the focus when it is not this person's move (see placeLostFocus): keys
+  // there act as with the focus nowhere.
+  const nowhere = event.target === document.body || event.target === $("prompt");
+  if (key === "Enter" && nowhere) {
     event.preventDefault();
     discardSelected();
     return;
   }
   // An arrow key with the focus nowhere (after D, T or a click on the table) moves into the hand.
   const arrows = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"];
-  if (arrows.includes(key) && event.target === document.body) {
+  if (arrows.includes(key) && nowhere) {
     const entries = handEntries(hand, S.ui);
     if (!entries.length) return;
     event.preventDefault();
@@ -1337,7 +1425,9 @@ function dragEnd(event) {
     event.clientY <= pile.bottom
   ) {
     if (has(S.msg, `discard ${e.card}`)) act(`discard ${e.card}`);
-    else if (!notYourTurn()) showAlert(whyNoDiscard([e.card]));
+    else if (notYourTurn()) return;
+    else if (S.msg.view.hand.phase !== "discard") showPromptAlert();
+    else showAlert(whyNoDiscard([e.card]));
     return;
   }
   // Reorder: the card goes before the nearest card under the pointer.
@@ -1369,14 +1459,24 @@ function dragEnd(event) {
 function renderKeys() {
   const list = $("keys-list");
   list.textContent = "";
+  // N is worded for the game at the table (or chosen on the start screen): in Crazy Rummy the
+  // next round, else the next hand.
+  const atTable = S.welcome && !$("table").hidden;
+  const game = atTable ? S.welcome.game : document.querySelector('input[name="game"]:checked')?.value;
   const keys = ["arrows", "space", "enter", "d", "t", "p", "b", "k", "m", "l", "f", "o", "a", "u", "h", "r", "s", "v", "n", "?"];
   for (const k of keys) {
     const dt = document.createElement("dt");
     dt.textContent = t(`keys.${k}.key`);
     const dd = document.createElement("dd");
-    dd.textContent = t(`keys.${k}`);
+    dd.textContent = k === "n" && game === "crazy" ? t("keys.n_crazy") : t(`keys.${k}`);
     list.append(dt, dd);
   }
+}
+
+/** The keys' help (the button, or ?), worded for the game now. */
+function openKeys() {
+  renderKeys();
+  $("dlg-keys").showModal();
 }
 
 function markLanguage() {
@@ -1424,7 +1524,7 @@ function wire() {
   $("btn-colours").addEventListener("click", () =>
     setFourColour(!document.documentElement.classList.contains("four-colour")),
   );
-  $("btn-keys").addEventListener("click", () => $("dlg-keys").showModal());
+  $("btn-keys").addEventListener("click", openKeys);
   $("btn-rules").addEventListener("click", () => {
     $("dlg-rules").showModal();
     openRules(S.welcome && !$("table").hidden ? S.welcome.game : readStart(S.games).game);
@@ -1535,6 +1635,7 @@ function wire() {
     if (card) tapCard(card.dataset.key);
   });
   hand.addEventListener("keydown", handKeys);
+  hand.addEventListener("focusin", cardFocused);
   hand.addEventListener("pointerdown", dragStart);
   hand.addEventListener("pointermove", dragMove);
   hand.addEventListener("pointerup", dragEnd);
@@ -1617,6 +1718,9 @@ function wire() {
   // (the finished table's seat stays stored a while: it follows a rematch someone starts later)
   $("btn-newgame").addEventListener("click", leaveTable);
   document.addEventListener("keydown", globalKeys);
+  document.addEventListener("focusin", (event) => (lastFocus = event.target));
+  document.addEventListener("keydown", () => (byKeyboard = true), true);
+  document.addEventListener("pointerdown", () => (byKeyboard = false), true);
   // An invitation link pasted into a tab that already shows the page.
   window.addEventListener("hashchange", async () => {
     if (JOIN.test(location.hash) && S.games.length) {

@@ -228,9 +228,13 @@ export function renderResult(ctx) {
     body.append(table(["", ...seats(ctx).map((s) => seatName(ctx, s))], rows, t("result.scores")));
   }
   if (view.over) {
-    // The last hand's headline stays, under the match's.
-    if (title) body.prepend(el("p", "hand-headline", title));
+    // The match's winner and final score come first (a laptop's short screen opens on them,
+    // above the buttons), then the last hand's headline and details.
+    const details = [...body.childNodes];
+    body.textContent = "";
     matchBody(ctx, body);
+    if (title) body.append(el("p", "hand-headline", title));
+    body.append(...details);
     title = t("result.match.title");
   }
   document.getElementById("result-title").textContent = title;

@@ -201,6 +201,15 @@ export function renderFriends(wanted) {
 export function showFriendFields() {
   const opponents = parseInt($("opponents").value, 10) || 0;
   const friends = parseInt($("friends").value, 10) || 0;
+  // How friends join, once one is chosen: in Gin's one seat, and with no seat left to the
+  // computer, without "the other seats".
+  const help = $("friends-help");
+  help.hidden = friends === 0;
+  if (friends) $("friends").setAttribute("aria-describedby", "friends-help");
+  else $("friends").removeAttribute("aria-describedby");
+  const single = $("opponents-field").hidden && opponents === 1;
+  help.dataset.i18n = single ? "start.friends_help_one" : friends >= opponents ? "start.friends_help_all" : "start.friends_help";
+  help.textContent = t(help.dataset.i18n);
   $("name-field").hidden = friends === 0;
   $("turn-time-field").hidden = friends === 0;
   $("level-field").hidden = friends >= opponents && opponents > 0;

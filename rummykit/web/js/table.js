@@ -90,6 +90,20 @@ export function el(tag, cls, text) {
   return e;
 }
 
+/** Fill ``node`` with ``text`` as shown. Where a screen reader should hear other words (cards
+ * named, "king of clubs", where the text draws them with suit symbols, "K♣"), the shown text is
+ * hidden from it and the words are there for it instead. */
+export function setSpoken(node, text, spoken = text) {
+  if (text === spoken) {
+    node.textContent = text;
+    return;
+  }
+  node.textContent = "";
+  const shown = el("span", "", text);
+  shown.setAttribute("aria-hidden", "true");
+  node.append(shown, el("span", "sr-only", spoken));
+}
+
 function cardList(cards) {
   return cards.map(cardName).join(", ");
 }
@@ -249,7 +263,9 @@ function renderOpponents(ctx) {
     box.append(line);
     const known = hand.known_cards ? hand.known_cards[seat] : [];
     if (known && known.length) {
-      box.append(el("p", "opp-known", t("opp.known", { cards: known.map(shortCard).join(" ") })));
+      const p = el("p", "opp-known");
+      setSpoken(p, t("opp.known", { cards: known.map(shortCard).join(" ") }), t("opp.known", { cards: cardList(known) }));
+      box.append(p);
     }
     zone.append(box);
   }
@@ -418,7 +434,13 @@ function renderHand(ctx) {
       handNodes.delete(key);
     }
   }
-  if (!ui.focusKey || !keys.has(ui.focusKey)) ui.focusKey = entries.length ? entries[0].key : null;
+  if (!ui.focusKey || !keys.has(ui.focusKey)) {
+    // The card under the cursor has gone (thrown, melded, laid off): the cursor keeps its place,
+    // on the card that took the gone card's place, or on the new last card.
+    const at = Math.max(0, Math.min(ui.focusIndex ?? 0, entries.length - 1));
+    ui.focusKey = entries.length ? entries[at].key : null;
+  }
+  ui.focusIndex = entries.findIndex((e) => e.key === ui.focusKey);
   entries.forEach((e, index) => {
     let b = handNodes.get(e.key);
     if (!b) {
@@ -510,6 +532,9 @@ function renderActions(ctx) {
   enable("btn-take", has(msg, "take"));
   const top = hand.discard_pile.length ? hand.discard_pile[hand.discard_pile.length - 1] : null;
   $("btn-take").textContent = top ? t("action.take_card", { card: shortCard(top) }) : t("action.take");
+  // (named in words for a screen reader: "Take king of clubs")
+  if (top) $("btn-take").setAttribute("aria-label", t("action.take_card", { card: cardName(top) }));
+  else $("btn-take").removeAttribute("aria-label");
   show("btn-pass", mine && offer && has(msg, "pass"));
   enable("btn-pass", has(msg, "pass"));
   const discardOk = sel.length === 1 && has(msg, `discard ${sel[0]}`);
@@ -548,10 +573,9 @@ function renderActions(ctx) {
   show("away-panel", (msg.away || []).includes(ctx.seat));
   if (buying) {
     const card = hand.offered || top;
-    $("buy-text").textContent = t("buy.text", {
-      card: card ? shortCard(card) : "",
-      count: welcome.options.penalty_cards ?? 1,
-    });
+    const count = welcome.options.penalty_cards ?? 1;
+    const words = (name) => t("buy.text", { card: card ? name(card) : "", count });
+    setSpoken($("buy-text"), words(shortCard), words(cardName)); // (in words for a screen reader)
     enable("btn-buy", has(msg, "buy"));
   }
   show("end-choice", Boolean(ui.pendingEnds));
@@ -570,8 +594,11 @@ function renderChoices(ctx) {
     const as = ctx.msg.aids && ctx.msg.aids.ends && ctx.msg.aids.ends[action];
     let label = t(key, { card: shortCard(w[1]) });
     if (as) label += " " + t("end.as", { card: shortCard(as) }); // "Low end (as 3♠)"
+    let name = t(key, { card: cardName(w[1]) }); // the same in words, for a screen reader
+    if (as) name += " " + t("end.as", { card: cardName(as) });
     const b = el("button", "", label);
     b.type = "button";
+    b.setAttribute("aria-label", name);
     b.dataset.action = action;
     box.append(b);
   }
@@ -608,8 +635,11 @@ function cannotBuyText(ctx) {
   return t("prompt.cannot_buy_penalty");
 }
 
-export function promptText(ctx) {
+/** What this seat is to do now, or whom the table waits for; ``spoken``: with the cards named in
+ * words, for a screen reader. */
+export function promptText(ctx, spoken = false) {
   const { msg, welcome } = ctx;
+  const cardText = spoken ? cardName : shortCard;
   const hand = msg.view.hand;
   if (msg.view.over) return t("prompt.match_over");
   if (hand.phase === "hand_over") return t(welcome.game === "crazy" ? "prompt.round_over" : "prompt.hand_over");
@@ -628,13 +658,13 @@ export function promptText(ctx) {
     }
     if (away(ctx, hand.to_act)) return t("prompt.waiting_away", { name });
     if (hand.phase === "buy" && hand.discard_pile.length) {
-      return t("prompt.waiting_buy", { name, card: shortCard(hand.discard_pile[hand.discard_pile.length - 1]) });
+      return t("prompt.waiting_buy", { name, card: cardText(hand.discard_pile[hand.discard_pile.length - 1]) });
     }
     if (reading(ctx, hand.to_act)) return t("prompt.waiting_reading", { name });
     if (ctx.welcome.seats[hand.to_act].kind === "human") return t("prompt.waiting_person", { name });
     return t("prompt.waiting", { name });
   }
-  const top = hand.discard_pile.length ? shortCard(hand.discard_pile[hand.discard_pile.length - 1]) : "";
+  const top = hand.discard_pile.length ? cardText(hand.discard_pile[hand.discard_pile.length - 1]) : "";
   switch (hand.phase) {
     case "offer":
       return t(welcome.game === "crazy" ? "prompt.offer_crazy" : "prompt.offer", { card: top });
@@ -658,15 +688,18 @@ export function promptText(ctx) {
 }
 
 /** One log item as a line in the current language: a move (``entry`` as this seat saw it, with
- * the cards it brought this seat), a new hand, or cards that reached this hand. */
-export function describe(ctx, item) {
+ * the cards it brought this seat), a new hand, or cards that reached this hand. ``spoken``: for
+ * the live region, with the cards named in words ("king of clubs", not "K♣"). */
+export function describe(ctx, item, spoken = false) {
+  const cardText = spoken ? cardName : shortCard;
+  const list = (cards) => cards.map(cardText).join(spoken ? ", " : " ");
   if (item.kind === "hand") {
     const text = t(ctx.welcome.game === "crazy" ? "log.new_round" : "log.new_hand", { n: item.n });
     return item.contract ? `${text} ${t("score.contract", { contract: contractText(item.contract) })}` : text;
   }
-  if (item.kind === "got") return t("log.you_got", { cards: item.cards.map(shortCard).join(" ") });
+  if (item.kind === "got") return t("log.you_got", { cards: list(item.cards) });
   if (item.kind === "end") return item.line(ctx);
-  if (item.kind === "undo") return t("log.undo", { move: describe(ctx, { ...item, kind: "move" }) });
+  if (item.kind === "undo") return t("log.undo", { move: describe(ctx, { ...item, kind: "move" }, spoken) });
   if (item.kind === "timeout") {
     return item.seat === ctx.seat ? t("log.timeout_own") : t("log.timeout", { name: seatName(ctx, item.seat, false) });
   }
@@ -679,11 +712,11 @@ export function describe(ctx, item) {
   const name = seatName(ctx, entry.seat, item.standIn);
   const words = entry.action.split(" ");
   const verb = words[0];
-  const cards = actionCards(entry.action).map(shortCard);
-  const card = entry.card ? shortCard(entry.card) : "";
+  const cards = actionCards(entry.action).map(cardText);
+  const card = entry.card ? cardText(entry.card) : "";
   switch (verb) {
     case "draw":
-      if (me && gained.length) return t("log.draw_own", { cards: gained.map(shortCard).join(" ") });
+      if (me && gained.length) return t("log.draw_own", { cards: list(gained) });
       // Crazy Rummy: the card left on the pile is offered to the others before the draw comes.
       if (card && ctx.welcome.game === "crazy") return me ? t("log.draw_leave_own", { card }) : t("log.draw_leave", { name, card });
       return t("log.draw", { name });
@@ -698,7 +731,7 @@ export function describe(ctx, item) {
       const i = penalty.indexOf(entry.card);
       if (i >= 0) penalty.splice(i, 1);
       return me && penalty.length
-        ? t("log.buy_own", { card, cards: penalty.map(shortCard).join(" ") })
+        ? t("log.buy_own", { card, cards: list(penalty) })
         : t("log.buy", { name, card });
     }
     case "discard":
@@ -714,10 +747,11 @@ export function describe(ctx, item) {
     case "done":
       return t("log.done", { name });
     case "meld":
-      return t("log.meld", { name, cards: cards.join(" ") });
+      return t("log.meld", { name, cards: cards.join(spoken ? ", " : " ") });
     case "down": {
       const groups = entry.action.slice(5).split("|");
-      return t("log.down", { name, cards: groups.map((g) => g.trim().split(" ").map(shortCard).join(" ")).join(" | ") });
+      const melds = groups.map((g) => list(g.trim().split(" ")));
+      return t("log.down", { name, cards: melds.join(spoken ? "; " : " | ") });
     }
     default:
       return `${name}: ${entry.action}`;
@@ -738,7 +772,7 @@ function renderLog(ctx) {
   list.shownItems = items.slice();
   list.shownWords = words;
   list.scrollTop = list.scrollHeight; // the newest move in view; older ones scroll back
-  $("prompt").textContent = promptText(ctx);
+  setSpoken($("prompt"), promptText(ctx), promptText(ctx, true));
 }
 
 // ----------------------------------------------------------------------------- invitations
