@@ -64,7 +64,7 @@ from rummykit.games.rummy import TableMeld as RummyTableMeld
 from rummykit.players import PLAYERS, RandomPlayer, UnknownPlayerError, find_player
 from rummykit.players.reasons import Suggestion, because, define
 from rummykit.record import RecordError, is_match, load_record, parse_json
-from rummykit.sim import Progress, SimReport, check_players, simulate
+from rummykit.sim import Progress, SimReport, check_count, check_players, simulate
 from rummykit.tournament import TournamentReport, round_robin
 from rummykit.wild_melds import hand_points
 
@@ -714,6 +714,18 @@ def _parse_option(text: str) -> tuple[str, Any]:
     return name.strip(), value
 
 
+def _parse_options(texts: Sequence[str]) -> dict[str, Any]:
+    """Every ``--option``; ValueError for a bad one or a name given twice (as a record refuses
+    a key given twice rather than keep its last value)."""
+    options: dict[str, Any] = {}
+    for text in texts:
+        name, value = _parse_option(text)
+        if name in options:
+            raise ValueError(f"--option {name} is given twice")
+        options[name] = value
+    return options
+
+
 def _lower_choices(game: Game, options: dict[str, Any]) -> dict[str, Any]:
     """Choices written in any case on the command line, as game names may be (``Shuffle``)."""
     specs = {spec.name: spec for spec in type(game.options).SPECS}
@@ -889,7 +901,7 @@ def sim(
     if hands is not None and matches is not None:
         raise _fail("give --hands or --matches, not both", 2)
     try:
-        options = dict(_parse_option(o) for o in option or ())
+        options = _parse_options(option or ())
     except ValueError as exc:
         raise _fail(str(exc), 2) from None
     options = _lower_choices(_find_game(game), options)
@@ -914,6 +926,10 @@ def sim(
         return
     if hands is None and matches is None:
         hands = 100
+    try:
+        check_count(matches if matches is not None else cast(int, hands), matches is not None)
+    except ValueError as exc:
+        raise _fail(str(exc), 2) from None
     try:
         check_players(played, len(names))
     except ValueError as exc:
@@ -1395,7 +1411,7 @@ def play(
     except ValueError as exc:
         raise _fail(str(exc), 2) from None
     try:
-        options = dict(_parse_option(o) for o in option or ())
+        options = _parse_options(option or ())
     except ValueError as exc:
         raise _fail(str(exc), 2, language) from None
     played = _find_game(game, _lower_choices(_find_game(game, lang=language), options), language)

@@ -58,7 +58,18 @@ def _names(players: list[str] | None, count: int) -> list[str]:
         return [f"player {i + 1}" for i in range(count)]
     if len(players) != count:
         raise ValueError(f"a record of {count} seats needs {count} names, not {len(players)}")
+    for name in players:
+        if not isinstance(name, str):
+            raise ValueError(f"a player's name is text, not {name!r}")
+        if _control(name):  # loading would refuse it: the record would not round-trip
+            raise ValueError(f"player name {name!r} holds a control character")
     return list(players)
+
+
+def _control(name: str) -> bool:
+    """Whether a name holds a control character (an ANSI escape would reach terminals; emoji
+    joiners are fine)."""
+    return any(unicodedata.category(ch) == "Cc" for ch in name)
 
 
 def _game_name(state: HandState) -> str:
@@ -155,8 +166,7 @@ def _players(data: Mapping[str, Any], game: Game) -> int:
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise RecordError("players must be a list of names, one per seat")
     for name in players:
-        # A control character (an ANSI escape) would reach terminals; emoji joiners are fine.
-        if any(unicodedata.category(ch) == "Cc" for ch in name):
+        if _control(name):
             raise RecordError(f"player name {name!r} holds a control character")
     try:
         check_players(game, len(players))
@@ -281,9 +291,14 @@ def load_record(data: Mapping[str, Any] | str) -> Replayed:
     extra = sorted(set(data) - known)
     if extra:
         raise RecordError(f"unknown field(s) in a hand record: {', '.join(extra)}")
+    if "actions" not in data:  # a cut record must not pass for a hand with no moves
+        raise RecordError(
+            'a record needs "actions" (a hand: its [seat, "notation"] moves, [] for none) or'
+            ' "hands" (a match)'
+        )
     dealer = _dealer(data.get("dealer", 0), players, "record")
     state = _new_hand(game, data, players, dealer, "record")
-    _replay(state.apply, data.get("actions", []), "record")
+    _replay(state.apply, data["actions"], "record")
     return state
 
 
@@ -305,6 +320,8 @@ def _load_match(game: Game, players: int, data: Mapping[str, Any]) -> Match:
         extra = sorted(set(hand) - {"dealer", "seed", "deal", "actions"})
         if extra:
             raise RecordError(f"{where}: unknown field(s) {', '.join(extra)}")
+        if "actions" not in hand:
+            raise RecordError(f'{where}: "actions" is missing (its moves, [] for none)')
         if match is None:
             dealer = _dealer(hand.get("dealer", 0), players, where)
             first_seed, first_deal = _start(hand, where)
@@ -333,7 +350,7 @@ def _load_match(game: Game, players: int, data: Mapping[str, Any]) -> Match:
                 match.next_hand(seed=next_seed, deal=next_deal)
             except ValueError as exc:
                 raise RecordError(f"{where}: {exc}") from None
-        _replay(match.apply, hand.get("actions", []), where)
+        _replay(match.apply, hand["actions"], where)
     assert match is not None
     return match
 

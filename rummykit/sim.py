@@ -322,6 +322,23 @@ def _run(task: _Task) -> _Tally:
     return tally
 
 
+MAX_HANDS = 100_000_000
+"""The most hands one simulation plays (about a day at the engine's pace on one core)."""
+
+MAX_MATCHES = 10_000_000
+"""The most matches one simulation plays."""
+
+
+def check_count(total: int, matches: bool) -> None:
+    """ValueError if ``total`` hands (or matches) is more than one run plays: its work is
+    planned up front, so an absurd count would fill the memory before the first hand."""
+    limit, unit = (MAX_MATCHES, "matches") if matches else (MAX_HANDS, "hands")
+    if total > limit:
+        raise ValueError(
+            f"at most {limit:,} {unit} a run, not {total:,} (run several with other seeds)"
+        )
+
+
 def _chunks(total: int, jobs: int, matches: bool) -> Iterator[tuple[int, int]]:
     # Small chunks keep every process busy and the progress bar moving; big enough to be cheap.
     per_chunk = max(1, min(5 if matches else 100, total // (jobs * 8) or 1))
@@ -360,6 +377,7 @@ def simulate(
     assert total is not None
     if total < 0:
         raise ValueError("the number of hands or matches cannot be negative")
+    check_count(total, matches is not None)
     if jobs < 1:
         raise ValueError("jobs must be at least 1")
     if options is not None and not isinstance(options, Mapping):

@@ -198,7 +198,7 @@ class TerminalGame:
     def _read(self, answer: str, legal: Sequence[Action]) -> Action | None:
         """The action the answer names (a number of the list or notation), or None after saying
         what is wrong with it."""
-        if answer.isascii() and answer.isdigit():
+        if answer.isascii() and answer.lstrip("+-").isdigit():  # -1 is a number too
             number = int(answer)
             if 1 <= number <= len(legal):
                 return legal[number - 1]

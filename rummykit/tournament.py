@@ -46,7 +46,7 @@ from typing import Any
 from rummykit.games import find_game
 from rummykit.games.base import Game, OptionsLike, check_players, derive_seed
 from rummykit.players import find_player
-from rummykit.sim import Progress, play_match, run_chunks
+from rummykit.sim import Progress, check_count, play_match, run_chunks
 
 __all__ = [
     "Entrant",
@@ -443,6 +443,7 @@ def round_robin(
     """
     if matches < 0:
         raise ValueError("the number of matches cannot be negative")
+    check_count(matches, matches=True)
     if jobs < 1:
         raise ValueError("jobs must be at least 1")
     if not player_names:

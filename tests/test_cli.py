@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -129,7 +131,10 @@ def test_a_byte_order_mark_is_skipped_and_a_repeated_key_refused(
 def test_a_player_name_with_a_control_character_is_refused(
     tmp_path: Path, knocked: GinState
 ) -> None:
-    path = _write(tmp_path, hand_record(knocked, ["An\x1b[2J", "Binh"]))
+    with pytest.raises(ValueError, match="control character"):  # saving refuses it too
+        hand_record(knocked, ["An\x1b[2J", "Binh"])
+    data = hand_record(knocked, ["An", "Binh"])
+    path = _write(tmp_path, {**data, "players": ["An\x1b[2J", "Binh"]})  # a hand-made file
     result = runner.invoke(app, ["replay", str(path)])
     assert result.exit_code == 1 and "control character" in result.stderr
     assert "\x1b" not in result.stdout
@@ -198,6 +203,18 @@ def test_sim_matches_table() -> None:
         (["sim", "gin", "--players", "random"], "2 players"),
         (["sim", "gin", "--option", "wilds=2"], "unknown Gin option"),
         (["sim", "gin", "--hands", "2", "--matches", "2"], "not both"),
+        (
+            ["sim", "gin", "-o", "knock_limit=5", "-o", "knock_limit=9"],
+            "knock_limit is given twice",
+        ),
+        # planned up front, an absurd count once filled the memory before the first hand
+        (["sim", "gin", "--hands", "9" * 20], "at most 100,000,000 hands a run"),
+        (["sim", "gin", "--matches", "20000000"], "at most 10,000,000 matches a run"),
+        (["sim", "gin", "-p", "easy,medium,hard", "-m", "9" * 12], "at most 10,000,000 matches"),
+        (
+            ["sim", "gin", "-o", "knock_limit=null"],
+            "knock_limit must be a whole number from 0 to 100, not null",
+        ),
     ],
 )
 def test_sim_usage_errors_exit_2(args: list[str], needle: str) -> None:
@@ -488,3 +505,20 @@ def test_sim_crazy_hands_by_round() -> None:
         refused = runner.invoke(app, argv)
         assert refused.exit_code == 2
         assert "--round is for single hands of Crazy Rummy" in refused.output
+
+
+def test_python_m_rummykit_is_the_cli() -> None:
+    root = Path(__file__).resolve().parents[1]
+    args = [sys.executable, "-m", "rummykit", "sim", "gin", "--hands", "3", "--json"]
+    done = subprocess.run(args, cwd=root, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["hands"] == 3
+    usage = subprocess.run(
+        [sys.executable, "-m", "rummykit", "--help"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert usage.returncode == 0 and "Usage: rummykit" in usage.stdout

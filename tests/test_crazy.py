@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from typing import Any
 
@@ -531,6 +532,33 @@ def test_down_must_be_exactly_the_contract() -> None:
     play(s, "down 7H 7D X | 8C 8C 8D 8S")  # a longer book is fine
     with pytest.raises(IllegalActionError, match="already"):
         play(s, "down 7H 7D X | 8C 8C 8D 8S")
+
+
+@pytest.mark.parametrize(
+    ("round", "down", "says"),
+    [
+        # a round of books: three 2s, or a natural and two wilds, are books gone wrong
+        (1, "down 2C 2D 2H | 8C 8C 8D", "2C 2D 2H: a book needs natural cards"),
+        (1, "down 7H X 2S | 8C 8C 8D", "7H X 2S: too many wilds in a book"),
+        # a round of runs: a short group is a run gone wrong
+        (3, "down 2C 2D 2H | 4C 5C 6C 7C", "2C 2D 2H: a run needs at least 4 cards"),
+        # book and run: three cards cannot be a run, four of one suit can
+        (2, "down 2C 2D 2H | 4C 5C 6C 7C", "2C 2D 2H: a book needs natural cards"),
+        (2, "down 8C 8C 8D | 4C 5C 7H 8H", "4C 5C 7H 8H: the natural cards of a run"),
+    ],
+)
+def test_a_meld_that_is_neither_is_explained_as_the_kind_the_contract_asks(
+    round: int, down: str, says: str
+) -> None:
+    s = Crazy().new_hand(players=2, seed=1, round=round)
+    play(s, "pass", "draw")
+    assert (s.phase, s.to_act) == (Phase.DISCARD, 1)
+    # white-box: a hand holding every group tried (the deal is not checked again)
+    s.hands[1] = list(parse_cards("2C 2D 2H 8C 8C 8D 4C 5C 6C 7C 7H X 2S 8H"))
+    before = s.view(1).to_dict()
+    with pytest.raises(IllegalActionError, match=re.escape(says)):
+        play(s, down)
+    assert s.view(1).to_dict() == before
 
 
 @pytest.mark.parametrize(

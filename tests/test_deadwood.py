@@ -560,3 +560,20 @@ def test_a_joker_is_refused_with_a_value_error_that_names_it() -> None:
         for solve in (min_deadwood, best_arrangement, best_discards, discard_deadwoods):
             with pytest.raises(ValueError, match="joker"):
                 solve(cards)  # type: ignore[arg-type]
+
+
+def test_text_or_bare_cards_for_melds_get_a_type_error_that_says_what_to_give() -> None:
+
+    for solve in (
+        min_deadwood,
+        best_arrangement,
+        best_discards,
+        discard_deadwoods,
+        min_deadwood_after_discard,
+    ):
+        with pytest.raises(TypeError, match=r"not the text '7H 8H 9H': parse_cards\("):
+            solve("7H 8H 9H")  # type: ignore[arg-type]
+    hand = parse_natural_cards("7H 2H 6S")
+    with pytest.raises(TypeError, match=r"Meld objects, e\.g\. Meld\.parse"):
+        best_layoffs(hand, [parse_natural_cards("3H 4H 5H")])  # type: ignore[list-item]
+    assert best_layoffs(hand, [Meld.parse("3H 4H 5H")]).deadwood == 13  # 2H goes on; 7H, 6S left

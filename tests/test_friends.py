@@ -7,6 +7,8 @@ code is spent. Every person's messages are checked for hidden cards, over comple
 
 from __future__ import annotations
 
+import time
+import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -133,6 +135,16 @@ def test_names_are_cleaned_or_refused() -> None:
     for bad in ("a\x00b", "zero\u200bwidth", "evil\u202egnp.exe", "x" * (MAX_NAME + 1)):
         with pytest.raises(ValueError):
             clean_name(bad)
+    # Names that show as nothing (tags, blank letters, a lone variation selector), and accents
+    # stacked over the lines around a name.
+    for blank in ("\U000e0041" * 5, "\U000e007f", "\u3164", "\u115f", "\u2800\u2800", "\ufe0f"):
+        with pytest.raises(ValueError, match="that shows"):
+            clean_name(blank)
+    with pytest.raises(ValueError, match="at most 3 accents"):
+        clean_name("a" + "\u0301" * 23)
+    decomposed = unicodedata.normalize("NFD", "Nguyễn Thị Hoà")  # 2 accents on the e
+    assert clean_name(decomposed) == decomposed
+    assert clean_name("\U0001f44d\U0001f3fd") == "\U0001f44d\U0001f3fd"  # a thumb, skin tone
     with pytest.raises(ValueError):
         clean_name(5)
 
@@ -658,3 +670,39 @@ def test_the_others_hear_who_is_still_reading_the_score(client: TestClient) -> N
         ws.send_json({"t": "reading", "on": True})
         ws.send_json({"t": "view"})  # the next message is the view: nothing came for reading
         assert ws.receive_json()["t"] == "view"
+
+
+def test_a_page_toggling_reading_cannot_flood_the_table(client: TestClient) -> None:
+    """200 changes of ``reading`` in a burst reach the others as a few ``presence`` messages
+    (one at once, then one merged per PRESENCE_INTERVAL), the last with the final state."""
+    from rummykit.server.app import PRESENCE_INTERVAL
+
+    info = client.post(
+        "/api/tables", json={"game": "gin", "opponents": 1, "friends": 1, "name": "An"}
+    ).json()
+    joined = _join(client, info["table"], {"code": info["invites"][0]["code"]}).json()
+    with client.websocket_connect(f"/ws/{info['table']}/0") as host:
+        host.send_json({"t": "hello", "token": info["token"]})
+        assert [host.receive_json()["t"] for _ in range(3)] == ["welcome", "view", "presence"]
+        with client.websocket_connect(f"/ws/{info['table']}/1") as friend:
+            friend.send_json({"t": "hello", "token": joined["token"]})
+            assert host.receive_json()["online"] == [0, 1]
+            started = time.monotonic()
+            for i in range(200):
+                friend.send_json({"t": "reading", "on": i % 2 == 0})
+            friend.send_json({"t": "reading", "on": True})
+            time.sleep(2 * PRESENCE_INTERVAL)
+            host.send_json({"t": "view"})  # answered after everything sent before it
+            presences = []
+            answer = host.receive_json()
+            while answer["t"] != "view":
+                assert answer["t"] == "presence", answer
+                presences.append(answer)
+                answer = host.receive_json()
+            elapsed = time.monotonic() - started
+            assert presences and presences[-1] == {
+                "t": "presence",
+                "online": [0, 1],
+                "reading": [1],
+            }
+            assert len(presences) <= 2 + elapsed / PRESENCE_INTERVAL, len(presences)

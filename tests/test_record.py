@@ -156,6 +156,16 @@ def corrupt(name: str, change: Any) -> dict[str, Any]:
         ),
         ("gin_match.json", "looks like a file name: .* read_record\\(path\\) reads a file"),
         (corrupt("gin_hand.json", lambda d: d["actions"].append([0, "draw"])), "action 15"),
+        # a cut record must not pass for a hand with no moves
+        (corrupt("gin_hand.json", lambda d: d.pop("actions")), 'needs "actions"'),
+        (corrupt("gin_match.json", lambda d: d.pop("hands")), 'needs "actions" .* or "hands"'),
+        (
+            corrupt("gin_match.json", lambda d: d["hands"][1].pop("actions")),
+            'hand 2: "actions" is missing',
+        ),
+        # option values are named as the JSON wrote them
+        (corrupt("gin_hand.json", lambda d: d["options"].update(big_gin=None)), "not null$"),
+        (corrupt("gin_hand.json", lambda d: d["options"].update(knock_limit=True)), "not true$"),
         (corrupt("gin_hand.json", lambda d: d.update(players=["A"])), "players"),
         (corrupt("gin_hand.json", lambda d: d.update(dealer=2)), "dealer"),
         (corrupt("gin_hand.json", lambda d: d.update(extra=1)), "unknown field"),

@@ -78,7 +78,11 @@ def test_bad_json_after_hello_changes_nothing(client: TestClient) -> None:
         first = _hello(ws, info["token"])
         table = manager.tables[info["table"]]
         before = (table.seq, len(table.hand.history))
-        for text in (DEEP, '{"t": "action", "action": "draw", "seq": 1, "\\udc80": 1}'):
+        for text in (
+            DEEP,
+            '{"t": "action", "action": "draw", "seq": 1, "\\udc80": 1}',
+            '{"t": "view", "t": "hint"}',  # which one? neither
+        ):
             ws.send_text(text)
             answer = ws.receive_json()
             assert answer == {"t": "error", "code": "bad_message", "message": answer["message"]}
@@ -110,6 +114,8 @@ def test_a_seat_path_that_is_not_a_number_is_refused(client: TestClient, path: s
         (b'{"game": "gin", "options": []}', 400, "options (object)"),
         (b'{"game": "gin", "options": 0}', 400, "options (object)"),
         (b'{"game": "gin", "colour": "red"}', 400, "unknown field(s): colour"),
+        (b'{"game": "gin", "game": "crazy"}', 400, "the key 'game' appears twice"),
+        (b'{"game": "crazy", "opponents": -1}', 400, "2 to 6 players, so 1 to 5 opponents"),
         # a number too long for Python to read (over 4300 digits) once gave a 500
         (b'{"game": "gin", "opponents": ' + b"9" * 5000 + b"}", 400, "JSON object"),
     ],
@@ -349,3 +355,13 @@ def test_the_page_has_an_icon_and_a_manifest_to_install_it(client: TestClient) -
             assert icon["sizes"] == f"{width}x{height}"
         sizes.add(icon["sizes"])
     assert {"192x192", "512x512"} <= sizes  # what a phone needs to install it
+
+
+def test_a_game_name_is_stored_as_the_start_screen_names_it(client: TestClient) -> None:
+    """Any case and spaces are read, but the table keeps the preset's own name, which the page
+    compares its rules with (it once listed the classic preset's rules as house rules)."""
+    info = _new_table(client, game=" RUMMY-Classic ", opponents=1)
+    assert client.get(f"/api/tables/{info['table']}").json()["variant"] == "rummy-classic"
+    with client.websocket_connect(f"/ws/{info['table']}/0") as ws:
+        ws.send_json({"t": "hello", "token": info["token"]})
+        assert ws.receive_json()["variant"] == "rummy-classic"

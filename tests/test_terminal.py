@@ -106,13 +106,27 @@ def test_a_whole_match_played_from_the_terminal(game: str, players: int, by_numb
 
 def test_bad_answers_are_explained_and_change_nothing() -> None:
     console, out = _console()
-    answers = ["foo", "99", "0", "²", "discard ZZ", "knock AS", "hint", "help", "", "pass", "quit"]
+    answers = [
+        "foo",
+        "99",
+        "0",
+        "-1",
+        "²",
+        "discard ZZ",
+        "knock AS",
+        "hint",
+        "help",
+        "",
+        "pass",
+        "quit",
+    ]
     table = TerminalGame(find_game("gin"), 2, "medium", 3, console, ask=_scripted(answers))
     before = len(table.match.hand.history)
     assert table.run() is False
     text = out.getvalue()
     assert "unknown action 'foo'" in text
-    assert "Pick a number from 1 to 2." in text
+    assert text.count("Pick a number from 1 to 2.") == 3  # 99, 0 and -1
+    assert "unknown action '-1'" not in text
     assert "unknown action '²'" in text  # a digit, but not one to count with
     assert "not a card: 'ZZ'" in text
     assert "Not now:" in text  # a knock during the up-card offer

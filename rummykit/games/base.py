@@ -112,7 +112,20 @@ def check_option(
             allowed += f" or {none}"
         if note:
             allowed += f" ({note})"
-        raise ValueError(f"option {name} must be {allowed}, not {value!r}")
+        raise ValueError(f"option {name} must be {allowed}, not {as_written(value)}")
+
+
+def as_written(value: object) -> str:
+    """``value`` as a record or a command line writes it: JSON (``null``, ``true``, ``"deal"``,
+    ``NaN``), or Python's repr for what JSON cannot hold.
+
+    >>> as_written(None), as_written(True), as_written("deal"), as_written(float("nan"))
+    ('null', 'true', '"deal"', 'NaN')
+    """
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +140,7 @@ class OptionSpec:
     >>> spec.check("shuffle")
     >>> spec.check("deal")
     Traceback (most recent call last):
-    ValueError: option restock must be 'turn_over' or 'shuffle', not 'deal'
+    ValueError: option restock must be "turn_over" or "shuffle", not "deal"
     >>> OptionSpec("rummy_bonus", "bool").check(1)
     Traceback (most recent call last):
     ValueError: option rummy_bonus must be true or false, not 1
@@ -147,10 +160,12 @@ class OptionSpec:
             check_option(self.name, value, self.low, self.high, none=self.none, note=self.note)
         elif self.kind == "bool":
             if not isinstance(value, bool):
-                raise ValueError(f"option {self.name} must be true or false, not {value!r}")
+                raise ValueError(
+                    f"option {self.name} must be true or false, not {as_written(value)}"
+                )
         elif value not in self.choices:  # a StrEnum member equals its value
-            allowed = " or ".join(repr(c) for c in self.choices)
-            raise ValueError(f"option {self.name} must be {allowed}, not {value!r}")
+            allowed = " or ".join(as_written(c) for c in self.choices)
+            raise ValueError(f"option {self.name} must be {allowed}, not {as_written(value)}")
 
     def to_dict(self) -> dict[str, Any]:
         """As JSON data: ``name``, ``kind`` and, as they apply, ``low``/``high``/``none`` or

@@ -727,21 +727,31 @@ class CrazyState(CloneableHand, ShuffledRestocks):
         return "you have already drawn: lay down, lay off, swap or discard"
 
     def _melds_of(self, groups: Sequence[Sequence[AnyCard]]) -> list[WildMeld]:
-        """Each group as a book or a run (read as in :func:`rummykit.wild_melds.parse_meld`)."""
+        """Each group as a book or a run (read as in :func:`rummykit.wild_melds.parse_meld`).
+
+        A group that is neither is explained as the kind the player most likely meant: the only
+        kind the round's contract has, else a book when its natural cards share a rank or it is
+        too short for a run (``2C 2D 2H`` in a round of books is a book of wild 2s, not a short
+        run)."""
         melds: list[WildMeld] = []
         for group in groups:
             cards = tuple(group)
             naturals = {c.number for c in cards if isinstance(c, Card) and not is_wild(c)}
             count = sum(1 for c in cards if not is_wild(c))
             as_book = count >= 2 and len(naturals) == 1
-            readers = (Book.of, Run.of) if as_book else (Run.of, Book.of)
-            try:
-                melds.append(readers[0](cards, self.rules))
-            except MeldError as first:
+            errors: dict[type, MeldError] = {}
+            for kind in (Book, Run) if as_book else (Run, Book):
                 try:
-                    melds.append(readers[1](cards, self.rules))
-                except MeldError:
-                    raise IllegalActionError(str(first)) from None
+                    melds.append(kind.of(cards, self.rules))
+                    break
+                except MeldError as error:
+                    errors[kind] = error
+            else:
+                if self.contract.books == 0 or self.contract.runs == 0:
+                    meant: type = Run if self.contract.books == 0 else Book
+                else:
+                    meant = Book if as_book or len(cards) < 4 else Run  # a run has 4 cards or more
+                raise IllegalActionError(str(errors[meant]))
         return melds
 
     def _verify_down(self, action: Down, hand: Sequence[AnyCard]) -> None:

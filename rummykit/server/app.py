@@ -35,6 +35,7 @@ from rummykit.server.protocol import (
     Back,
     BestLayoffs,
     CheckDown,
+    DuplicateKeyError,
     Hello,
     HintRequest,
     NextHand,
@@ -72,6 +73,10 @@ COMPRESS_FROM = 1024
 
 SAY_INTERVAL = 2.0
 """Seconds a seat waits between two phrases (``say``), so that nobody floods a table."""
+
+PRESENCE_INTERVAL = 0.5
+"""Seconds at least between two ``presence`` messages at a table: changes closer together (a
+page toggling ``reading``, a socket coming and going) are merged into the next message."""
 
 REPLACED = 4409
 """Close code for a seat's older socket when the same seat says hello on a new one."""
@@ -141,6 +146,8 @@ class Hub:
         self.reading: set[WebSocket] = set()  # pages showing a hand's score (see reading_seats)
         self.clocks: dict[str, tuple[tuple[int, int, int], asyncio.Task[None]]] = {}
         """Per table, the person's turn whose time is running and the task that ends it."""
+        self.presence_sent: dict[str, float] = {}  # when each table's last presence went out
+        self.presence_due: dict[str, asyncio.Task[None]] = {}  # a presence waiting its turn
 
     def lock(self, table_id: str) -> TableLock:
         """The lock that serialises everything done to one table."""
@@ -175,6 +182,10 @@ class Hub:
         self.sockets.pop(table_id, None)
         self.runners.pop(table_id, None)
         self._stop_clock(table_id)
+        self.presence_sent.pop(table_id, None)
+        due = self.presence_due.pop(table_id, None)
+        if due is not None and due is not asyncio.current_task():
+            due.cancel()
         self.locks.pop(table_id, None)
         self.said.pop(table_id, None)
         self.manager.forget(table_id)
@@ -202,6 +213,41 @@ class Hub:
             for ws in list(self.sockets.get(table_id, {}).get(seat, ())):
                 if not await self.send_to(ws, message):
                     self.sockets.get(table_id, {}).get(seat, set()).discard(ws)
+
+    async def presence(self, table: Table, *, merge: bool = False) -> None:
+        """At a table of several people, tell each connected seat who is connected now and who
+        reads a hand's score. A socket coming or going is told at once; a change a page asks
+        for (``reading``, ``merge``) at most once every :data:`PRESENCE_INTERVAL`: one closer
+        to the last message is sent when the interval is over, merged with any other change
+        by then, so that a page cannot flood the table."""
+        if len(table.human_seats()) < 2:
+            return
+        due = self.presence_due.get(table.id)
+        if merge and due is not None and not due.done():
+            return  # a message is on its way, with the state at its time
+        sent = self.presence_sent.get(table.id)
+        wait = 0.0 if sent is None else sent + PRESENCE_INTERVAL - time.monotonic()
+        if merge and wait > 0:
+            self.presence_due[table.id] = asyncio.create_task(self._presence_later(table, wait))
+        else:
+            await self._send_presence(table)
+
+    async def _presence_later(self, table: Table, wait: float) -> None:
+        await asyncio.sleep(wait)
+        try:
+            await self._send_presence(table)
+        except Exception:
+            log.exception("presence failed at table %s", table.id)
+        finally:
+            if self.presence_due.get(table.id) is asyncio.current_task():
+                del self.presence_due[table.id]
+
+    async def _send_presence(self, table: Table) -> None:
+        async with self.lock(table.id):
+            self.presence_sent[table.id] = time.monotonic()
+            online = self.seats_of(table.id)
+            reading = self.reading_seats(table.id)
+            await self.broadcast(table.id, {"t": "presence", "online": online, "reading": reading})
 
     def reading_seats(self, table_id: str) -> list[int]:
         """The seats of a table whose page shows a hand's score now (it said so)."""
@@ -333,6 +379,7 @@ class Hub:
     async def stop(self) -> None:
         """Cancel the computer-move tasks (on shutdown)."""
         tasks = [*self.runners.values(), *(task for _, task in self.clocks.values())]
+        tasks += self.presence_due.values()
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -372,6 +419,8 @@ async def _object_body(
         return _refuse(413, f"the body is too long (at most {MAX_BODY} bytes)")
     try:
         body = load_json(raw)
+    except DuplicateKeyError as exc:
+        return _refuse(400, str(exc))
     except ProtocolError:
         body = None
     if not isinstance(body, dict):
@@ -653,7 +702,7 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
         if not ok:
             hub.leave(table.id, seat, ws)
             return
-        await _presence(table)
+        await hub.presence(table)
         async with hub.lock(table.id):
             hub.wake(table)
         try:
@@ -665,16 +714,7 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
         finally:
             hub.leave(table.id, seat, ws)
             if hub.seats_of(table.id):  # still in memory: tell the others this seat left
-                await _presence(table)
-
-    async def _presence(table: Table) -> None:
-        """At a table of several people: tell each connected seat who is connected now."""
-        if len(table.human_seats()) < 2:
-            return
-        async with hub.lock(table.id):
-            online = hub.seats_of(table.id)
-            reading = hub.reading_seats(table.id)
-            await hub.broadcast(table.id, {"t": "presence", "online": online, "reading": reading})
+                await hub.presence(table)
 
     async def _handle(table: Table, seat: int, ws: WebSocket, text: str | bytes) -> None:
         try:
@@ -693,7 +733,7 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
                 else:
                     hub.reading.discard(ws)
                 if before != message.on:
-                    await _presence(table)
+                    await hub.presence(table, merge=True)
                 return
             # The engine's work (a Crazy Rummy hand can grow large, and its legal lay-downs are
             # solved for every view) runs in a worker thread under the table's lock, so that a

@@ -189,12 +189,35 @@ Incoming: TypeAlias = (
 """Any message a page may send."""
 
 
+class DuplicateKeyError(ProtocolError):
+    """A message or a body that gives one key twice in an object."""
+
+
+class _DuplicateKey(Exception):
+    """A key given twice in one JSON object (read as its last value by ``json``)."""
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise _DuplicateKey(key)
+        data[key] = value
+    return data
+
+
 def load_json(text: str | bytes) -> Any:
     """JSON text as data; :class:`ProtocolError` if it is not JSON a page could send.
 
-    Refused besides bad syntax: nesting too deep for the parser (it would raise RecursionError)
-    and strings holding lone surrogates (``"\\udc80"``), which are not Unicode text and could
-    not be stored, hashed or echoed back in an error message.
+    Refused besides bad syntax: nesting too deep for the parser (it would raise RecursionError),
+    strings holding lone surrogates (``"\\udc80"``), which are not Unicode text and could not be
+    stored, hashed or echoed back in an error message, and a key given twice in one object
+    (which one would count?).
+
+    >>> load_json('{"t": "view", "t": "hint"}')
+    Traceback (most recent call last):
+    ...
+    rummykit.server.protocol.ProtocolError: the key 't' appears twice in one object
 
     >>> load_json('{"t": "view"}')
     {'t': 'view'}
@@ -212,7 +235,9 @@ def load_json(text: str | bytes) -> Any:
     rummykit.server.protocol.ProtocolError: a message holds text that is not valid Unicode
     """
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_no_duplicate_keys)
+    except _DuplicateKey as exc:
+        raise DuplicateKeyError(f"the key {exc.args[0]!r} appears twice in one object") from None
     except UnicodeDecodeError:  # bytes that are not UTF-8 (nor UTF-16/32)
         raise ProtocolError("a message holds text that is not valid Unicode") from None
     except (ValueError, RecursionError):  # JSONDecodeError, and numbers too long to read
@@ -327,7 +352,7 @@ def parse_incoming(text: str | bytes) -> Incoming:
         return PaceRequest(_one_of(data, kind, "pace", PACES))
     known = (
         "hello, action, next_hand, best_layoffs, undo, hint, view, check_down, say, review, pace,"
-        " reading"
+        " reading, back"
     )
     raise ProtocolError(f"unknown message type {kind!r} (known: {known})")
 

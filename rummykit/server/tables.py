@@ -238,7 +238,27 @@ def clean_name(value: Any) -> str | None:
         raise ValueError("a name may not hold control characters")
     if len(name) > MAX_NAME:
         raise ValueError(f"a name is at most {MAX_NAME} characters")
+    if name and not any(_visible(ch) for ch in name):
+        raise ValueError("a name needs a letter, digit or sign that shows")
+    marks = 0
+    for ch in name:
+        marks = marks + 1 if unicodedata.category(ch).startswith("M") else 0
+        if marks > MAX_MARKS:  # stacked accents draw over the lines around the name
+            raise ValueError(f"a name puts at most {MAX_MARKS} accents on one letter")
     return name or None
+
+
+MAX_MARKS = 3
+"""The most combining marks in a row in a name (Vietnamese written with combining accents
+needs 2: e, dot below, circumflex)."""
+
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+"""Letters (and the Braille blank) that show as nothing."""
+
+
+def _visible(ch: str) -> bool:
+    """A character that shows something: a letter, digit, punctuation or symbol, not blank."""
+    return unicodedata.category(ch)[0] in "LNPS" and ch not in _BLANK_LETTERS
 
 
 @dataclass
@@ -442,7 +462,13 @@ class Table:
         table size, level, number of friends, name or turn time.
         """
         game: Game = find_game(variant, options or {})
+        variant = variant.strip().lower()  # as the start screen names it (its presets too)
         players = opponents + 1
+        if not game.min_players <= players <= game.max_players:
+            raise ValueError(
+                f"{game.name} is for {game.min_players} to {game.max_players} players, "
+                f"so {game.min_players - 1} to {game.max_players - 1} opponents"
+            )
         if isinstance(friends, bool) or not isinstance(friends, int):
             raise ValueError("friends is a whole number")
         if not 0 <= friends <= opponents:
@@ -455,11 +481,6 @@ class Table:
             raise ValueError(f"turn_time must be 0 (no limit) or {low} to {high} seconds")
         if turn_time and not friends:
             raise ValueError("a time limit for a turn is for a table with friends")
-        if not game.min_players <= players <= game.max_players:
-            raise ValueError(
-                f"{game.name} is for {game.min_players} to {game.max_players} players, "
-                f"so {game.min_players - 1} to {game.max_players - 1} opponents"
-            )
         if friends < opponents and level not in levels_for(variant):
             raise ValueError(
                 f"unknown level {level!r} for {game.name} (valid: {', '.join(levels_for(variant))})"

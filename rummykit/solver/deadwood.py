@@ -269,9 +269,17 @@ _SUIT_CARDS: Final = _build_suit_cards()
 # --------------------------------------------------------------------------------------------------
 
 
+def _sequence(cards: Iterable[Card]) -> tuple[Card, ...]:
+    """The cards as a tuple; TypeError for text (a list or a tuple never comes here: the
+    solver's entry points take those as they are)."""
+    if isinstance(cards, str):
+        raise TypeError(f"give cards, not the text {cards!r}: parse_cards({cards!r}) makes them")
+    return tuple(cards)
+
+
 def hand_mask(cards: Iterable[Card]) -> int:
     """The 52-bit mask of the cards (bit ``card.index``); a repeated card raises ValueError."""
-    seq = cards if isinstance(cards, _SEQUENCES) else tuple(cards)
+    seq = cards if isinstance(cards, _SEQUENCES) else _sequence(cards)
     n = len(seq)
     if n == 10:
         k0, k1, k2, k3, k4, k5, k6, k7, k8, k9 = seq
@@ -388,7 +396,7 @@ def min_deadwood_mask(mask: int) -> int:
 
 def min_deadwood(cards: Iterable[Card]) -> int:
     """The least deadwood of a hand of any size (0 to 52 cards)."""
-    seq = cards if isinstance(cards, _SEQUENCES) else tuple(cards)
+    seq = cards if isinstance(cards, _SEQUENCES) else _sequence(cards)
     n = len(seq)
     if n == 10:
         k0, k1, k2, k3, k4, k5, k6, k7, k8, k9 = seq
@@ -690,7 +698,7 @@ def discard_deadwoods(cards: Iterable[Card]) -> dict[Card, int]:
     The keys are the hand's cards in index order. Hot path: the engine calls this on every 11-card
     hand.
     """
-    seq = cards if isinstance(cards, _SEQUENCES) else tuple(cards)
+    seq = cards if isinstance(cards, _SEQUENCES) else _sequence(cards)
     n = len(seq)
     if n == 10:
         k0, k1, k2, k3, k4, k5, k6, k7, k8, k9 = seq
@@ -717,7 +725,7 @@ def best_discards(cards: Iterable[Card]) -> tuple[int, tuple[Card, ...]]:
 
     Raises ValueError for an empty hand (there is nothing to discard).
     """
-    seq = cards if isinstance(cards, _SEQUENCES) else tuple(cards)
+    seq = cards if isinstance(cards, _SEQUENCES) else _sequence(cards)
     n = len(seq)
     if n == 10:
         k0, k1, k2, k3, k4, k5, k6, k7, k8, k9 = seq
@@ -954,7 +962,7 @@ def min_deadwood_after_discard(cards: Iterable[Card]) -> int:
     >>> min_deadwood_after_discard(parse_natural_cards("AC 2C 3C 7D 7H 7S 9H TH JH QH KD"))
     0
     """
-    seq = cards if isinstance(cards, _SEQUENCES) else tuple(cards)
+    seq = cards if isinstance(cards, _SEQUENCES) else _sequence(cards)
     n = len(seq)
     if n == 11:
         k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10 = seq
@@ -1165,6 +1173,10 @@ def best_layoffs(hand: Iterable[Card], melds: Sequence[Meld]) -> LayoffPlan:
     mask = hand_mask(hand)
     table = 0
     for meld in melds:
+        if not isinstance(meld, Meld):
+            raise TypeError(
+                f"the knocker's melds are Meld objects, e.g. Meld.parse('3H 4H 5H'), not {meld!r}"
+            )
         bits = hand_mask(meld.cards)
         if table & bits:
             raise ValueError("the knocker's melds share a card")
