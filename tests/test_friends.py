@@ -632,20 +632,32 @@ def test_people_at_one_table_say_phrases_to_each_other(client: TestClient) -> No
             assert answer["t"] == "error" and "nobody else" in answer["message"], body
 
 
+def _gin_with_a_friend(client: TestClient) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A Gin table of An and a friend who took the seat: the table's answer and the friend's."""
+    info: dict[str, Any] = client.post(
+        "/api/tables", json={"game": "gin", "opponents": 1, "friends": 1, "name": "An"}
+    ).json()
+    joined: dict[str, Any] = _join(
+        client, info["table"], {"code": info["invites"][0]["code"]}
+    ).json()
+    return info, joined
+
+
+def _hello_types(ws: Any, token: str) -> list[str]:
+    """Say hello on a seat's socket: the types of the three messages that answer."""
+    ws.send_json({"t": "hello", "token": token})
+    return [ws.receive_json()["t"] for _ in range(3)]
+
+
 def test_the_others_hear_who_is_still_reading_the_score(client: TestClient) -> None:
     """``reading`` on and off reaches every connected seat as ``presence``'s ``reading`` (once a
     change, nothing for a repeat); a malformed one is refused; a page that closes stops reading;
     at a table with one person nothing is sent."""
-    info = client.post(
-        "/api/tables", json={"game": "gin", "opponents": 1, "friends": 1, "name": "An"}
-    ).json()
-    joined = _join(client, info["table"], {"code": info["invites"][0]["code"]}).json()
+    info, joined = _gin_with_a_friend(client)
     with client.websocket_connect(f"/ws/{info['table']}/0") as host:
-        host.send_json({"t": "hello", "token": info["token"]})
-        assert [host.receive_json()["t"] for _ in range(3)] == ["welcome", "view", "presence"]
+        assert _hello_types(host, info["token"]) == ["welcome", "view", "presence"]
         with client.websocket_connect(f"/ws/{info['table']}/1") as friend:
-            friend.send_json({"t": "hello", "token": joined["token"]})
-            assert [friend.receive_json()["t"] for _ in range(3)] == ["welcome", "view", "presence"]
+            assert _hello_types(friend, joined["token"]) == ["welcome", "view", "presence"]
             assert host.receive_json()["online"] == [0, 1]
             friend.send_json({"t": "reading", "on": True})
             for ws in (host, friend):
@@ -677,15 +689,11 @@ def test_a_page_toggling_reading_cannot_flood_the_table(client: TestClient) -> N
     (one at once, then one merged per PRESENCE_INTERVAL), the last with the final state."""
     from rummykit.server.app import PRESENCE_INTERVAL
 
-    info = client.post(
-        "/api/tables", json={"game": "gin", "opponents": 1, "friends": 1, "name": "An"}
-    ).json()
-    joined = _join(client, info["table"], {"code": info["invites"][0]["code"]}).json()
+    info, joined = _gin_with_a_friend(client)
     with client.websocket_connect(f"/ws/{info['table']}/0") as host:
-        host.send_json({"t": "hello", "token": info["token"]})
-        assert [host.receive_json()["t"] for _ in range(3)] == ["welcome", "view", "presence"]
+        assert _hello_types(host, info["token"]) == ["welcome", "view", "presence"]
         with client.websocket_connect(f"/ws/{info['table']}/1") as friend:
-            friend.send_json({"t": "hello", "token": joined["token"]})
+            _hello_types(friend, joined["token"])
             assert host.receive_json()["online"] == [0, 1]
             started = time.monotonic()
             for i in range(200):
