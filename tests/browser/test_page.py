@@ -1763,6 +1763,73 @@ def test_the_record_counts_each_hand_and_match_once(server: Any, new_page: Any) 
     expect(page.locator("#stats")).to_be_hidden()
 
 
+def finish_a_gin_match(page: Any, url: str) -> None:
+    """A whole Gin match to 1 point against the easy computer, left on its final score."""
+    page.goto(url)
+    page.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
+    page.get_by_label("Computer level").select_option(label="Easy")
+    page.get_by_label("Target score").fill("1")
+    page.get_by_role("button", name="Play").click()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    for _ in range(400):
+        wait_turn(page)
+        if result_open(page):
+            if page.evaluate(HAND_RESULT)["over"]:
+                return
+            next_hand(page, lambda: act(page, page.get_by_role("button", name="Next hand")))
+            continue
+        gin_turn_to_knock(page)
+    pytest.fail("the match did not end")
+
+
+def test_the_last_finished_match_is_offered_again_on_the_start_screen(
+    server: Any, new_page: Any
+) -> None:
+    """A finished match, left by New game and the page reloaded, is still on the start screen
+    ("Last match", who played, when) with "See the result", which opens its final score again
+    (Review my moves, Rematch); Remove forgets it, after a confirmation."""
+    page = new_page()
+    finish_a_gin_match(page, server.url)
+    table = page.evaluate("() => window.rummykit.state.session.table")
+    page.get_by_role("button", name="New game").click()
+    page.reload()
+    expect(page.get_by_role("heading", name="New game")).to_be_visible()
+    box = page.locator("#continue-box")
+    expect(box.get_by_role("listitem")).to_have_count(1)
+    expect(box.get_by_role("listitem")).to_have_text(
+        re.compile(
+            r"^Last match: Gin Rummy, over\. Played with a computer \(Easy\)\."
+            r" Finished today at \d\d:\d\d\."
+        )
+    )
+    expect(box.get_by_role("button", name="Continue")).to_have_count(0)
+    box.get_by_role("button", name="See the result").click()
+    dialog = page.locator("#dlg-result")
+    expect(dialog).to_be_visible()
+    expect(dialog.get_by_role("heading", level=2)).to_have_text("The match is over")
+    expect(dialog.get_by_role("button", name="Review my moves")).to_be_visible()
+    expect(dialog.get_by_role("button", name="Rematch")).to_be_visible()
+    assert page.evaluate("() => window.rummykit.state.session.table") == table
+    # In Vietnamese too, then Remove (confirmed) forgets it.
+    page.get_by_role("button", name="New game").click()
+    page.get_by_role("button", name="Tiếng Việt").click()
+    expect(box.get_by_role("listitem")).to_contain_text("Trận vừa chơi: Gin Rummy, đã kết thúc.")
+    expect(box.get_by_role("button", name="Xem kết quả")).to_be_visible()
+    page.get_by_role("button", name="English").click()
+    asked: list[str] = []
+
+    def confirm(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.accept()
+
+    page.once("dialog", confirm)
+    box.get_by_role("button", name="Remove this finished match of Gin Rummy from the list").click()
+    expect(box).to_be_hidden()
+    assert asked and "finished match" in asked[0]
+    sessions = page.evaluate("() => JSON.parse(localStorage.getItem('rummykit.sessions'))")
+    assert all(s["table"] != table for s in sessions)
+
+
 RECORD_SCRIPT = """async () => {
   const stats = await import('/js/stats.js');
   const welcome = (table) => ({table, seat: 0, game: 'rummy', seats: [

@@ -20,6 +20,7 @@ const CURRENT = "rummykit.current"; // sessionStorage: the table this tab shows 
 const OLD_SESSION = "rummykit.session"; // the one seat kept before there could be several
 const MAX_SESSIONS = 20;
 const KEEP_FINISHED_MS = 3 * 24 * 3600 * 1000; // a finished table's seat, to follow a rematch
+const MAX_FINISHED_SHOWN = 3; // the last matches the start screen offers to see again
 const SETTINGS = "rummykit.settings";
 const REVIEW_WAIT_MS = 20_000; // how long "Review my moves" waits for its answer
 const LOG_BEFORE = 40; // lines of earlier hands kept above a new hand's (the hand's own: all)
@@ -281,11 +282,13 @@ async function tableInfo(table) {
   }
 }
 
-/** The start screen's unfinished games: each stored seat still at an unfinished table. A
- * finished table's seat is kept (unlisted) for a few days, and follows its rematch when one
- * is started, even by someone else later. */
+/** The start screen's unfinished games: each stored seat still at an unfinished table, and
+ * below them the last matches this browser finished (a few days): "See the result" opens such a
+ * table again on its final score (Review my moves, Rematch). A finished table's seat follows
+ * its rematch when one is started, even by someone else later. */
 async function refreshContinue() {
   const found = [];
+  const finished = [];
   for (const session of sessions()) {
     let info = await tableInfo(session.table);
     let current = session;
@@ -298,13 +301,18 @@ async function refreshContinue() {
     if (info === "gone") {
       dropSession(current.table);
     } else if (info && info.over) {
-      if (!current.finished) updateSession(current.table, { finished: Date.now() });
-      else if (Date.now() - current.finished > KEEP_FINISHED_MS) dropSession(current.table);
+      if (!current.finished) {
+        current = { ...current, finished: Date.now() };
+        updateSession(current.table, { finished: current.finished });
+      }
+      if (Date.now() - current.finished > KEEP_FINISHED_MS) dropSession(current.table);
+      else finished.push({ session: current, info });
     } else if (info) {
       found.push({ session: current, info });
     }
   }
-  showContinue(found);
+  finished.sort((a, b) => b.session.finished - a.session.finished);
+  showContinue(found, finished.slice(0, MAX_FINISHED_SHOWN));
 }
 
 async function startGame(settings) {
@@ -505,7 +513,7 @@ function moveTo(table, { keepScore = false } = {}) {
     } else $("dlg-result").close();
   }
   dropSession(S.session.table);
-  const session = { ...S.session, table, invites: [] };
+  const session = { ...S.session, table, invites: [], finished: undefined };
   saveSession(session);
   connect(session);
 }
@@ -782,8 +790,11 @@ function onView(m) {
   }
   if (!prev || (myTurnNow && !myTurnBefore && !autoPass)) ui.showPiles = true;
   if (!prev) ui.inviteTop = Boolean(S.session.invites && S.session.invites.length);
-  // The start screen's Continue says when this browser last saw the table.
-  updateSession(S.session.table, { seen: Date.now() });
+  // The start screen's Continue says when this browser last saw the table (and its "Last
+  // match" line when the match ended).
+  const change = { seen: Date.now() };
+  if (m.view.over && !sessions().some((x) => x.table === S.session.table && x.finished)) change.finished = change.seen;
+  updateSession(S.session.table, change);
   showScreen("table");
   scheduleRender(newMoves);
   if ($("dlg-pile").open) renderPileDialog(ctx()); // the thrown cards as they are now
@@ -1615,7 +1626,7 @@ function wire() {
     const remove = event.target.closest("button[data-remove]");
     if (remove) {
       // Forget the seat in this browser only: the table itself goes on without it.
-      if (!confirm(t("start.remove_confirm"))) return;
+      if (!confirm(t(remove.dataset.finished ? "start.remove_last_confirm" : "start.remove_confirm"))) return;
       if (sessionStorage.getItem(CURRENT) === remove.dataset.remove) sessionStorage.removeItem(CURRENT);
       dropSession(remove.dataset.remove);
       refreshContinue();
