@@ -1063,6 +1063,42 @@ def test_enter_throws_the_card_under_the_cursor_in_basic_rummy(server: Any, new_
     assert len(after) == len(before) - 1 and thrown not in after
 
 
+def test_the_browsers_back_button_goes_from_the_table_to_the_start_screen(
+    server: Any, new_page: Any
+) -> None:
+    """Back at a table first closes a dialog open on it, then goes to the start screen (not off
+    the site), which offers Continue; Forward goes back to the table, and a reload there stays at
+    the table."""
+    page = new_page()
+    start(page, server.url, "Gin Rummy")
+    table = page.evaluate("() => window.rummykit.state.session.table")
+    page.keyboard.press("?")
+    expect(page.locator("#dlg-keys")).to_be_visible()
+    page.go_back()
+    expect(page.locator("#dlg-keys")).to_be_hidden()
+    expect(hand(page).get_by_role("button").first).to_be_visible()  # still at the table
+    page.go_back()
+    expect(page.get_by_role("heading", name="New game")).to_be_visible()
+    assert page.url.startswith(server.url)
+    continue_button = page.locator(f'#continue-box button[data-table="{table}"]')
+    expect(continue_button).to_have_text("Continue")
+    page.go_forward()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    page.reload()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    assert page.evaluate("() => window.rummykit.state.session.table") == table
+    page.go_back()
+    expect(page.get_by_role("heading", name="New game")).to_be_visible()
+    expect(continue_button).to_be_visible()
+    # The Menu button leaves the table's entry too: Continue, then Menu, then Back leaves the
+    # page as it would from the start screen, with no second step to the table.
+    continue_button.click()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    page.get_by_role("button", name="Menu").click()
+    expect(page.get_by_role("heading", name="New game")).to_be_visible()
+    page.wait_for_function("() => history.state === null")
+
+
 def test_a_second_window_takes_the_seat_and_the_first_steps_back(
     server: Any, new_page: Any
 ) -> None:

@@ -230,6 +230,7 @@ async function boot() {
     const current = sessionStorage.getItem(CURRENT);
     const session = current && sessions().find((x) => x.table === current);
     if (session) connect(session);
+    else if (history.state && history.state[TABLE_STATE]) history.replaceState(null, "");
   }
   await refreshContinue();
   renderKeys();
@@ -419,9 +420,42 @@ function cancelJoin() {
   refreshContinue();
 }
 
+// One history entry for the table, above the start screen's: the browser's Back goes from a
+// table to the start screen (the game stays on the server, to Continue), or first closes a
+// dialog open on it; Forward goes back to the table. A reload keeps the entry.
+const TABLE_STATE = "rummykitTable";
+
+function tableInHistory(table) {
+  const state = { [TABLE_STATE]: table };
+  if (history.state && history.state[TABLE_STATE]) history.replaceState(state, "");
+  else history.pushState(state, "");
+}
+
+function onHistory(event) {
+  if (JOIN.test(location.hash)) return; // an invitation pasted in: see the hashchange listener
+  const table = event.state && event.state[TABLE_STATE];
+  const atTable = document.body.dataset.screen === "table" || S.conn;
+  if (!table && atTable) {
+    const open = [...document.querySelectorAll("dialog[open]")];
+    if (open.length && S.session) {
+      open.forEach((d) => d.close());
+      history.pushState({ [TABLE_STATE]: S.session.table }, "");
+      return;
+    }
+    leaveTable();
+  } else if (table && !atTable) {
+    const session = sessions().find((x) => x.table === table);
+    if (session) {
+      saveSession(session);
+      connect(session);
+    }
+  }
+}
+
 function connect(session) {
   if (S.conn) S.conn.close();
   stopClock(); // the next table's first view says whether a clock runs there
+  tableInHistory(session.table);
   sessionStorage.setItem(CURRENT, session.table);
   S.session = session;
   S.online = null;
@@ -541,6 +575,9 @@ async function giveToComputer(seat) {
 }
 
 function leaveTable() {
+  // (by the Menu or New game button: the table's history entry goes too, so that Back then
+  // leaves the page as it would from the start screen)
+  if (history.state && history.state[TABLE_STATE]) history.back();
   stopClock();
   sessionStorage.removeItem(CURRENT);
   if (S.conn) S.conn.close();
@@ -1732,6 +1769,7 @@ function wire() {
   document.addEventListener("focusin", (event) => (lastFocus = event.target));
   document.addEventListener("keydown", () => (byKeyboard = true), true);
   document.addEventListener("pointerdown", () => (byKeyboard = false), true);
+  window.addEventListener("popstate", onHistory);
   // An invitation link pasted into a tab that already shows the page.
   window.addEventListener("hashchange", async () => {
     if (JOIN.test(location.hash) && S.games.length) {
