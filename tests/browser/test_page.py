@@ -1039,6 +1039,44 @@ def test_a_phone_shows_the_hand_and_the_actions_at_a_full_table(
     shot(page, f"phone-{game.split()[0].lower()}-{int(opponents) + 1}-players")
 
 
+SCROLL_CUE = """() => {
+  const shown = (el) => getComputedStyle(el).opacity === "1";
+  const cue = (where) => document.querySelector(`#board-wrap .scroll-cue.${where}`);
+  return {above: shown(cue("top")), below: shown(cue("bottom")),
+          taps: getComputedStyle(cue("bottom")).pointerEvents};
+}"""
+"""Whether the board's scroll cues show more above and below, and whether the cue takes taps."""
+
+
+def test_the_board_shows_a_scroll_cue_while_more_of_the_table_is_below(
+    server: Any, new_page: Any
+) -> None:
+    """At a table taller than the board (Crazy Rummy, 3 opponents, a short laptop screen) a
+    shadow with an arrow at the board's bottom edge says more is below, and one at its top that
+    more is above; scrolled to the end, the bottom one goes. Neither takes a tap."""
+    page = new_page(viewport=(1024, 520))
+    start(page, server.url, "Crazy Rummy", opponents="3 opponents")
+    board = page.locator("#board")
+    assert board.evaluate("b => b.scrollHeight > b.clientHeight + 20")  # the table overflows
+    board.evaluate("b => { b.scrollTop = 0; }")
+    page.wait_for_function(f"() => ({SCROLL_CUE})().below && !({SCROLL_CUE})().above")
+    assert page.evaluate(SCROLL_CUE)["taps"] == "none"
+    board.evaluate("b => { b.scrollTop = b.scrollHeight; }")
+    page.wait_for_function(f"() => !({SCROLL_CUE})().below && ({SCROLL_CUE})().above")
+    board.evaluate("b => { b.scrollTop = 0; }")
+    page.wait_for_function(f"() => ({SCROLL_CUE})().below")
+    # A tap on the bottom cue goes to the table under it.
+    under = page.evaluate(
+        """() => { const r = document.querySelector('.scroll-cue.bottom').getBoundingClientRect();
+          const el = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          return document.getElementById('board').contains(el); }"""
+    )
+    assert under
+    # A board with room for everything shows no cue.
+    page.set_viewport_size({"width": 1024, "height": 1400})
+    page.wait_for_function(f"() => !({SCROLL_CUE})().below && !({SCROLL_CUE})().above")
+
+
 def test_enter_throws_the_card_under_the_cursor_in_basic_rummy(server: Any, new_page: Any) -> None:
     page = new_page()
     start(page, server.url, "Basic Rummy")

@@ -130,7 +130,19 @@ function scheduleRender(newMoves = []) {
       S.ui.showMeld = null;
       document.querySelector(`#melds-zone .table-meld${which}`)?.scrollIntoView({ block: "nearest" });
     }
+    updateScrollCue();
   });
+}
+
+/** The board's scroll cue: whether more of the table is above or below what the board shows
+ * (on each render, scroll and change of size). */
+function updateScrollCue() {
+  const board = $("board");
+  const more = [];
+  if (board.scrollTop > 1) more.push("above");
+  if (board.scrollHeight - board.clientHeight - board.scrollTop > 1) more.push("below");
+  const text = more.join(" ");
+  if ($("board-wrap").dataset.more !== text) $("board-wrap").dataset.more = text;
 }
 
 let lastFocus = null; // the element that had the focus last (see placeLostFocus)
@@ -1770,6 +1782,10 @@ function wire() {
   document.addEventListener("keydown", () => (byKeyboard = true), true);
   document.addEventListener("pointerdown", () => (byKeyboard = false), true);
   window.addEventListener("popstate", onHistory);
+  $("board").addEventListener("scroll", updateScrollCue, { passive: true });
+  const sized = new ResizeObserver(updateScrollCue);
+  sized.observe($("board"));
+  for (const part of $("board").children) sized.observe(part);
   // An invitation link pasted into a tab that already shows the page.
   window.addEventListener("hashchange", async () => {
     if (JOIN.test(location.hash) && S.games.length) {
