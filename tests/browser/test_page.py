@@ -1039,6 +1039,44 @@ def test_a_phone_shows_the_hand_and_the_actions_at_a_full_table(
     shot(page, f"phone-{game.split()[0].lower()}-{int(opponents) + 1}-players")
 
 
+SCROLL_CUE = """() => {
+  const shown = (el) => getComputedStyle(el).opacity === "1";
+  const cue = (where) => document.querySelector(`#board-wrap .scroll-cue.${where}`);
+  return {above: shown(cue("top")), below: shown(cue("bottom")),
+          taps: getComputedStyle(cue("bottom")).pointerEvents};
+}"""
+"""Whether the board's scroll cues show more above and below, and whether the cue takes taps."""
+
+
+def test_the_board_shows_a_scroll_cue_while_more_of_the_table_is_below(
+    server: Any, new_page: Any
+) -> None:
+    """At a table taller than the board (Crazy Rummy, 3 opponents, a short laptop screen) a
+    shadow with an arrow at the board's bottom edge says more is below, and one at its top that
+    more is above; scrolled to the end, the bottom one goes. Neither takes a tap."""
+    page = new_page(viewport=(1024, 520))
+    start(page, server.url, "Crazy Rummy", opponents="3 opponents")
+    board = page.locator("#board")
+    assert board.evaluate("b => b.scrollHeight > b.clientHeight + 20")  # the table overflows
+    board.evaluate("b => { b.scrollTop = 0; }")
+    page.wait_for_function(f"() => ({SCROLL_CUE})().below && !({SCROLL_CUE})().above")
+    assert page.evaluate(SCROLL_CUE)["taps"] == "none"
+    board.evaluate("b => { b.scrollTop = b.scrollHeight; }")
+    page.wait_for_function(f"() => !({SCROLL_CUE})().below && ({SCROLL_CUE})().above")
+    board.evaluate("b => { b.scrollTop = 0; }")
+    page.wait_for_function(f"() => ({SCROLL_CUE})().below")
+    # A tap on the bottom cue goes to the table under it.
+    under = page.evaluate(
+        """() => { const r = document.querySelector('.scroll-cue.bottom').getBoundingClientRect();
+          const el = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          return document.getElementById('board').contains(el); }"""
+    )
+    assert under
+    # A board with room for everything shows no cue.
+    page.set_viewport_size({"width": 1024, "height": 1400})
+    page.wait_for_function(f"() => !({SCROLL_CUE})().below && !({SCROLL_CUE})().above")
+
+
 def test_enter_throws_the_card_under_the_cursor_in_basic_rummy(server: Any, new_page: Any) -> None:
     page = new_page()
     start(page, server.url, "Basic Rummy")
@@ -1061,6 +1099,42 @@ def test_enter_throws_the_card_under_the_cursor_in_basic_rummy(server: Any, new_
     press(page, "Enter")
     after = [c["name"] for c in cards(page)]
     assert len(after) == len(before) - 1 and thrown not in after
+
+
+def test_the_browsers_back_button_goes_from_the_table_to_the_start_screen(
+    server: Any, new_page: Any
+) -> None:
+    """Back at a table first closes a dialog open on it, then goes to the start screen (not off
+    the site), which offers Continue; Forward goes back to the table, and a reload there stays at
+    the table."""
+    page = new_page()
+    start(page, server.url, "Gin Rummy")
+    table = page.evaluate("() => window.rummykit.state.session.table")
+    page.keyboard.press("?")
+    expect(page.locator("#dlg-keys")).to_be_visible()
+    page.go_back()
+    expect(page.locator("#dlg-keys")).to_be_hidden()
+    expect(hand(page).get_by_role("button").first).to_be_visible()  # still at the table
+    page.go_back()
+    expect(page.get_by_role("heading", name="New game")).to_be_visible()
+    assert page.url.startswith(server.url)
+    continue_button = page.locator(f'#continue-box button[data-table="{table}"]')
+    expect(continue_button).to_have_text("Continue")
+    page.go_forward()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    page.reload()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    assert page.evaluate("() => window.rummykit.state.session.table") == table
+    page.go_back()
+    expect(page.get_by_role("heading", name="New game")).to_be_visible()
+    expect(continue_button).to_be_visible()
+    # The Menu button leaves the table's entry too: Continue, then Menu, then Back leaves the
+    # page as it would from the start screen, with no second step to the table.
+    continue_button.click()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    page.get_by_role("button", name="Menu").click()
+    expect(page.get_by_role("heading", name="New game")).to_be_visible()
+    page.wait_for_function("() => history.state === null")
 
 
 def test_a_second_window_takes_the_seat_and_the_first_steps_back(
@@ -1763,6 +1837,73 @@ def test_the_record_counts_each_hand_and_match_once(server: Any, new_page: Any) 
     expect(page.locator("#stats")).to_be_hidden()
 
 
+def finish_a_gin_match(page: Any, url: str) -> None:
+    """A whole Gin match to 1 point against the easy computer, left on its final score."""
+    page.goto(url)
+    page.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
+    page.get_by_label("Computer level").select_option(label="Easy")
+    page.get_by_label("Target score").fill("1")
+    page.get_by_role("button", name="Play").click()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    for _ in range(400):
+        wait_turn(page)
+        if result_open(page):
+            if page.evaluate(HAND_RESULT)["over"]:
+                return
+            next_hand(page, lambda: act(page, page.get_by_role("button", name="Next hand")))
+            continue
+        gin_turn_to_knock(page)
+    pytest.fail("the match did not end")
+
+
+def test_the_last_finished_match_is_offered_again_on_the_start_screen(
+    server: Any, new_page: Any
+) -> None:
+    """A finished match, left by New game and the page reloaded, is still on the start screen
+    ("Last match", who played, when) with "See the result", which opens its final score again
+    (Review my moves, Rematch); Remove forgets it, after a confirmation."""
+    page = new_page()
+    finish_a_gin_match(page, server.url)
+    table = page.evaluate("() => window.rummykit.state.session.table")
+    page.get_by_role("button", name="New game").click()
+    page.reload()
+    expect(page.get_by_role("heading", name="New game")).to_be_visible()
+    box = page.locator("#continue-box")
+    expect(box.get_by_role("listitem")).to_have_count(1)
+    expect(box.get_by_role("listitem")).to_have_text(
+        re.compile(
+            r"^Last match: Gin Rummy, over\. Played with a computer \(Easy\)\."
+            r" Finished today at \d\d:\d\d\."
+        )
+    )
+    expect(box.get_by_role("button", name="Continue")).to_have_count(0)
+    box.get_by_role("button", name="See the result").click()
+    dialog = page.locator("#dlg-result")
+    expect(dialog).to_be_visible()
+    expect(dialog.get_by_role("heading", level=2)).to_have_text("The match is over")
+    expect(dialog.get_by_role("button", name="Review my moves")).to_be_visible()
+    expect(dialog.get_by_role("button", name="Rematch")).to_be_visible()
+    assert page.evaluate("() => window.rummykit.state.session.table") == table
+    # In Vietnamese too, then Remove (confirmed) forgets it.
+    page.get_by_role("button", name="New game").click()
+    page.get_by_role("button", name="Tiếng Việt").click()
+    expect(box.get_by_role("listitem")).to_contain_text("Trận vừa chơi: Gin Rummy, đã kết thúc.")
+    expect(box.get_by_role("button", name="Xem kết quả")).to_be_visible()
+    page.get_by_role("button", name="English").click()
+    asked: list[str] = []
+
+    def confirm(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.accept()
+
+    page.once("dialog", confirm)
+    box.get_by_role("button", name="Remove this finished match of Gin Rummy from the list").click()
+    expect(box).to_be_hidden()
+    assert asked and "finished match" in asked[0]
+    sessions = page.evaluate("() => JSON.parse(localStorage.getItem('rummykit.sessions'))")
+    assert all(s["table"] != table for s in sessions)
+
+
 RECORD_SCRIPT = """async () => {
   const stats = await import('/js/stats.js');
   const welcome = (table) => ({table, seat: 0, game: 'rummy', seats: [
@@ -2350,6 +2491,9 @@ def test_the_log_keeps_the_whole_hand_and_ends_with_its_outcome(server: Any, new
         if result_open(page):
             lines = log.all_inner_texts()
             title = page.locator("#result-title").inner_text()
+            if page.evaluate(HAND_RESULT)["over"]:
+                # (a hand that ends the match: its headline is under the match's final score)
+                title = page.locator("#dlg-result .hand-headline").inner_text()
             # The last line says how the hand ended, as the score screen's title does.
             assert title and lines[-1] == title
             dealt = [

@@ -20,6 +20,7 @@ const CURRENT = "rummykit.current"; // sessionStorage: the table this tab shows 
 const OLD_SESSION = "rummykit.session"; // the one seat kept before there could be several
 const MAX_SESSIONS = 20;
 const KEEP_FINISHED_MS = 3 * 24 * 3600 * 1000; // a finished table's seat, to follow a rematch
+const MAX_FINISHED_SHOWN = 3; // the last matches the start screen offers to see again
 const SETTINGS = "rummykit.settings";
 const REVIEW_WAIT_MS = 20_000; // how long "Review my moves" waits for its answer
 const LOG_BEFORE = 40; // lines of earlier hands kept above a new hand's (the hand's own: all)
@@ -129,7 +130,19 @@ function scheduleRender(newMoves = []) {
       S.ui.showMeld = null;
       document.querySelector(`#melds-zone .table-meld${which}`)?.scrollIntoView({ block: "nearest" });
     }
+    updateScrollCue();
   });
+}
+
+/** The board's scroll cue: whether more of the table is above or below what the board shows
+ * (on each render, scroll and change of size). */
+function updateScrollCue() {
+  const board = $("board");
+  const more = [];
+  if (board.scrollTop > 1) more.push("above");
+  if (board.scrollHeight - board.clientHeight - board.scrollTop > 1) more.push("below");
+  const text = more.join(" ");
+  if ($("board-wrap").dataset.more !== text) $("board-wrap").dataset.more = text;
 }
 
 let lastFocus = null; // the element that had the focus last (see placeLostFocus)
@@ -229,6 +242,7 @@ async function boot() {
     const current = sessionStorage.getItem(CURRENT);
     const session = current && sessions().find((x) => x.table === current);
     if (session) connect(session);
+    else if (history.state && history.state[TABLE_STATE]) history.replaceState(null, "");
   }
   await refreshContinue();
   renderKeys();
@@ -281,11 +295,13 @@ async function tableInfo(table) {
   }
 }
 
-/** The start screen's unfinished games: each stored seat still at an unfinished table. A
- * finished table's seat is kept (unlisted) for a few days, and follows its rematch when one
- * is started, even by someone else later. */
+/** The start screen's unfinished games: each stored seat still at an unfinished table, and
+ * below them the last matches this browser finished (a few days): "See the result" opens such a
+ * table again on its final score (Review my moves, Rematch). A finished table's seat follows
+ * its rematch when one is started, even by someone else later. */
 async function refreshContinue() {
   const found = [];
+  const finished = [];
   for (const session of sessions()) {
     let info = await tableInfo(session.table);
     let current = session;
@@ -298,13 +314,18 @@ async function refreshContinue() {
     if (info === "gone") {
       dropSession(current.table);
     } else if (info && info.over) {
-      if (!current.finished) updateSession(current.table, { finished: Date.now() });
-      else if (Date.now() - current.finished > KEEP_FINISHED_MS) dropSession(current.table);
+      if (!current.finished) {
+        current = { ...current, finished: Date.now() };
+        updateSession(current.table, { finished: current.finished });
+      }
+      if (Date.now() - current.finished > KEEP_FINISHED_MS) dropSession(current.table);
+      else finished.push({ session: current, info });
     } else if (info) {
       found.push({ session: current, info });
     }
   }
-  showContinue(found);
+  finished.sort((a, b) => b.session.finished - a.session.finished);
+  showContinue(found, finished.slice(0, MAX_FINISHED_SHOWN));
 }
 
 async function startGame(settings) {
@@ -411,9 +432,42 @@ function cancelJoin() {
   refreshContinue();
 }
 
+// One history entry for the table, above the start screen's: the browser's Back goes from a
+// table to the start screen (the game stays on the server, to Continue), or first closes a
+// dialog open on it; Forward goes back to the table. A reload keeps the entry.
+const TABLE_STATE = "rummykitTable";
+
+function tableInHistory(table) {
+  const state = { [TABLE_STATE]: table };
+  if (history.state && history.state[TABLE_STATE]) history.replaceState(state, "");
+  else history.pushState(state, "");
+}
+
+function onHistory(event) {
+  if (JOIN.test(location.hash)) return; // an invitation pasted in: see the hashchange listener
+  const table = event.state && event.state[TABLE_STATE];
+  const atTable = document.body.dataset.screen === "table" || S.conn;
+  if (!table && atTable) {
+    const open = [...document.querySelectorAll("dialog[open]")];
+    if (open.length && S.session) {
+      open.forEach((d) => d.close());
+      history.pushState({ [TABLE_STATE]: S.session.table }, "");
+      return;
+    }
+    leaveTable();
+  } else if (table && !atTable) {
+    const session = sessions().find((x) => x.table === table);
+    if (session) {
+      saveSession(session);
+      connect(session);
+    }
+  }
+}
+
 function connect(session) {
   if (S.conn) S.conn.close();
   stopClock(); // the next table's first view says whether a clock runs there
+  tableInHistory(session.table);
   sessionStorage.setItem(CURRENT, session.table);
   S.session = session;
   S.online = null;
@@ -505,7 +559,7 @@ function moveTo(table, { keepScore = false } = {}) {
     } else $("dlg-result").close();
   }
   dropSession(S.session.table);
-  const session = { ...S.session, table, invites: [] };
+  const session = { ...S.session, table, invites: [], finished: undefined };
   saveSession(session);
   connect(session);
 }
@@ -533,6 +587,9 @@ async function giveToComputer(seat) {
 }
 
 function leaveTable() {
+  // (by the Menu or New game button: the table's history entry goes too, so that Back then
+  // leaves the page as it would from the start screen)
+  if (history.state && history.state[TABLE_STATE]) history.back();
   stopClock();
   sessionStorage.removeItem(CURRENT);
   if (S.conn) S.conn.close();
@@ -782,8 +839,11 @@ function onView(m) {
   }
   if (!prev || (myTurnNow && !myTurnBefore && !autoPass)) ui.showPiles = true;
   if (!prev) ui.inviteTop = Boolean(S.session.invites && S.session.invites.length);
-  // The start screen's Continue says when this browser last saw the table.
-  updateSession(S.session.table, { seen: Date.now() });
+  // The start screen's Continue says when this browser last saw the table (and its "Last
+  // match" line when the match ended).
+  const change = { seen: Date.now() };
+  if (m.view.over && !sessions().some((x) => x.table === S.session.table && x.finished)) change.finished = change.seen;
+  updateSession(S.session.table, change);
   showScreen("table");
   scheduleRender(newMoves);
   if ($("dlg-pile").open) renderPileDialog(ctx()); // the thrown cards as they are now
@@ -1615,7 +1675,7 @@ function wire() {
     const remove = event.target.closest("button[data-remove]");
     if (remove) {
       // Forget the seat in this browser only: the table itself goes on without it.
-      if (!confirm(t("start.remove_confirm"))) return;
+      if (!confirm(t(remove.dataset.finished ? "start.remove_last_confirm" : "start.remove_confirm"))) return;
       if (sessionStorage.getItem(CURRENT) === remove.dataset.remove) sessionStorage.removeItem(CURRENT);
       dropSession(remove.dataset.remove);
       refreshContinue();
@@ -1721,6 +1781,11 @@ function wire() {
   document.addEventListener("focusin", (event) => (lastFocus = event.target));
   document.addEventListener("keydown", () => (byKeyboard = true), true);
   document.addEventListener("pointerdown", () => (byKeyboard = false), true);
+  window.addEventListener("popstate", onHistory);
+  $("board").addEventListener("scroll", updateScrollCue, { passive: true });
+  const sized = new ResizeObserver(updateScrollCue);
+  sized.observe($("board"));
+  for (const part of $("board").children) sized.observe(part);
   // An invitation link pasted into a tab that already shows the page.
   window.addEventListener("hashchange", async () => {
     if (JOIN.test(location.hash) && S.games.length) {

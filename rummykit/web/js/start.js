@@ -278,38 +278,59 @@ export function whenText(ms, now = new Date()) {
 
 /** The unfinished games this browser holds a seat at: ``[{session, info}]``, newest first. Each
  * says the game, the hand, who else sits there and when this browser last saw it, with
- * Continue and Remove (which forgets the seat in this browser only). */
-export function showContinue(found) {
+ * Continue and Remove (which forgets the seat in this browser only). Below them, ``finished``:
+ * the last matches played here (kept a few days), each with "See the result", which opens the
+ * table again on its final score, and Remove. */
+export function showContinue(found, finished = []) {
   const box = $("continue-box");
   const list = $("continue-list");
   list.textContent = "";
-  box.hidden = !found.length;
+  box.hidden = !found.length && !finished.length;
   for (const { session, info } of found) {
-    const li = document.createElement("li");
-    const text = document.createElement("p");
-    const key = info.game === "crazy" ? "start.continue_text_crazy" : "start.continue_text";
     const game = t(`game.${info.game}`);
-    text.append(t(key, { game, n: info.hand_number }), " ");
-    const details = document.createElement("small");
-    details.className = "continue-details";
+    const key = info.game === "crazy" ? "start.continue_text_crazy" : "start.continue_text";
     const parts = [];
     const who = opponentsText(info, session.seat);
     if (who) parts.push(t("start.continue_with", { names: who }));
     if (session.seen) parts.push(t("start.continue_seen", { when: whenText(session.seen) }));
-    details.textContent = parts.join(" ");
-    if (parts.length) text.append(details);
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "primary";
-    button.dataset.table = session.table;
-    button.textContent = t("start.continue");
-    const remove = document.createElement("button");
-    remove.type = "button";
-    remove.className = "small";
-    remove.dataset.remove = session.table;
-    remove.textContent = t("start.remove");
-    remove.setAttribute("aria-label", t("start.remove_for", { game }));
-    li.append(text, button, remove);
+    list.append(entry(session, t(key, { game, n: info.hand_number }), parts, t("start.continue"), t("start.remove_for", { game })));
+  }
+  for (const { session, info } of finished) {
+    const game = t(`game.${info.game}`);
+    const parts = [];
+    const who = opponentsText(info, session.seat);
+    if (who) parts.push(t("start.last_match_with", { names: who }));
+    if (session.finished) parts.push(t("start.last_match_when", { when: whenText(session.finished) }));
+    const li = entry(session, t("start.last_match", { game }), parts, t("start.see_result"), t("start.remove_last_for", { game }));
+    li.classList.add("finished");
+    li.querySelector("button[data-table]").className = "";
+    li.querySelector("button[data-remove]").dataset.finished = "1";
     list.append(li);
   }
+}
+
+/** One line of the list: the text, its details, the button that opens the table and Remove. */
+function entry(session, text, parts, open, removeLabel) {
+  const li = document.createElement("li");
+  const p = document.createElement("p");
+  p.append(text, " ");
+  if (parts.length) {
+    const details = document.createElement("small");
+    details.className = "continue-details";
+    details.textContent = parts.join(" ");
+    p.append(details);
+  }
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "primary";
+  button.dataset.table = session.table;
+  button.textContent = open;
+  const remove = document.createElement("button");
+  remove.type = "button";
+  remove.className = "small";
+  remove.dataset.remove = session.table;
+  remove.textContent = t("start.remove");
+  remove.setAttribute("aria-label", removeLabel);
+  li.append(p, button, remove);
+  return li;
 }
