@@ -1654,6 +1654,28 @@ MATCH_RESULT_SHOWN = """() => {
 """Whether the end of a match shows its winner and final score first, above the buttons."""
 
 
+def finish_a_gin_match(page: Any) -> dict[int, Any]:
+    """From the start screen, a whole Gin match to 1 point against the easy computer, left on
+    its final score; returns each hand's winner by hand number."""
+    page.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
+    page.get_by_label("Computer level").select_option(label="Easy")
+    page.get_by_label("Target score").fill("1")
+    page.get_by_role("button", name="Play").click()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    winners: dict[int, Any] = {}
+    for _ in range(400):
+        wait_turn(page)
+        if result_open(page):
+            result = page.evaluate(HAND_RESULT)
+            winners[result["hand"]] = result["winner"]
+            if result["over"]:
+                return winners
+            next_hand(page, lambda: act(page, page.get_by_role("button", name="Next hand")))
+            continue
+        gin_turn_to_knock(page)
+    pytest.fail("the match did not end")
+
+
 def test_a_laptop_sees_the_match_winner_and_final_score_with_rematch(
     server: Any, new_page: Any, shot: Any
 ) -> None:
@@ -1661,21 +1683,7 @@ def test_a_laptop_sees_the_match_winner_and_final_score_with_rematch(
     sight above the buttons, Rematch too); the last hand's details come after them."""
     page = new_page(viewport=(1366, 768))
     page.goto(server.url)
-    page.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
-    page.get_by_label("Computer level").select_option(label="Easy")
-    page.get_by_label("Target score").fill("1")
-    page.get_by_role("button", name="Play").click()
-    expect(hand(page).get_by_role("button").first).to_be_visible()
-    for _ in range(400):
-        wait_turn(page)
-        if result_open(page):
-            if page.evaluate(HAND_RESULT)["over"]:
-                break
-            next_hand(page, lambda: act(page, page.get_by_role("button", name="Next hand")))
-            continue
-        gin_turn_to_knock(page)
-    else:
-        pytest.fail("the match did not end")
+    finish_a_gin_match(page)
     dialog = page.get_by_role("dialog")
     expect(dialog.get_by_role("heading", level=2)).to_have_text("The match is over")
     expect(dialog.locator(".match-result h3")).to_have_text(re.compile(r"^Winner: "))
@@ -1783,25 +1791,8 @@ def test_the_record_counts_each_hand_and_match_once(server: Any, new_page: Any) 
     page.goto(server.url)
     expect(page.get_by_role("heading", name="New game")).to_be_visible()
     expect(page.locator("#stats")).to_be_hidden()  # nothing played in this browser yet
-    page.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
-    page.get_by_label("Computer level").select_option(label="Easy")
-    page.get_by_label("Target score").fill("1")
-    page.get_by_role("button", name="Play").click()
-    expect(hand(page).get_by_role("button").first).to_be_visible()
-    hands: dict[int, Any] = {}
-    for _ in range(400):
-        wait_turn(page)
-        if result_open(page):
-            result = page.evaluate(HAND_RESULT)
-            hands[result["hand"]] = result["winner"]
-            if result["over"]:
-                break
-            next_hand(page, lambda: act(page, page.get_by_role("button", name="Next hand")))
-            continue
-        gin_turn_to_knock(page)
-    else:
-        pytest.fail("the match did not end")
-    won = result["winners"] == [0]
+    hands = finish_a_gin_match(page)
+    won = page.evaluate(HAND_RESULT)["winners"] == [0]
     expect(page.get_by_role("dialog")).to_contain_text("Winner: You" if won else "Winner: Computer")
     # A reload goes back to the finished table, and its score screen opens again.
     page.reload()
@@ -1837,25 +1828,6 @@ def test_the_record_counts_each_hand_and_match_once(server: Any, new_page: Any) 
     expect(page.locator("#stats")).to_be_hidden()
 
 
-def finish_a_gin_match(page: Any, url: str) -> None:
-    """A whole Gin match to 1 point against the easy computer, left on its final score."""
-    page.goto(url)
-    page.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
-    page.get_by_label("Computer level").select_option(label="Easy")
-    page.get_by_label("Target score").fill("1")
-    page.get_by_role("button", name="Play").click()
-    expect(hand(page).get_by_role("button").first).to_be_visible()
-    for _ in range(400):
-        wait_turn(page)
-        if result_open(page):
-            if page.evaluate(HAND_RESULT)["over"]:
-                return
-            next_hand(page, lambda: act(page, page.get_by_role("button", name="Next hand")))
-            continue
-        gin_turn_to_knock(page)
-    pytest.fail("the match did not end")
-
-
 def test_the_last_finished_match_is_offered_again_on_the_start_screen(
     server: Any, new_page: Any
 ) -> None:
@@ -1863,7 +1835,8 @@ def test_the_last_finished_match_is_offered_again_on_the_start_screen(
     ("Last match", who played, when) with "See the result", which opens its final score again
     (Review my moves, Rematch); Remove forgets it, after a confirmation."""
     page = new_page()
-    finish_a_gin_match(page, server.url)
+    page.goto(server.url)
+    finish_a_gin_match(page)
     table = page.evaluate("() => window.rummykit.state.session.table")
     page.get_by_role("button", name="New game").click()
     page.reload()
