@@ -217,7 +217,7 @@ def load_json(text: str | bytes) -> Any:
     >>> load_json('{"t": "view", "t": "hint"}')
     Traceback (most recent call last):
     ...
-    rummykit.server.protocol.ProtocolError: the key 't' appears twice in one object
+    rummykit.server.protocol.DuplicateKeyError: the key 't' appears twice in one object
 
     >>> load_json('{"t": "view"}')
     {'t': 'view'}
