@@ -64,7 +64,14 @@ from rummykit.games.rummy import TableMeld as RummyTableMeld
 from rummykit.players import PLAYERS, RandomPlayer, UnknownPlayerError, find_player
 from rummykit.players.reasons import Suggestion, because, define
 from rummykit.record import RecordError, is_match, load_record, parse_json
-from rummykit.sim import Progress, SimReport, check_count, check_players, simulate
+from rummykit.sim import (
+    Progress,
+    SimReport,
+    StuckError,
+    check_count,
+    check_players,
+    simulate,
+)
 from rummykit.tournament import TournamentReport, round_robin
 from rummykit.wild_melds import hand_points
 
@@ -939,21 +946,32 @@ def sim(
         ) from None
     with contextlib.ExitStack() as stack:
         progress = _progress_bar(stack, "matches" if matches is not None else "hands", as_json)
-        report = simulate(
-            game,
-            names,
-            hands=hands,
-            matches=matches,
-            seed=seed,
-            jobs=jobs,
-            options=options,
-            progress=progress,
-            round=round_,
-        )
+        try:
+            report = simulate(
+                game,
+                names,
+                hands=hands,
+                matches=matches,
+                seed=seed,
+                jobs=jobs,
+                options=options,
+                progress=progress,
+                round=round_,
+            )
+        except StuckError as exc:
+            raise _fail(_stuck(exc), 1) from None
     if as_json:
         print(json.dumps(report.to_dict(), indent=1))
     else:
         _out().print(_sim_table(report))
+
+
+def _stuck(exc: StuckError) -> str:
+    """A game that did not end, and what usually makes it end."""
+    return (
+        f"{exc}: these players may never end a hand under these rules (random players in Crazy"
+        " Rummy with unlimited restocks, say); set a limit, e.g. -o max_restocks=5"
+    )
 
 
 def _round_robin(
@@ -981,6 +999,8 @@ def _round_robin(
             )
         except ValueError as exc:
             raise _fail(str(exc), 2) from None
+        except StuckError as exc:
+            raise _fail(_stuck(exc), 1) from None
     if as_json:
         print(json.dumps(report.to_dict(), indent=1))
         return

@@ -19,7 +19,7 @@ from rummykit.games.gin import GinState, Outcome
 from rummykit.games.rummy import RummyMatch, RummyOutcome, RummyState
 from rummykit.players import RandomPlayer
 from rummykit.record import dump_record, hand_record, match_record
-from rummykit.sim import play_hand, play_match
+from rummykit.sim import StuckError, play_hand, play_match
 
 # Plain text whatever the environment says (no forced colour), wide enough for the tables.
 runner = CliRunner(env={"FORCE_COLOR": None, "TTY_COMPATIBLE": None, "COLUMNS": "100"})
@@ -522,3 +522,18 @@ def test_python_m_rummykit_is_the_cli() -> None:
         check=False,
     )
     assert usage.returncode == 0 and "Usage: rummykit" in usage.stdout
+
+
+def test_a_simulation_that_does_not_end_says_so_without_a_traceback(monkeypatch: Any) -> None:
+    """Random players in Crazy Rummy with unlimited restocks may never end a hand (nobody goes
+    out, and the stock is always rebuilt): the CLI says what to change, exit 1."""
+    import rummykit.sim
+
+    monkeypatch.setattr(rummykit.sim, "MAX_ACTIONS", 300)  # (a stuck hand is found at once)
+    players = ["-p", "random,random,random,random", "-o", "max_restocks=unlimited"]
+    for count in (["-n", "1"], ["-m", "4", "--seats", "4"]):  # single hands, a round robin
+        result = runner.invoke(app, ["sim", "crazy", *players, *count])
+        assert result.exit_code == 1, result.output
+        assert "did not end within 300 actions" in result.stderr
+        assert "set a limit, e.g. -o max_restocks=5" in result.stderr
+        assert not isinstance(result.exception, StuckError)

@@ -144,6 +144,7 @@ def test_names_are_cleaned_or_refused() -> None:
         clean_name("a" + "\u0301" * 23)
     decomposed = unicodedata.normalize("NFD", "Nguyễn Thị Hoà")  # 2 accents on the e
     assert clean_name(decomposed) == decomposed
+    assert clean_name("ပြုံး") == "ပြုံး"  # Burmese: its spacing marks take their own room
     assert clean_name("\U0001f44d\U0001f3fd") == "\U0001f44d\U0001f3fd"  # a thumb, skin tone
     with pytest.raises(ValueError):
         clean_name(5)

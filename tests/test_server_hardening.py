@@ -365,3 +365,80 @@ def test_a_game_name_is_stored_as_the_start_screen_names_it(client: TestClient) 
     with client.websocket_connect(f"/ws/{info['table']}/0") as ws:
         ws.send_json({"t": "hello", "token": info["token"]})
         assert ws.receive_json()["variant"] == "rummy-classic"
+
+
+class _Forgets:
+    def __init__(self) -> None:
+        self.forgotten: list[str] = []
+
+    def forget(self, table_id: str) -> None:
+        self.forgotten.append(table_id)
+
+
+class _People:
+    id = "t1"
+
+    def human_seats(self) -> list[int]:
+        return [0, 1, 2]
+
+
+class _Page:
+    """A page's socket that takes ``slow`` seconds to accept a message."""
+
+    def __init__(self) -> None:
+        self.slow = 0.0
+        self.got: list[dict[str, Any]] = []
+
+    async def send_json(self, message: dict[str, Any]) -> None:
+        await asyncio.sleep(self.slow)
+        self.got.append(message)
+
+    async def close(self, code: int = 1000) -> None:
+        pass
+
+
+def test_a_reading_change_while_a_merged_presence_is_sent_is_sent_too() -> None:
+    """A change that comes while a merged presence is on its way to a slow page (its state
+    already read) gets a message of its own, so the last one says the state as it is; and a
+    table whose pages all closed meanwhile is released once the message is out."""
+    from rummykit.server.app import PRESENCE_INTERVAL
+
+    async def race() -> tuple[list[dict[str, Any]], Hub]:
+        hub = Hub(_Forgets(), 0.0)  # type: ignore[arg-type]
+        table: Any = _People()
+        fast, slow, reader = _Page(), _Page(), _Page()
+        for seat, ws in enumerate((fast, slow, reader)):
+            hub.join(table.id, seat, ws)  # type: ignore[arg-type]
+        await hub.presence(table)  # a page came: at once
+        slow.slow = 0.6
+        hub.reading.add(reader)  # type: ignore[arg-type]
+        await hub.presence(table, merge=True)  # due after the interval
+        await asyncio.sleep(PRESENCE_INTERVAL + 0.2)  # read and being sent, to the slow page
+        hub.reading.discard(reader)
+        await hub.presence(table, merge=True)
+        await asyncio.sleep(1.8)
+        return fast.got, hub
+
+    got, hub = asyncio.run(race())
+    assert got[-1] == {"t": "presence", "online": [0, 1, 2], "reading": []}
+    assert [m["reading"] for m in got] == [[], [2], []] and hub.presence_due == {}
+
+    async def leak() -> Hub:
+        hub = Hub(_Forgets(), 0.0)  # type: ignore[arg-type]
+        table: Any = _People()
+        first, second = _Page(), _Page()
+        hub.join(table.id, 0, first)  # type: ignore[arg-type]
+        hub.join(table.id, 1, second)  # type: ignore[arg-type]
+        await hub.presence(table)
+        first.slow = 0.6
+        hub.reading.add(second)  # type: ignore[arg-type]
+        await hub.presence(table, merge=True)
+        await asyncio.sleep(PRESENCE_INTERVAL + 0.2)  # sending, under the table's lock
+        hub.leave(table.id, 1, second)  # type: ignore[arg-type]
+        hub.leave(table.id, 0, first)  # type: ignore[arg-type]
+        await asyncio.sleep(1.0)
+        return hub
+
+    hub = asyncio.run(leak())
+    manager: Any = hub.manager
+    assert manager.forgotten == ["t1"] and hub.locks == {} and hub.sockets == {}

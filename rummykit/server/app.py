@@ -239,11 +239,20 @@ class Hub:
         except Exception:
             log.exception("presence failed at table %s", table.id)
         finally:
-            if self.presence_due.get(table.id) is asyncio.current_task():
-                del self.presence_due[table.id]
+            self._presence_done()
+            self.release(table.id)  # its last page may have closed while this was sent
+
+    def _presence_done(self) -> None:
+        """A pending presence (the task running now, if it is one) has read the state it
+        sends: a change from now on needs a message of its own."""
+        task = asyncio.current_task()
+        for table_id, due in list(self.presence_due.items()):
+            if due is task:
+                del self.presence_due[table_id]
 
     async def _send_presence(self, table: Table) -> None:
         async with self.lock(table.id):
+            self._presence_done()  # (a change while this is sent is sent after it)
             self.presence_sent[table.id] = time.monotonic()
             online = self.seats_of(table.id)
             reading = self.reading_seats(table.id)
@@ -715,6 +724,7 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
             hub.leave(table.id, seat, ws)
             if hub.seats_of(table.id):  # still in memory: tell the others this seat left
                 await hub.presence(table)
+                hub.release(table.id)  # (the others may have left while it was sent)
 
     async def _handle(table: Table, seat: int, ws: WebSocket, text: str | bytes) -> None:
         try:

@@ -242,7 +242,7 @@ def clean_name(value: Any) -> str | None:
         raise ValueError("a name needs a letter, digit or sign that shows")
     marks = 0
     for ch in name:
-        marks = marks + 1 if unicodedata.category(ch).startswith("M") else 0
+        marks = marks + 1 if unicodedata.category(ch) == "Mn" else 0  # (Mc takes its own room)
         if marks > MAX_MARKS:  # stacked accents draw over the lines around the name
             raise ValueError(f"a name puts at most {MAX_MARKS} accents on one letter")
     return name or None

@@ -1131,6 +1131,13 @@ def test_the_browsers_back_button_goes_from_the_table_to_the_start_screen(
     expect(continue_button).to_have_text("Continue")
     page.go_forward()
     expect(hand(page).get_by_role("button").first).to_be_visible()
+    # A "#" part typed in (a link cut short) is no step back: the table stays.
+    page.evaluate("() => { location.hash = 'join=cut'; }")
+    page.wait_for_timeout(300)
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    assert page.evaluate("() => window.rummykit.state.session.table") == table
+    page.go_back()  # (off the entry the "#" made, to the table's own)
+    expect(hand(page).get_by_role("button").first).to_be_visible()
     page.reload()
     expect(hand(page).get_by_role("button").first).to_be_visible()
     assert page.evaluate("() => window.rummykit.state.session.table") == table

@@ -444,7 +444,9 @@ function tableInHistory(table) {
 }
 
 function onHistory(event) {
-  if (JOIN.test(location.hash)) return; // an invitation pasted in: see the hashchange listener
+  // An address with a "#" part typed or pasted in (an invitation, see the hashchange listener,
+  // or a link cut short): not a step back, since a table's entry has none.
+  if (location.hash) return;
   const table = event.state && event.state[TABLE_STATE];
   const atTable = document.body.dataset.screen === "table" || S.conn;
   if (!table && atTable) {
