@@ -397,6 +397,13 @@ class _Page:
         pass
 
 
+def _run_apart(coroutine: Any) -> Any:
+    """Run a coroutine on an event loop of its own, in a thread (a test run may already have
+    one in its main thread: Playwright's)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 def test_a_reading_change_while_a_merged_presence_is_sent_is_sent_too() -> None:
     """A change that comes while a merged presence is on its way to a slow page (its state
     already read) gets a message of its own, so the last one says the state as it is; and a
@@ -419,7 +426,7 @@ def test_a_reading_change_while_a_merged_presence_is_sent_is_sent_too() -> None:
         await asyncio.sleep(1.8)
         return fast.got, hub
 
-    got, hub = asyncio.run(race())
+    got, hub = _run_apart(race())
     assert got[-1] == {"t": "presence", "online": [0, 1, 2], "reading": []}
     assert [m["reading"] for m in got] == [[], [2], []] and hub.presence_due == {}
 
@@ -439,6 +446,6 @@ def test_a_reading_change_while_a_merged_presence_is_sent_is_sent_too() -> None:
         await asyncio.sleep(1.0)
         return hub
 
-    hub = asyncio.run(leak())
+    hub = _run_apart(leak())
     manager: Any = hub.manager
     assert manager.forgotten == ["t1"] and hub.locks == {} and hub.sockets == {}
