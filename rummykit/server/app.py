@@ -239,20 +239,18 @@ class Hub:
         except Exception:
             log.exception("presence failed at table %s", table.id)
         finally:
-            self._presence_done()
+            self._presence_done(table.id)
             self.release(table.id)  # its last page may have closed while this was sent
 
-    def _presence_done(self) -> None:
-        """A pending presence (the task running now, if it is one) has read the state it
+    def _presence_done(self, table_id: str) -> None:
+        """The table's pending presence, if it is the task running now, has read the state it
         sends: a change from now on needs a message of its own."""
-        task = asyncio.current_task()
-        for table_id, due in list(self.presence_due.items()):
-            if due is task:
-                del self.presence_due[table_id]
+        if self.presence_due.get(table_id) is asyncio.current_task():
+            del self.presence_due[table_id]
 
     async def _send_presence(self, table: Table) -> None:
         async with self.lock(table.id):
-            self._presence_done()  # (a change while this is sent is sent after it)
+            self._presence_done(table.id)  # (a change while this is sent is sent after it)
             self.presence_sent[table.id] = time.monotonic()
             online = self.seats_of(table.id)
             reading = self.reading_seats(table.id)

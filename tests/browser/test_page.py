@@ -138,6 +138,15 @@ IN_VIEW = """sel => {
 }"""
 
 
+def drew(page: Any) -> bool:
+    """Draw from the stock if the turn allows it now; whether it did."""
+    stock = page.get_by_role("button", name=re.compile("^Stock"))
+    if not stock.is_enabled():
+        return False
+    act(page, stock)
+    return True
+
+
 def past_score_or_draw(page: Any) -> bool:
     """Wait for this seat's turn; close a hand's score or draw from the stock if that is what
     the turn asks. True if it did either (the caller's loop goes round again), False when the
@@ -146,11 +155,7 @@ def past_score_or_draw(page: Any) -> bool:
     if result_open(page):
         play_on(page)
         return True
-    stock = page.get_by_role("button", name=re.compile("^Stock"))
-    if stock.is_enabled():
-        act(page, stock)
-        return True
-    return False
+    return drew(page)
 
 
 def in_view(page: Any, selector: str) -> bool:
@@ -807,10 +812,7 @@ def test_house_rules_are_chosen_on_the_start_screen_and_shown_at_the_table(
 
 def draw_or_throw_highest(page: Any) -> None:
     """Basic Rummy, playing only to run the stock down: draw, else throw the highest card."""
-    stock = page.get_by_role("button", name=re.compile("^Stock"))
-    if stock.is_enabled():
-        act(page, stock)
-    else:
+    if not drew(page):
         discard_highest(page, [c["name"] for c in cards(page)])
 
 
@@ -871,11 +873,7 @@ def draw_or_pass(page: Any) -> bool:
     if page.get_by_role("button", name="Pass").is_visible():
         act(page, page.get_by_role("button", name="Pass"))
         return True
-    stock = page.get_by_role("button", name=re.compile("^Stock"))
-    if stock.is_enabled():
-        act(page, stock)
-        return True
-    return False
+    return drew(page)
 
 
 def test_crazy_rummy_round_with_a_lay_down_and_a_buy(server: Any, new_page: Any, shot: Any) -> None:
@@ -1385,9 +1383,7 @@ def gin_turn(page: Any) -> str:
     if page.get_by_role("button", name="Pass").is_visible():
         act(page, page.get_by_role("button", name="Pass"))
         return "pass"
-    stock = page.get_by_role("button", name=re.compile("^Stock"))
-    if stock.is_enabled():
-        act(page, stock)
+    if drew(page):
         return "draw"
     name = best_discard(page)[1]
     act(page, select(page, name))
@@ -1645,9 +1641,7 @@ def gin_turn_to_knock(page: Any) -> None:
         if button.is_visible():
             act(page, button)
             return
-    stock = page.get_by_role("button", name=re.compile("^Stock"))
-    if stock.is_enabled():
-        act(page, stock)
+    if drew(page):
         return
     deadwood, name = best_discard(page)
     card = select(page, name)
@@ -1958,11 +1952,7 @@ def test_advice_on_every_turn_shows_the_hint_without_choosing_for_the_person(
         seen.add(text.split(":")[1].split()[0])
         # the advice is words only: the person's selection is their own
         expect(hand(page).locator('button.card[aria-pressed="true"]')).to_have_count(0)
-        stock = page.get_by_role("button", name=re.compile("^Stock"))
-        if stock.is_enabled():
-            act(page, stock)
-        else:
-            discard_highest(page, [c["name"] for c in cards(page)])
+        draw_or_throw_highest(page)
     # advice for each kind of decision: the draw (draw, take) and the rest of the turn
     assert {"draw", "take"} & seen and {"discard", "meld", "lay"} & seen, seen
     page.get_by_role("button", name="Menu").click()
@@ -2499,9 +2489,7 @@ def test_the_log_keeps_the_whole_hand_and_ends_with_its_outcome(server: Any, new
             continue
         if not first and log.count():
             first = log.first.inner_text()
-        stock = page.get_by_role("button", name=re.compile("^Stock"))
-        if stock.is_enabled():
-            act(page, stock)
+        if drew(page):
             continue
         discard_highest(page, [c["name"] for c in cards(page)])
     else:
