@@ -20,7 +20,7 @@ from test_server import check_private, greedy
 from rummykit.server.app import create_app
 from rummykit.server.protocol import ProtocolError
 from rummykit.server.store import Store
-from rummykit.server.tables import MAX_NAME, Table, TableManager, clean_name
+from rummykit.server.tables import MAX_NAME, BadName, Table, TableManager, clean_name
 
 
 @pytest.fixture
@@ -148,6 +148,32 @@ def test_names_are_cleaned_or_refused() -> None:
     assert clean_name("\U0001f44d\U0001f3fd") == "\U0001f44d\U0001f3fd"  # a thumb, skin tone
     with pytest.raises(ValueError):
         clean_name(5)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        *("You", "you", "COMPUTER", "Computer 2", "Computer for An", "Player 3"),
+        *("Bạn", "MÁY", "Máy 2", "Máy chơi thay Lan", "Người chơi 4"),
+        unicodedata.normalize("NFD", "máy"),
+    ],
+)
+def test_the_words_the_page_names_seats_with_are_no_names(name: str, store: Store) -> None:
+    """A friend named "You" would read on the others' pages as each of them ("You discarded
+    7♦"), one named "Computer" as a computer."""
+    with pytest.raises(BadName, match="what the page calls a seat"):
+        clean_name(name)
+    with pytest.raises(ValueError, match="choose another name"):
+        Table.create(store, variant="gin", opponents=1, level="easy", friends=1, name=name)
+    table, _ = Table.create(store, variant="gin", opponents=1, level="easy", friends=1)
+    with pytest.raises(BadName):
+        table.join(table.invites[1], name)
+    assert table.seats[1].open  # the seat still waits for its friend
+
+
+def test_names_that_only_contain_those_words_are_fine() -> None:
+    for name in ("Youssef", "Computer Nerd 2000", "Bạn Hiền", "Máy Bay", "Player One", "An"):
+        assert clean_name(name) == name
 
 
 def test_friends_are_counted_among_the_opponents(store: Store) -> None:

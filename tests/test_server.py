@@ -290,6 +290,7 @@ def test_crazy_check_down_answers_from_the_selection(store: Store) -> None:
     chosen = [str(c) for meld in down.melds for c in meld]
     answer = table.check_down(0, chosen)
     assert answer["down"] is not None and answer["reason"] == ""
+    assert answer["seq"] == table.seq  # the view it was checked on
     assert table.hand.can(parse_action(answer["down"]), 0)
     assert table.check_down(0, ["KS", "KS", "KS", "KS", "KS"])["down"] is None
     # the aids mark the wilds of the seat's own hand: its 2s and jokers, nothing else

@@ -367,6 +367,17 @@ def test_a_game_name_is_stored_as_the_start_screen_names_it(client: TestClient) 
         assert ws.receive_json()["variant"] == "rummy-classic"
 
 
+def test_a_refused_name_is_marked_so_the_page_can_say_so(client: TestClient) -> None:
+    """The start screen words a refused name in the reader's language: the answer names the
+    field. Another error names none."""
+    body = {"game": "gin", "opponents": 1, "friends": 1}
+    answer = client.post("/api/tables", json={**body, "name": "Computer"})
+    assert answer.status_code == 400 and answer.json()["field"] == "name"
+    assert "choose another name" in answer.json()["error"]
+    answer = client.post("/api/tables", json={**body, "opponents": 9, "name": "Lan"})
+    assert answer.status_code == 400 and "field" not in answer.json()
+
+
 class _Forgets:
     def __init__(self) -> None:
         self.forgotten: list[str] = []

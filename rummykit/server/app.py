@@ -51,7 +51,7 @@ from rummykit.server.protocol import (
     parse_incoming,
 )
 from rummykit.server.store import Store
-from rummykit.server.tables import Table, TableManager, game_catalogue
+from rummykit.server.tables import BadName, Table, TableManager, game_catalogue
 
 __all__ = ["WEB_DIR", "Hub", "PageCompression", "create_app"]
 
@@ -554,6 +554,8 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
                 name=body.get("name"),
                 turn_time=body.get("turn_time", 0),
             )
+        except BadName as exc:
+            return JSONResponse({"error": str(exc), "field": "name"}, status_code=400)
         except (ValueError, TypeError) as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         manager.forget(table.id)  # stored; replayed when its seat connects

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
+import re
 import secrets
 import sqlite3
 import time
@@ -218,9 +219,24 @@ def _hidden_char(ch: str) -> bool:
     return not (ch in "\u200c\u200d" or "\U000e0020" <= ch <= "\U000e007f")
 
 
+class BadName(ValueError):
+    """A name a person gave that cannot name a seat (the message says why)."""
+
+
+RESERVED_NAMES = re.compile(
+    r"(you|computer|computer \d+|computer for .*|player \d+"
+    r"|bạn|máy|máy \d+|máy chơi thay .*|người chơi \d+)"
+)
+"""Names the page gives seats itself, in English and Vietnamese (``seat.*`` in the page's
+catalogues): a person named "You" or "Computer" would read on the others' pages as one of them,
+or as a computer."""
+
+
 def clean_name(value: Any) -> str | None:
     """A seat name as given by a person: trimmed, inner spaces collapsed, at most ``MAX_NAME``
-    characters, no control characters; None for no name. Anything else raises ValueError.
+    characters, no control characters, none of the words the page names seats with
+    (:data:`RESERVED_NAMES`, in any case); None for no name. Anything else raises
+    :class:`BadName`.
 
     >>> clean_name("  Lan   Anh ")
     'Lan Anh'
@@ -232,19 +248,23 @@ def clean_name(value: Any) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str):
-        raise ValueError("a name is text")
+        raise BadName("a name is text")
     name = " ".join(value.split())
     if any(_hidden_char(ch) for ch in name):
-        raise ValueError("a name may not hold control characters")
+        raise BadName("a name may not hold control characters")
     if len(name) > MAX_NAME:
-        raise ValueError(f"a name is at most {MAX_NAME} characters")
+        raise BadName(f"a name is at most {MAX_NAME} characters")
     if name and not any(_visible(ch) for ch in name):
-        raise ValueError("a name needs a letter, digit or sign that shows")
+        raise BadName("a name needs a letter, digit or sign that shows")
     marks = 0
     for ch in name:
         marks = marks + 1 if unicodedata.category(ch) == "Mn" else 0  # (Mc takes its own room)
         if marks > MAX_MARKS:  # stacked accents draw over the lines around the name
-            raise ValueError(f"a name puts at most {MAX_MARKS} accents on one letter")
+            raise BadName(f"a name puts at most {MAX_MARKS} accents on one letter")
+    if RESERVED_NAMES.fullmatch(unicodedata.normalize("NFC", name).casefold()):
+        raise BadName(
+            f"{name!r} is what the page calls a seat (You, Computer, Player 2...): choose another name"
+        )
     return name or None
 
 
@@ -1234,7 +1254,13 @@ class Table:
                 reason = "no_contract"
         else:
             reason = "not_now"
-        return {"t": "check_down", "cards": list(cards), "down": down, "reason": reason}
+        return {
+            "t": "check_down",
+            "seq": self.seq,
+            "cards": list(cards),
+            "down": down,
+            "reason": reason,
+        }
 
 
 class TableManager:

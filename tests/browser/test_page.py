@@ -765,6 +765,111 @@ def test_a_double_click_makes_one_move_and_no_error(server: Any, new_page: Any) 
     expect(page.locator("#alert")).to_have_text("")
 
 
+def test_a_double_press_on_play_or_take_my_seat_acts_once(server: Any, new_page: Any) -> None:
+    """A double-click on Play makes one table (it used to make two, the second listed as an
+    unfinished game never played), and one on "Take my seat" seats the friend without telling
+    them that their invitation is no longer valid (the second request was refused)."""
+    host = new_page()
+    host.goto(server.url)
+    host.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
+    host.get_by_label("Your opponent").select_option(label="A friend (send them a link)")
+    host.locator("#start").get_by_label("Your name").fill("An")
+    host.get_by_role("button", name="Play").dblclick()
+    link = host.locator("#invite-list input").first.input_value()
+    host.wait_for_timeout(500)
+    stored = host.evaluate("() => JSON.parse(localStorage.getItem('rummykit.sessions'))")
+    assert len(stored) == 1, stored
+    friend = new_page()
+    friend.goto(link)
+    friend.locator("#join").get_by_label("Your name").fill("Lan")
+    friend.get_by_role("button", name="Take my seat").dblclick()
+    expect(host.locator("#opponents-zone")).to_contain_text("Lan")
+    expect(hand(friend).get_by_role("button").first).to_be_visible()
+    friend.wait_for_timeout(500)
+    expect(friend.locator("#alert")).not_to_contain_text("no longer valid")
+    expect(friend.locator("#start")).to_be_hidden()
+    expect(friend.locator("#table")).to_be_visible()
+
+
+def test_moves_made_while_the_connection_was_down_reach_the_log(server: Any, new_page: Any) -> None:
+    """The page's connection drops after its discard and comes back after the computer has
+    moved: the computer's moves are logged (and read out) as if seen live, so the log is the
+    one a fresh page builds from the hand's moves (it used to miss them)."""
+    page = new_page()
+    start(page, server.url, "Gin Rummy")
+    for _ in range(20):
+        wait_turn(page)
+        if result_open(page):
+            next_hand(page, lambda: act(page, page.get_by_role("button", name="Next hand")))
+            continue
+        if page.get_by_role("button", name="Pass").is_visible():
+            act(page, page.get_by_role("button", name="Pass"))
+            continue
+        if not drew(page):
+            continue
+        if page.get_by_role("button", name=re.compile("^(Knock|Gin)")).is_enabled():
+            continue  # (the test wants a hand that goes on)
+        break
+    moves = page.evaluate("() => window.rummykit.state.msg.view.hand.history.length")
+    page.evaluate(LISTEN_LIVE)
+    # The connection drops as the discard is answered, and comes back 4 s later.
+    page.evaluate(
+        """() => {
+      const conn = window.rummykit.state.conn;
+      const open = conn.open.bind(conn);
+      conn.open = () => setTimeout(open, 4000);
+      const ws = conn.ws;
+      ws.addEventListener("message", () => ws.close(), { once: true });
+    }"""
+    )
+    act(page, select(page, best_discard(page)[1]))
+    expect(page.locator("#conn")).to_be_visible()
+    # Meanwhile the computer draws and throws (or knocks); the page comes back to that.
+    page.wait_for_function(
+        "n => window.rummykit.state.msg.view.hand.history.length > n + 1"
+        " && document.querySelector('#conn').hidden",
+        arg=moves + 1,
+        timeout=20_000,
+    )
+    lines = page.locator("#log li").all_inner_texts()
+    dealt = [i for i, line in enumerate(lines) if line.startswith("Hand ")]
+    live = lines[dealt[-1] + 1 :] if dealt else lines
+    assert any(line.startswith("Computer") for line in live[-2:]), live
+    spoken = " ".join(page.evaluate("() => window.__live"))
+    assert "Computer" in spoken, spoken
+    page.reload()
+    page.wait_for_function("() => document.querySelectorAll('#log li').length > 0")
+    again = page.locator("#log li").all_inner_texts()
+    assert again[-len(live) :] == live
+
+
+def test_stored_settings_or_records_of_the_wrong_shape_do_not_stop_the_page(
+    server: Any, new_page: Any
+) -> None:
+    """Values an older page or a hand edit left in the browser's storage are dropped: the
+    start screen comes up (it used to stay on "Loading" with a script error)."""
+    page = new_page()
+    page.goto(server.url)
+    expect(page.get_by_role("button", name="Play")).to_be_visible()
+    page.evaluate(
+        """() => {
+      localStorage.setItem('rummykit.stats', JSON.stringify({rows: null, seen: []}));
+      localStorage.setItem('rummykit.settings', JSON.stringify({game: 'gin', options: 'x', sort: 3}));
+    }"""
+    )
+    page.reload()
+    expect(page.get_by_role("button", name="Play")).to_be_visible()
+    expect(page.locator("#loading")).to_be_hidden()
+    page.evaluate(
+        """() => localStorage.setItem('rummykit.stats', JSON.stringify({
+      rows: {'gin|2|easy': {hands: 'many', hands_won: 1}, 'gin|2|hard': [1]}, seen: []}))"""
+    )
+    page.reload()
+    expect(page.get_by_role("button", name="Play")).to_be_visible()
+    expect(page.locator("#stats")).to_be_hidden()  # nothing sound left to show
+    start(page, server.url, "Gin Rummy")  # and a game starts
+
+
 def test_house_rules_are_chosen_on_the_start_screen_and_shown_at_the_table(
     server: Any, new_page: Any, shot: Any
 ) -> None:
@@ -1762,10 +1867,15 @@ def test_two_friends_play_a_match_and_a_rematch(server: Any, new_page: Any) -> N
         expect(page.get_by_role("dialog")).to_contain_text("An" if page is friend else "Lan")
     friend.get_by_role("button", name="Rematch").click()
     # Both windows move to the new table by themselves: same people, scores back to 0. The
-    # host's final score stays up until An closes it (its button now only closes it).
+    # host's final score stays up until An closes it (its button now only closes it). Its
+    # moves can no longer be reviewed: the page is at the new match (the request used to go
+    # there, and the new table answered that it had no such hand).
     closing = host.get_by_role("button", name="To the new match")
     expect(closing).to_be_visible()
     expect(host.get_by_role("dialog")).to_contain_text("Lan")
+    expect(host.get_by_role("button", name="Review my moves")).to_be_hidden()
+    expect(host.locator("#review")).to_contain_text("The next match has begun")
+    expect(host.locator("#alert")).not_to_contain_text("did not understand")
     closing.click()
     for page in (host, friend):
         page.wait_for_function(

@@ -30,7 +30,7 @@ const SAID_MS = 5000; // how long a phrase stays by its speaker's name
 
 const S = {
   games: [],
-  settings: loadJSON(SETTINGS) || { game: "gin", opponents: 1, level: "easy", options: {} },
+  settings: loadSettings(),
   session: null,
   invitation: null,
   online: null, // the seats connected now (tables of several people), or null if not told
@@ -69,10 +69,66 @@ function newUi() {
     melds: null, // Gin and Basic Rummy: the server's best melds of the hand, to sort it by melds
     personHint: null, // the view the person asked for a hint on (its answer selects cards)
     coachSeq: null, // the view the coach's advice was last asked for
+    coachAsked: false, // the coach's advice is on its way (see askHint)
+    backSent: false, // "I'm back" was pressed and the table has not answered yet
     said: new Map(), // seat -> the phrase it said a moment ago (see onSaid)
     reviews: new Map(), // hand number -> {hand, data, onlyDifferent}: its review (data once sent)
     reviewPick: null, // {shown, hand}: the hand picked for review on the score of hand ``shown``
+    pastReviews: null, // the reviews of the match whose final score stays up after a rematch
+    pastResult: null, // ... and its last view and welcome (see scoreCtx)
   };
+}
+
+/** The requests on their way, by name: a second press of the same button while the first is
+ * answered sends nothing (a double-click on Play made two tables). */
+const pending = new Set();
+
+/** POST ``body`` to ``url`` once at a time per ``name``: {status, data}, status 0 when the server
+ * could not be reached, or null when the same request is still on its way. */
+async function post(name, url, body) {
+  if (pending.has(name)) return null;
+  pending.add(name);
+  try {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    let data = {};
+    try {
+      data = await response.json();
+    } catch {
+      // (an answer that is not JSON: a proxy's error page)
+    }
+    return { status: response.status, data: data && typeof data === "object" ? data : {} };
+  } catch {
+    return { status: 0, data: {} };
+  } finally {
+    pending.delete(name);
+  }
+}
+
+/** What went wrong with a request: ``key``'s words, the server's reason in English, or that the
+ * server could not be reached. */
+function failed(key, answer) {
+  if (answer.status === 0) return showAlert(t("error.network"));
+  const reason = typeof answer.data.error === "string" ? answer.data.error : "";
+  showAlert(t(key) + (currentLanguage() === "en" && reason ? `: ${reason}` : ""));
+}
+
+/** The start screen's choices as last made, in their own shape (a value from an older page, or
+ * edited by hand, is dropped rather than stopping the page). */
+function loadSettings() {
+  const plain = (value) => Boolean(value) && typeof value === "object" && !Array.isArray(value);
+  const saved = loadJSON(SETTINGS);
+  if (!plain(saved)) return { game: "gin", opponents: 1, level: "easy", options: {} };
+  const settings = { ...saved };
+  if (!plain(settings.options)) settings.options = {};
+  if (!plain(settings.sort)) delete settings.sort;
+  for (const key of ["game", "variant", "preset", "level", "name", "pace"]) {
+    if (key in settings && typeof settings[key] !== "string") delete settings[key];
+  }
+  return settings;
 }
 
 function loadJSON(key) {
@@ -93,7 +149,15 @@ function ctx() {
     online: S.online,
     reading: S.reading,
     games: S.games,
+    rematchJoined: S.rematchJoined,
   };
+}
+
+/** The context the score screen is drawn in: after a rematch someone else started, the final
+ * score of the match that ended stays up (its view and reviews), while ``ctx()`` is the new one. */
+function scoreCtx() {
+  const past = S.rematchJoined ? S.ui.pastResult : null;
+  return past ? { ...ctx(), msg: past.msg, welcome: past.welcome } : ctx();
 }
 
 // --------------------------------------------------------------------------------- rendering
@@ -332,24 +396,18 @@ async function startGame(settings) {
   settings = { ...settings, sort: S.settings.sort }; // (the form has no sort order)
   S.settings = settings;
   localStorage.setItem(SETTINGS, JSON.stringify(settings));
-  const response = await fetch("/api/tables", {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({
-      game: settings.variant,
-      opponents: settings.opponents,
-      level: settings.level,
-      options: settings.options,
-      friends: settings.friends || 0,
-      name: settings.friends ? settings.name || null : null,
-      turn_time: settings.friends ? settings.turn_time || 0 : 0,
-    }),
+  const answer = await post("create", "/api/tables", {
+    game: settings.variant,
+    opponents: settings.opponents,
+    level: settings.level,
+    options: settings.options,
+    friends: settings.friends || 0,
+    name: settings.friends ? settings.name || null : null,
+    turn_time: settings.friends ? settings.turn_time || 0 : 0,
   });
-  const data = await response.json();
-  if (!response.ok) {
-    showAlert(t("error.create") + (currentLanguage() === "en" ? `: ${data.error}` : ""));
-    return;
-  }
+  if (!answer) return; // (a second press while the first is answered)
+  const data = answer.data;
+  if (answer.status !== 201) return failed(data.field === "name" ? "join.bad_name" : "error.create", answer);
   // The invitation links live only here (the server keeps their hashes): kept with the session
   // so that they survive a reload until every friend has joined.
   const invites = (data.invites || []).map((i) => ({ seat: i.seat, link: inviteLink(data.table, i.code) }));
@@ -407,15 +465,13 @@ async function joinTable() {
     S.settings = { ...S.settings, name };
     localStorage.setItem(SETTINGS, JSON.stringify(S.settings));
   }
-  const response = await fetch(`/api/tables/${encodeURIComponent(inv.table)}/join`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ code: inv.code, name: name || null }),
-  });
-  const data = await response.json();
-  if (!response.ok) {
-    if (response.status === 400) return showAlert(t("join.bad_name") + (currentLanguage() === "en" ? ` (${data.error})` : ""));
-    showAlert(response.status === 403 ? t("join.taken") : t("join.gone"));
+  const answer = await post("join", `/api/tables/${encodeURIComponent(inv.table)}/join`, { code: inv.code, name: name || null });
+  if (!answer || S.invitation !== inv) return; // (a second press, or the join screen was left)
+  const data = answer.data;
+  if (answer.status === 0) return failed("join.gone", answer); // (try again)
+  if (answer.status !== 200) {
+    if (answer.status === 400) return failed("join.bad_name", answer);
+    showAlert(answer.status === 403 ? t("join.taken") : t("join.gone"));
     cancelJoin();
     return;
   }
@@ -537,17 +593,18 @@ async function rematch() {
   if (!session) return;
   if (S.rematchJoined) return $("dlg-result").close(); // already at the new match
   S.rematchAsked = true; // its news may come over the socket before the answer does
-  const response = await fetch(`/api/tables/${encodeURIComponent(session.table)}/rematch`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ seat: session.seat, token: session.token }),
+  const answer = await post("rematch", `/api/tables/${encodeURIComponent(session.table)}/rematch`, {
+    seat: session.seat,
+    token: session.token,
   });
-  const data = await response.json();
-  if (!response.ok) {
+  // (A second press; or the page left the table meanwhile, or is at the new match already: its
+  // news came over the socket first.)
+  if (!answer || !S.rematchAsked) return;
+  if (answer.status !== 201) {
     S.rematchAsked = false;
-    return showAlert(t("error.create") + (currentLanguage() === "en" ? `: ${data.error}` : ""));
+    return failed("error.rematch", answer);
   }
-  moveTo(data.table);
+  moveTo(answer.data.table);
 }
 
 /** Follow this seat to the next match at the table (same seat, same token). */
@@ -563,7 +620,16 @@ function moveTo(table, { keepScore = false } = {}) {
   dropSession(S.session.table);
   const session = { ...S.session, table, invites: [], finished: undefined };
   saveSession(session);
+  // The reviews this score screen shows already stay with it; no new one can be asked (this
+  // page's socket is at the new match now).
+  const kept = S.rematchJoined ? { reviews: S.ui.reviews, pick: S.ui.reviewPick, msg: S.msg, welcome: S.welcome } : null;
   connect(session);
+  if (kept) {
+    S.ui.pastReviews = new Map([...kept.reviews].filter(([, review]) => review.data));
+    S.ui.reviewPick = kept.pick;
+    if (kept.msg && kept.welcome) S.ui.pastResult = { msg: kept.msg, welcome: kept.welcome };
+    renderReview(scoreCtx());
+  }
 }
 
 /** A friend is not coming, or has left: the computer plays their seat, at the level of the
@@ -576,14 +642,9 @@ async function giveToComputer(seat) {
   const wanted = other ? other.level : "medium";
   const level = game.levels.includes(wanted) ? wanted : game.levels[0] || "random";
   const url = `/api/tables/${encodeURIComponent(session.table)}/seats/${seat}/computer`;
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ by: session.seat, token: session.token, level }),
-  });
-  if (!response.ok) {
-    const data = await response.json();
-    showAlert(t("error.create") + (currentLanguage() === "en" ? `: ${data.error}` : ""));
+  const answer = await post(`computer ${seat}`, url, { by: session.seat, token: session.token, level });
+  if (answer && answer.status !== 200 && S.session === session) {
+    failed("error.give_seat", answer);
   }
   // The seats message that follows redraws the table and drops the link.
 }
@@ -594,6 +655,7 @@ function leaveTable() {
   if (history.state && history.state[TABLE_STATE]) history.back();
   stopClock();
   sessionStorage.removeItem(CURRENT);
+  S.rematchAsked = false; // (a rematch answered after this does not pull the page back)
   if (S.conn) S.conn.close();
   S.conn = null;
   if ($("dlg-result").open) $("dlg-result").close();
@@ -643,12 +705,16 @@ function onMessage(m) {
   if (m.t === "error") {
     S.sentSeq = null; // the move was refused: the same view may send another
     S.ui.moveButton = null; // (and the focus stays on the button that tried it)
-    if (m.code === "not_your_turn" && S.ui.coachSeq !== null) {
+    S.ui.backSent = false; // (an "I'm back" refused may be tried again)
+    if (m.code === "not_your_turn" && (S.ui.coachAsked || S.ui.personHint !== null)) {
       // A hint asked for as the turn passed (a seat handed to the computer): the coach's is
       // not the person's business.
       const asked = S.ui.personHint !== null;
       S.ui.personHint = null;
-      if (!asked) return;
+      if (!asked) {
+        S.ui.coachAsked = false;
+        return;
+      }
     }
     if (m.code === "not_over") {
       // a review asked for was refused: its button comes back
@@ -671,7 +737,9 @@ function onMessage(m) {
   if (m.t === "timeout") return onTimeout(m);
   if (m.t === "check_down") {
     const key = [...m.cards].sort().join(" ");
-    if (S.ui.down && S.ui.down.key === key) S.ui.down.action = m.down;
+    const down = S.ui.down;
+    // (an answer for an older view, or other cards, no longer applies)
+    if (down && down.key === key && down.seq === m.seq && S.msg && m.seq === S.msg.seq) down.action = m.down;
     scheduleRender();
   }
 }
@@ -697,7 +765,9 @@ function onSeats(m) {
     }
   });
   if (S.session && S.session.invites && S.session.invites.length) {
-    S.session.invites = S.session.invites.filter((i) => m.seats[i.seat] && !m.seats[i.seat].joined);
+    // A link is kept while its seat waits for its friend (not once taken, or given to the computer).
+    const waiting = (seat) => seat && seat.kind === "human" && seat.joined === false;
+    S.session.invites = S.session.invites.filter((i) => waiting(m.seats[i.seat]));
     saveSession(S.session);
   }
   scheduleRender();
@@ -747,14 +817,22 @@ function onView(m) {
       announce(describe({ ...ctx(), msg: m }, item, true));
     }
   }
-  if (!prev) {
-    // A page that joins mid-hand (Continue, reload) starts its log from the hand so far.
+  if (!prev || m.hand_log) {
+    // The first view after a (re)connect carries the hand's moves so far: a page that joins
+    // mid-hand (Continue, reload) starts its log from them, and one whose connection dropped
+    // adds (and reads out) the moves made meanwhile, after those it showed.
     const moves = m.hand_log || m.view.hand.history.map(([seat, action]) => ({ seat, action }));
-    for (const entry of moves) {
+    const start = ui.log.findLastIndex((item) => item.kind === "hand") + 1;
+    const shown = prev ? ui.log.slice(start).filter((item) => item.kind === "move").length : 0;
+    for (const entry of moves.slice(shown)) {
       const got = entry.gained || [];
       const mine = entry.seat === S.session.seat;
-      ui.log.push({ kind: "move", entry, gained: mine ? got : [], standIn: Boolean(entry.stand_in) });
-      if (!mine && got.length) ui.log.push({ kind: "got", cards: got });
+      const items = [{ kind: "move", entry, gained: mine ? got : [], standIn: Boolean(entry.stand_in) }];
+      if (!mine && got.length) items.push({ kind: "got", cards: got });
+      for (const item of items) {
+        ui.log.push(item);
+        if (prev) announce(describe({ ...ctx(), msg: m }, item, true));
+      }
     }
   }
   const before = prev && !newHand ? keyOf(handEntries(prev.view.hand, ui)) : new Set();
@@ -817,6 +895,7 @@ function onView(m) {
     ui.log.push({ kind: "end", line: (c) => resultTitle(c, result) });
   }
   const awayNow = (m.away || []).includes(S.session.seat);
+  if (!awayNow) ui.backSent = false;
   if (awayNow && !(prev && (prev.away || []).includes(S.session.seat))) announce(t("away.title"));
   const myTurnNow = hand.to_act === S.session.seat && timedOut(m) === null;
   const myTurnBefore = prev && prev.view.hand.to_act === S.session.seat && timedOut(prev) === null && !newHand;
@@ -1192,15 +1271,18 @@ function toggleSay(open = $("say-panel").hidden) {
 function askHint(who) {
   if (!S.msg) return;
   if (who === "person") S.ui.personHint = S.msg.seq;
+  else S.ui.coachAsked = true;
   send({ t: "hint" });
 }
 
 function onHint(m) {
+  if (S.ui.personHint !== m.seq) S.ui.coachAsked = false;
   if (!S.msg || m.seq !== S.msg.seq) return; // advice for a position the table has left
   // Answers are told apart by the view they were asked on, so a lost answer (a dropped
   // socket) cannot shift the coach's advice onto the person's request.
   const asked = S.ui.personHint === m.seq;
   if (asked) S.ui.personHint = null;
+  else S.ui.coachAsked = false;
   const action = m.action;
   const cards = actionCards(action);
   // The server words the hint in every language (rummykit/players/reasons.py is its catalogue).
@@ -1286,6 +1368,7 @@ function openResult() {
 /** "Review my moves": the server compares each of this seat's decisions in the hand on the
  * score screen with the strongest computer player's. */
 function askReview() {
+  if (S.rematchJoined) return; // (the button is hidden then)
   const hand = reviewedHand(ctx());
   if (!hand || S.ui.reviews.has(hand)) return;
   const review = { hand, data: null };
@@ -1412,7 +1495,7 @@ function globalKeys(event) {
     m: () => S.welcome.game === "rummy" && meld(),
     l: () => S.welcome.game === "crazy" && layDown(),
     o: () => has(S.msg, "done") && act("done"),
-    a: () => hand.phase === "layoff" && send({ t: "best_layoffs", seq: S.msg.seq }),
+    a: () => hand.phase === "layoff" && hand.to_act === S.session.seat && send({ t: "best_layoffs", seq: S.msg.seq }),
     u: () => undo(),
     h: () => askHint("person"),
     r: () => toggleSort(),
@@ -1576,7 +1659,7 @@ function wire() {
     }
     if (S.msg && S.welcome) {
       scheduleRender(); // the log is kept as moves, so it is worded again in the new language
-      if ($("dlg-result").open && !S.ui.dealtWhileOpen) renderResult(ctx());
+      if ($("dlg-result").open && !S.ui.dealtWhileOpen) renderResult(scoreCtx());
     }
     if ($("dlg-rules").open) openRules($("rules-body").dataset.game || "gin");
     if ($("dlg-pile").open && S.msg) renderPileDialog(ctx());
@@ -1724,7 +1807,11 @@ function wire() {
   $("btn-pass").addEventListener("click", () => act("pass"));
   $("btn-buy").addEventListener("click", () => act("buy"));
   $("btn-nobuy").addEventListener("click", () => act("pass"));
-  $("btn-back").addEventListener("click", () => send({ t: "back" }));
+  $("btn-back").addEventListener("click", () => {
+    if (S.ui.backSent) return; // (a double press: the second would be refused)
+    S.ui.backSent = true;
+    send({ t: "back" });
+  });
   $("btn-nobuy-round").addEventListener("click", () => {
     if (!S.msg) return;
     S.ui.noBuyRound = S.msg.view.hand_number;
@@ -1768,7 +1855,7 @@ function wire() {
   $("btn-intro-done").addEventListener("click", () => $("dlg-intro").close());
   $("review-hand").addEventListener("change", () => {
     S.ui.reviewPick = { shown: Number($("dlg-result").dataset.hand), hand: Number($("review-hand").value) };
-    renderReview(ctx());
+    renderReview(scoreCtx());
   });
   $("dlg-result").addEventListener("close", () => {
     S.ui.dealtWhileOpen = false;

@@ -244,7 +244,7 @@ export function renderResult(ctx) {
   // A rematch seats the same people again (whoever asks first starts it for everyone).
   const rematch = document.getElementById("btn-rematch");
   rematch.hidden = !view.over;
-  rematch.textContent = t("result.rematch");
+  rematch.textContent = t(ctx.rematchJoined ? "result.to_rematch" : "result.rematch");
   document.getElementById("btn-newgame").hidden = !view.over;
   document.getElementById("dlg-result").dataset.hand = String(view.hand_number);
   renderReview(ctx);
@@ -333,11 +333,17 @@ export function renderReview(ctx) {
   const shown = Number(document.getElementById("dlg-result").dataset.hand);
   const hand = reviewedHand(ctx);
   renderPicker(ctx, shown, hand);
-  const review = ctx.ui.reviews.get(hand) || null;
-  button.hidden = Boolean(review);
-  box.hidden = !review;
+  // After a rematch someone else started, the final score stays up with the reviews it had; the
+  // page's connection is at the new match, so no other can be asked for.
+  const closed = Boolean(ctx.rematchJoined);
+  const review = (closed ? (ctx.ui.pastReviews || new Map()).get(hand) : ctx.ui.reviews.get(hand)) || null;
+  button.hidden = Boolean(review) || closed;
+  box.hidden = !review && !closed;
   box.textContent = "";
-  if (!review) return;
+  if (!review) {
+    if (closed) box.append(el("p", "", t("review.after_rematch")));
+    return;
+  }
   const label = shown > 1 ? `${document.getElementById("review-hand").selectedOptions[0].text} · ` : "";
   const title = el("h3", "", label + t("review.title"));
   title.id = "review-title";

@@ -7,6 +7,12 @@ import { t } from "./i18n.js";
 const KEY = "rummykit.stats";
 const SEEN = 400; // hands and matches remembered as counted (the newest)
 
+const COUNTS = ["matches", "won", "shared", "streak", "best", "hands", "hands_won"];
+
+function plain(value) {
+  return Boolean(value) && typeof value === "object" && !Array.isArray(value);
+}
+
 function load() {
   let data = null;
   try {
@@ -14,8 +20,10 @@ function load() {
   } catch {
     data = null;
   }
-  if (!data || typeof data !== "object" || typeof data.rows !== "object" || !Array.isArray(data.seen)) {
-    return { rows: {}, seen: [] };
+  if (!plain(data) || !plain(data.rows) || !Array.isArray(data.seen)) return { rows: {}, seen: [] };
+  // Rows are kept only in their own shape: a count that is no number would show as "NaN".
+  for (const [key, row] of Object.entries(data.rows)) {
+    if (!plain(row) || !COUNTS.every((c) => row[c] === undefined || Number.isFinite(row[c]))) delete data.rows[key];
   }
   return data;
 }
