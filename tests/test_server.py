@@ -32,12 +32,13 @@ from rummykit.actions import Down, Knock, LayOff, parse_action
 from rummykit.cards import Card
 from rummykit.games import GAMES, find_game
 from rummykit.games.base import HandState, Match
-from rummykit.games.crazy import Crazy
+from rummykit.games.crazy import Crazy, CrazyView
 from rummykit.games.gin import GinState
 from rummykit.players import PLAYERS, REGISTRY, RandomPlayer
 from rummykit.server.app import create_app
 from rummykit.server.store import Store
 from rummykit.server.tables import Table, TableManager, aids, game_catalogue
+from rummykit.solver.contract import contract_distance
 
 CARD = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][CDHS]|X)(?![A-Za-z0-9])")
 
@@ -270,8 +271,13 @@ def test_gin_aids_come_from_the_seats_own_hand(store: Store) -> None:
 
 def test_crazy_check_down_answers_from_the_selection(store: Store) -> None:
     table, _ = Table.create(store, variant="crazy", opponents=2, level="random", seed=2)
+    options = Crazy().options
     for _ in range(3000):
         view = table.hand.view(0)
+        assert isinstance(view, CrazyView)
+        if not view.down[0] and not table.hand.is_over:  # the count the page shows
+            lacking = contract_distance(view.hand, view.contract, options.rules)
+            assert table.view_message(0)["aids"]["short"] == lacking
         downs = [str(a) for a in view.legal_actions if str(a).startswith("down ")]
         if downs:
             break
@@ -293,6 +299,10 @@ def test_crazy_check_down_answers_from_the_selection(store: Store) -> None:
     assert answer["seq"] == table.seq  # the view it was checked on
     assert table.hand.can(parse_action(answer["down"]), 0)
     assert table.check_down(0, ["KS", "KS", "KS", "KS", "KS"])["down"] is None
+    # How many cards the hand lacks for the contract: none now; no count once it is laid down.
+    assert table.view_message(0)["aids"]["short"] == 0
+    table.act(0, downs[0], table.seq)
+    assert "short" not in table.view_message(0)["aids"]
     # the aids mark the wilds of the seat's own hand: its 2s and jokers, nothing else
     message = table.view_message(0)
     hand = message["view"]["hand"]["hand"]

@@ -48,7 +48,7 @@ from rummykit.games.base import (
     View,
     undoable_move,
 )
-from rummykit.games.crazy import CrazyView
+from rummykit.games.crazy import CrazyOptions, CrazyView
 from rummykit.games.gin import GinView
 from rummykit.games.rummy import RummyView
 from rummykit.players import PLAYERS, Player, RandomPlayer, UnknownPlayerError, find_player
@@ -56,7 +56,7 @@ from rummykit.record import RecordError, hand_record, is_match, load_record
 from rummykit.review import review_hand
 from rummykit.server.protocol import ProtocolError
 from rummykit.server.store import Store, StoredTable
-from rummykit.solver.contract import solve_contract
+from rummykit.solver.contract import contract_distance, solve_contract
 from rummykit.solver.deadwood import best_arrangement, best_layoffs, discard_deadwoods
 from rummykit.wild_melds import Run, WildRules, is_wild, position_card
 
@@ -355,14 +355,16 @@ def _cards(cards: Sequence[AnyCard]) -> list[str]:
     return [str(c) for c in cards]
 
 
-def aids(view: View) -> dict[str, Any]:
+def aids(view: View, options: CrazyOptions | None = None) -> dict[str, Any]:
     """Help for the page computed from ``view`` alone (the seat's own hand and public cards).
 
     Gin and Basic Rummy: the melds of the best arrangement of the hand (for the coloured bars) and
     its deadwood; Gin, when the seat must discard: the deadwood left by each discard (the Knock
     button reads Gin when it is 0); Gin, when the seat lays off: the best lay-offs. Crazy Rummy:
-    the round's contract, whether the hand can lay it down now, and which cards of the hand are
-    wilds (to mark them).
+    the round's contract, whether the hand can lay it down now, which cards of the hand are
+    wilds (to mark them), and, given the game's ``options``, while the seat has not laid down in a
+    round in play, ``short``: how many more cards its hand needs to make the contract (0: it
+    could lay it down with the cards it holds).
     """
     out: dict[str, Any] = {}
     if isinstance(view, GinView | RummyView):
@@ -385,6 +387,10 @@ def aids(view: View) -> dict[str, Any]:
         out["can_lay_down"] = bool(downs)
         out["wilds"] = sorted({str(c) for c in view.hand if is_wild(c)})
         out["ends"] = _layoff_ends(view)
+        if options is not None and not view.down[view.seat] and view.phase is not Phase.HAND_OVER:
+            out["short"] = contract_distance(
+                view.hand, view.contract, options.rules, jokers=options.jokers
+            )
     return out
 
 
@@ -881,7 +887,7 @@ class Table:
             "t": "view",
             "seq": self.seq,
             "view": self.match_view(seat),
-            "aids": aids(self.hand.view(seat)),
+            "aids": aids(self.hand.view(seat), self._crazy_options()),
             "log": list(log),
             "gained": list(gained),
             "undo": self._undo_entry(seat) if self.undoable(seat) is not None else None,
@@ -891,6 +897,10 @@ class Table:
         if with_hand_log:
             message["hand_log"] = self.hand_log(seat)
         return message
+
+    def _crazy_options(self) -> CrazyOptions | None:
+        options = self.hand.game.options
+        return options if isinstance(options, CrazyOptions) else None
 
     def hand_log(self, seat: int) -> list[dict[str, Any]]:
         """The hand's moves so far as ``seat`` saw them, in the form of a view message's ``log``.

@@ -1018,16 +1018,22 @@ def test_crazy_rummy_round_with_a_lay_down_and_a_buy(server: Any, new_page: Any,
                 expect(page.locator("#log li").filter(has_text=said)).not_to_have_count(0)
             bought = True
             continue
+        if not laid:  # the hand's distance from the contract, as the server counts it
+            short = page.evaluate("() => window.rummykit.state.msg.aids.short")
+            words = "your hand makes it" if short == 0 else f"your hand is {short} card"
+            expect(page.locator("#scorebar")).to_contain_text(words)
         if draw_or_pass(page):
             continue
         pick = page.get_by_role("button", name="Select my contract")
         if pick.is_visible() and not laid:
+            expect(page.locator("#scorebar")).to_contain_text("· your hand makes it")
             pick.click()
             down = page.get_by_role("button", name="Lay down")
             expect(down).to_be_enabled()
             act(page, down)
             laid = True
             expect(page.get_by_role("heading", name="Laid by you")).to_be_visible()
+            expect(page.locator("#scorebar")).not_to_contain_text("your hand")
             shot(page, "phone-crazy-laid-down")
             continue
         discard_highest(page, [c["name"] for c in cards(page)])  # (each name tried once)

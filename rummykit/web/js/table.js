@@ -159,6 +159,10 @@ function renderScorebar(ctx) {
     const c = view.hand.contract;
     parts.push(t("score.round", { n: view.hand.round, total: 7 }));
     parts.push(t("score.contract", { contract: contractText(c) }));
+    // How far this hand is from the contract, until it is laid down (the server counts it).
+    const short = msg.aids && msg.aids.short;
+    if (short === 0) parts.push(t("score.contract_ready"));
+    else if (short > 0) parts.push(t("score.contract_short", { count: short }));
   } else {
     parts.push(t("score.hand", { n: view.hand_number }));
     if (welcome.options.hands) parts.push(t("score.hands_total", { count: welcome.options.hands }));
