@@ -15,7 +15,8 @@ from playwright.sync_api import expect
 
 MY_TURN_OR_OVER = """() => {
   const dlg = document.querySelector('#dlg-result');
-  return (dlg && dlg.open) || Boolean(document.querySelector('.scores li.me.acting'));
+  // (in Crazy Rummy a seat asked whether to buy is marked "asked": its decision too)
+  return (dlg && dlg.open) || Boolean(document.querySelector('.scores li.me.acting, .scores li.me.asked'));
 }"""
 
 VALUES = {"ace": 1, "jack": 10, "queen": 10, "king": 10, "joker": 25}
@@ -1006,6 +1007,11 @@ def test_crazy_rummy_round_with_a_lay_down_and_a_buy(server: Any, new_page: Any,
         panel = page.get_by_role("group", name="May I?")
         if panel.is_visible():
             expect(panel).to_contain_text("penalty card")
+            # asked whether to buy, not this seat's turn: the player who passed is outlined
+            expect(page.locator(".scores li.me")).to_have_class(re.compile(r"\basked\b"))
+            expect(page.locator(".scores li.acting")).to_have_count(1)
+            expect(page.locator(".scores li.me.acting")).to_have_count(0)
+            expect(page).to_have_title("● May I? · rummykit")
             # on the phone the question, the hand and the answers all fit on one screen
             assert in_view(page, "#buy-panel") and in_view(page, "#hand")
             if not bought:
@@ -1053,7 +1059,7 @@ PROMPT_SEQ_HELD = """() => [
   document.getElementById("prompt").textContent,
   Number(document.getElementById("table").dataset.seq),
   document.querySelectorAll("#hand button").length,
-  Boolean(document.querySelector(".scores li.me.acting")),
+  Boolean(document.querySelector(".scores li.me.acting, .scores li.me.asked")),
 ]"""
 
 

@@ -181,9 +181,10 @@ function renderScorebar(ctx) {
     li.append(name, pts);
     // who dealt (opponents' boxes say it too; on a phone only this seat's pill shows)
     if (view.hand.dealer === seat && !view.over) li.append(el("span", "dealer", t("opp.dealer")));
-    if (view.hand.to_act === seat) {
-      li.classList.add("acting");
-      li.append(el("span", "sr-only", t("score.acting"))); // the outline, in words
+    const mark = turnMark(view.hand, seat);
+    if (mark) {
+      li.classList.add(mark); // the outline: whose turn it is; dashed for a seat asked to buy
+      li.append(el("span", "sr-only", t(`score.${mark}`))); // the outline, in words
     }
     if (view.boxes) li.append(el("span", "boxes", t("score.boxes", { count: view.boxes[seat] })));
     const said = seat === ctx.seat && saying(ctx, seat);
@@ -192,6 +193,16 @@ function renderScorebar(ctx) {
   });
   bar.append(list);
   $("table-title").textContent = t(`game.${welcome.game}`);
+}
+
+/** How a seat is marked on the table: "acting" for the seat whose turn it is, "asked" for one
+ * asked whether to buy the card that player passed on (Crazy Rummy), or null. */
+function turnMark(hand, seat) {
+  if (hand.phase === "buy" && hand.turn !== null && hand.turn !== undefined) {
+    if (hand.turn === seat) return "acting";
+    return hand.to_act === seat ? "asked" : null;
+  }
+  return hand.to_act === seat ? "acting" : null;
 }
 
 export function contractText(c) {
@@ -226,7 +237,8 @@ function renderOpponents(ctx) {
   for (const seat of wanted) {
     const box = el("section", "opp");
     box.dataset.seat = String(seat);
-    if (hand.to_act === seat) box.classList.add("acting");
+    const mark = turnMark(hand, seat);
+    if (mark) box.classList.add(mark);
     const head = el("h3", "opp-name", seatName(ctx, seat));
     const level = ctx.welcome.seats[seat].level;
     // The space before each "·" is where the line may break; "· Easy" stays together.
@@ -239,7 +251,7 @@ function renderOpponents(ctx) {
     box.append(head);
     const said = saying(ctx, seat);
     if (said) box.append(el("p", "bubble", said));
-    if (hand.to_act === seat) box.append(el("p", "sr-only", t("score.acting")));
+    if (mark) box.append(el("p", "sr-only", t(`score.${mark}`)));
     if (away(ctx, seat) && !ctx.msg.view.over) {
       // Anyone at the table may let the computer go on for a person who has left (the creator
       // too: else a table whose creator closed the page would wait for ever).
@@ -843,7 +855,8 @@ export function render(ctx, moves) {
   // In another tab, the page's title says when this seat is to move.
   const hand = ctx.msg.view.hand;
   const out = ctx.msg.clock && ctx.msg.clock.out;
-  document.title = hand.to_act === ctx.seat && !out && !ctx.msg.view.over ? t("title.your_turn") : "rummykit";
+  const asked = hand.to_act === ctx.seat && !out && !ctx.msg.view.over;
+  document.title = asked ? t(hand.phase === "buy" ? "title.may_i" : "title.your_turn") : "rummykit";
   renderInvites(ctx);
   renderScorebar(ctx);
   renderOpponents(ctx);
