@@ -3127,6 +3127,24 @@ def test_a_guided_game_starts_when_its_tips_are_closed(server: Any, new_page: An
     expect(page.locator("#opponents-zone .opp .level")).to_have_text("· Easy")
 
 
+def test_a_guided_crazy_rummy_game_has_two_computers_so_buying_can_happen(
+    server: Any, new_page: Any
+) -> None:
+    """Its tips teach "May I?", which needs a third player (nobody may buy at two)."""
+    page = new_page(phone=True)
+    page.goto(server.url)
+    page.get_by_role("radio", name=re.compile("^Crazy Rummy")).check()
+    page.get_by_role("button", name="New to this game? Try a guided game").click()
+    intro = page.get_by_role("dialog", name=re.compile(r"^Crazy Rummy: first steps"))
+    intro.get_by_role("button", name="Next tip").click()
+    intro.get_by_role("button", name="Next tip").click()
+    expect(intro).to_contain_text("May I?")
+    page.keyboard.press("Escape")
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    expect(page.locator("#opponents-zone .opp")).to_have_count(2)
+    expect(page.locator("#opponents-zone .opp .level")).to_have_text(["· Easy", "· Easy"])
+
+
 def test_the_creators_table_opens_with_the_invitations_heading(
     server: Any, new_page: Any, shot: Any
 ) -> None:

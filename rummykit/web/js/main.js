@@ -1729,15 +1729,16 @@ function wire() {
     renderStats();
   });
   $("btn-guided").addEventListener("click", () => {
-    // The chosen game against one easy computer, with the advice on (remembered, as if ticked).
-    // The game's first steps come first: the table is made when they are closed (Got it, or
-    // Esc), so the computer does not play while the person reads.
+    // The chosen game against one easy computer, with the advice on (remembered, as if ticked);
+    // in Crazy Rummy two, since a card is bought only from a third player's discard, and its
+    // tips teach buying. The game's first steps come first: the table is made when they are
+    // closed (Got it, or Esc), so the computer does not play while the person reads.
     const settings = readStart(S.games);
     const game = S.games.find((g) => g.key === settings.game);
     $("coach").checked = true;
     const guided = {
       ...settings,
-      opponents: game.min_players - 1,
+      opponents: Math.max(game.min_players - 1, game.key === "crazy" ? 2 : 1),
       friends: 0,
       level: game.levels.includes("easy") ? "easy" : settings.level,
       coach: true,
