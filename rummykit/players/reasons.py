@@ -190,15 +190,22 @@ _ACTION_KEYS: Final[dict[type, str]] = {
 
 
 def action_phrase(action: Action) -> Phrase:
-    """The action as a phrase: ``discard K♦``, ``bỏ K♦``; a lay-down names its melds apart.
+    """The action as a phrase: ``discard K♦``, ``bỏ K♦``; a lay-down names its melds apart, a
+    lay-off or a swap the table meld by its number.
 
     >>> from rummykit.actions import parse_action
     >>> action_phrase(parse_action("down 4C 4D 2D | 8C 8D 2S")).text("en")
     'lay down 4♣ 4♦ 2♦ + 8♣ 8♦ 2♠'
+    >>> action_phrase(parse_action("layoff X 2 low")).text("vi")
+    'gửi 🃏 vào bộ 2'
     """
     key = _ACTION_KEYS[type(action)]
     if isinstance(action, Down):  # each meld apart: "lay down 4♣ 4♦ 2♦ + 8♣ 8♦ 2♠"
         return Phrase(key, (("cards", " + ".join(_param_text(tuple(m)) for m in action.melds)),))
+    if isinstance(
+        action, (LayOff, Swap)
+    ):  # the meld by its number on the table, as the page shows it
+        return Phrase(key, (("cards", _cards_of(action)), ("meld", action.meld)))
     return Phrase(key, (("cards", _cards_of(action)),))
 
 
@@ -234,10 +241,13 @@ define(
         "act.discard": ("discard {cards}", "bỏ {cards}"),
         "act.knock": ("knock, throwing {cards}", "gõ, bỏ {cards}"),
         "act.biggin": ("go big gin", "ù Gin lớn"),
-        "act.layoff": ("lay off {cards}", "gửi {cards}"),
+        "act.layoff": ("lay off {cards} on meld {meld}", "gửi {cards} vào bộ {meld}"),
         "act.meld": ("meld {cards}", "hạ bộ {cards}"),
         "act.down": ("lay down {cards}", "hạ bài {cards}"),
-        "act.swap": ("swap {cards} for a wild", "đổi {cards} lấy lá đại diện"),
+        "act.swap": (
+            "swap {cards} for the wild in meld {meld}",
+            "đổi {cards} lấy lá đại diện ở bộ {meld}",
+        ),
         "act.done": ("finish", "xong"),
         # Shared by every game.
         "random": ("picked at random among the legal moves", "chọn ngẫu nhiên một nước hợp lệ"),

@@ -2122,6 +2122,22 @@ REVIEW_DATA = """() => {
 }"""
 
 
+def test_the_servers_words_write_a_joker_as_the_page_does(server: Any, new_page: Any) -> None:
+    """Hints and reviews come worded by the server, with 🃏 for a joker (which some devices draw
+    as an empty box); the page writes it "Joker", as in the log, and reads it out in words."""
+    page = new_page(locale="vi-VN")
+    page.goto(server.url)
+    expect(page.get_by_role("button", name="Chơi", exact=True)).to_be_visible()
+    shown, spoken = page.evaluate(
+        """async () => {
+      const cards = await import('/js/cards.js');
+      const text = 'gửi 🃏 vào bộ 2';
+      return [cards.shownText(text), cards.spokenCards(text)];
+    }"""
+    )
+    assert (shown, spoken) == ("gửi Joker vào bộ 2", "gửi Joker vào bộ 2")
+
+
 def test_review_my_moves_compares_each_decision_with_the_computer(
     server: Any, new_page: Any, shot: Any
 ) -> None:

@@ -24,6 +24,12 @@ export function shortCard(text) {
   return rankLabel(rank) + SYMBOL[suit];
 }
 
+/** ``text`` (the server's words: a hint, a review) with a joker written as the rest of the page
+ * writes it ("Joker", not the 🃏 sign, which some devices draw as an empty box). */
+export function shownText(text) {
+  return text.replace(/🃏/gu, t("card.joker_short"));
+}
+
 /** The card's accessible name from the catalogue: "7 of hearts" / "7 cơ". */
 export function cardName(text) {
   const { rank, suit } = parseCard(text);

@@ -1,7 +1,7 @@
 // The page's controller: screens, the seat's connection, intents from taps, keys and drags.
 // It holds the latest view message (from the server) and the local-only ui state, and asks the
 // render modules for one redraw per animation frame.
-import { actionCards, cardName, spokenCards } from "./cards.js";
+import { actionCards, cardName, shownText, spokenCards } from "./cards.js";
 import { durationText, showClock, stopClock } from "./clock.js";
 import { currentLanguage, onLanguage, preferredLanguage, setLanguage, t, translateStatic } from "./i18n.js";
 import { has, meldFor, targetsFor, verbs } from "./intents.js";
@@ -1287,7 +1287,7 @@ function onHint(m) {
   const cards = actionCards(action);
   // The server words the hint in every language (rummykit/players/reasons.py is its catalogue).
   const text = (m.text && (m.text[currentLanguage()] || m.text.en)) || action;
-  $("hint-text").textContent = t("hint.prefix", { text });
+  $("hint-text").textContent = t("hint.prefix", { text: shownText(text) });
   announce(t("hint.prefix", { text: spokenCards(text) })); // (its cards named in words)
   const verb = action.split(" ")[0];
   // The coach's advice only says; a hint the person asked for also selects the cards it names.

@@ -1,5 +1,5 @@
 // The end-of-hand and end-of-match screens: every number comes from the server's results.
-import { actionCards, miniRow, shortCard } from "./cards.js";
+import { actionCards, miniRow, shortCard, shownText } from "./cards.js";
 import { currentLanguage, t } from "./i18n.js";
 import { el, objectName, seatName } from "./table.js";
 
@@ -262,11 +262,11 @@ function reviewStep(step, n, lang) {
   mark.setAttribute("aria-hidden", "true");
   head.append(mark, el("span", "sr-only", `${t(`review.verdict.${step.verdict}`)}: `));
   head.append(el("span", "review-number", `${n}. `));
-  head.append(el("span", "review-you", t("review.you", { text: step.played_text[lang] || step.played_text.en })));
+  head.append(el("span", "review-you", t("review.you", { text: shownText(step.played_text[lang] || step.played_text.en) })));
   li.append(head);
   if (step.verdict === "same") return li;
-  const move = step.advice_move[lang] || step.advice_move.en;
-  const reason = step.advice_reason[lang] || step.advice_reason.en;
+  const move = shownText(step.advice_move[lang] || step.advice_move.en);
+  const reason = shownText(step.advice_reason[lang] || step.advice_reason.en);
   const key = step.verdict === "as_good" ? "review.computer_as_good" : "review.computer";
   li.append(el("p", "review-computer", t(key, { move, why: reason ? ` (${reason})` : "" })));
   if (step.verdict === "different") {
