@@ -410,6 +410,10 @@ def test_the_hand_sorts_by_suit_rank_and_melds(server: Any, new_page: Any) -> No
     assert len(set(melded)) >= 2
     sort.click()
     expect(sort).to_have_text("Sort: by suit ▸")  # back to suits
+    # suits in the order ♠ ♥ ♣ ♦: black and red take turns, so no two neighbours look alike
+    suits = [c["name"].split(" of ")[1] for c in cards(page)]
+    shown = ["spades", "hearts", "clubs", "diamonds"]
+    assert suits == sorted(suits, key=shown.index), suits
 
 
 FOCUS_PLACE = """() => document.activeElement.closest('#hand button.card') ? 'hand'

@@ -47,16 +47,20 @@ export function spokenCards(text) {
   );
 }
 
+/** The suits in the hand's order: black and red take turns, so neighbouring suits never share
+ * a colour (♦ beside ♥ is easy to misread in a long hand). */
+const SHOWN_SUITS = ["S", "H", "C", "D"];
+
 /** Sort keys for the two sort orders of the hand (display only, not a rule). */
 export function suitOrder(text) {
   const { rank, suit } = parseCard(text);
   if (suit === null) return 1000;
-  return SUITS.indexOf(suit) * 20 + RANKS.indexOf(rank);
+  return SHOWN_SUITS.indexOf(suit) * 20 + RANKS.indexOf(rank);
 }
 export function rankOrder(text) {
   const { rank, suit } = parseCard(text);
   if (suit === null) return 1000;
-  return RANKS.indexOf(rank) * 4 + SUITS.indexOf(suit);
+  return RANKS.indexOf(rank) * 4 + SHOWN_SUITS.indexOf(suit);
 }
 
 /** Fill ``el`` with a card face: corner index, centre pip; or a back when ``text`` is null. */
