@@ -1722,10 +1722,25 @@ def test_the_start_screen_says_how_friends_join_only_when_one_is_chosen(
     expect(help_).to_have_text(
         "Friends join from a link you send them; the other seats are the computer's."
     )
+    expect(page.get_by_label("Computer speed")).to_be_visible()
     friends.select_option(label="2 friends")
     expect(help_).to_have_text("Friends join from a link you send them.")
+    # no computer at the table: neither its level nor its speed is asked
+    expect(page.get_by_label("Computer level")).to_be_hidden()
+    expect(page.get_by_label("Computer speed")).to_be_hidden()
     page.get_by_role("button", name="Tiếng Việt").click()
     expect(help_).to_have_text("Bạn bè vào bàn bằng đường link bạn gửi.")
+
+
+def test_the_sounds_help_names_the_s_key_only_where_there_is_a_keyboard(
+    server: Any, new_page: Any
+) -> None:
+    for phone, shown in ((False, True), (True, False)):
+        page = new_page(phone=phone)
+        page.goto(server.url)
+        expect(page.locator("#sound-help")).to_contain_text("the end of a hand")
+        key = page.locator("#sound-help .keys-only")
+        expect(key).to_be_visible() if shown else expect(key).to_be_hidden()
 
 
 def test_the_computer_plays_for_a_friend_who_is_not_coming(server: Any, new_page: Any) -> None:

@@ -212,7 +212,9 @@ export function showFriendFields() {
   help.textContent = t(help.dataset.i18n);
   $("name-field").hidden = friends === 0;
   $("turn-time-field").hidden = friends === 0;
+  // With friends in every seat there is no computer: its level and speed are not asked.
   $("level-field").hidden = friends >= opponents && opponents > 0;
+  $("pace-field").hidden = $("level-field").hidden;
 }
 
 /** The settings the form shows now. */
