@@ -3290,3 +3290,43 @@ def test_crazy_says_why_the_twin_of_the_last_card_cannot_be_taken(
     before = seq(page)
     act(page, page.get_by_role("button", name=re.compile("^(Draw|Stock)")).first)
     assert seq(page) > before and len(cards(page)) == 2
+
+
+def test_crazy_says_why_a_card_goes_on_no_meld_before_the_contract_is_down(
+    server: Any, new_page: Any
+) -> None:
+    """A computer has laid down; the person has not, selects a card and taps a table meld: the
+    message says why it goes nowhere (it used to name the card and the meld only). The position
+    is played on a table of the server's own database (seed 1, two medium computers; the person
+    draws and throws their first card), then continued in the page."""
+    from rummykit.server.store import Store
+    from rummykit.server.tables import Table
+
+    store = Store(server.db)
+    table, token = Table.create(store, variant="crazy", opponents=2, level="medium", seed=1)
+    for _ in range(400):
+        if table.hand.to_act != 0:
+            table.step_computer()
+            continue
+        view = table.hand.view(0)
+        legal = [str(a) for a in view.legal_actions]
+        if table.hand.phase.value == "discard" and view.table and not view.down[0]:  # type: ignore[attr-defined]
+            break
+        move = next((a for a in ("draw", "pass") if a in legal), None)
+        table.act(0, move or [a for a in legal if a.startswith("discard")][0], table.seq)
+    else:
+        pytest.fail("no computer laid down first")
+    page = new_page()
+    page.goto(server.url)
+    session = {"table": table.id, "seat": 0, "token": token, "invites": []}
+    page.evaluate("s => localStorage.setItem('rummykit.sessions', JSON.stringify([s]))", session)
+    page.reload()
+    page.get_by_role("button", name="Continue").click()
+    wait_turn(page)
+    name = cards(page)[0]["name"]
+    select(page, name)
+    page.locator('#melds-zone button.table-meld[data-meld="1"]').click(force=True)
+    expect(page.locator("#alert")).to_contain_text(
+        f"The {name} does not fit meld 1: you lay off once your contract is down"
+    )
+

@@ -1162,11 +1162,31 @@ function maybeCheckDown() {
   send({ t: "check_down", cards: sel });
 }
 
+/** Why a card goes on no place of table meld ``n``: the page says what it can see (the server's
+ * legal moves decide). In Crazy Rummy: not laid down yet, or a wild onto a meld that holds the
+ * most wilds the rules allow. */
+function noFitText(card, n) {
+  const base = t("error.no_fit", { card: cardName(card), n });
+  const hand = S.msg.view.hand;
+  if (S.welcome.game !== "crazy") return base;
+  if (!hand.down[S.session.seat]) return `${base}: ${t("error.no_fit_not_down")}`;
+  const meld = (hand.table || [])[n - 1];
+  const wild = card === "X" || card.startsWith("2");
+  if (meld && wild) {
+    const limit = S.welcome.options[meld.kind === "book" ? "max_wilds_book" : "max_wilds_run"];
+    const held = (meld.wild || []).filter(Boolean).length;
+    if (limit > 0 && held >= limit) {
+      return `${base}: ${t(meld.kind === "book" ? "error.no_fit_wilds_book" : "error.no_fit_wilds_run", { count: limit })}`;
+    }
+  }
+  return base;
+}
+
 function tapMeld(n) {
   const sel = selectedCards(ctx());
   if (sel.length !== 1) return showAlert(t(sel.length ? "error.layoff_one" : "error.select_one"));
   const targets = targetsFor(S.msg, sel[0], n);
-  if (!targets.length) return showAlert(t("error.no_fit", { card: cardName(sel[0]), n }));
+  if (!targets.length) return showAlert(noFitText(sel[0], n));
   S.ui.backToHand = true; // after the lay-off the keyboard goes on in the hand
   if (targets.length === 1) return act(targets[0]);
   // More than one way to play the card on this meld (either end of a run, or a swap).
