@@ -3329,4 +3329,3 @@ def test_crazy_says_why_a_card_goes_on_no_meld_before_the_contract_is_down(
     expect(page.locator("#alert")).to_contain_text(
         f"The {name} does not fit meld 1: you lay off once your contract is down"
     )
-
