@@ -3329,3 +3329,45 @@ def test_crazy_says_why_a_card_goes_on_no_meld_before_the_contract_is_down(
     expect(page.locator("#alert")).to_contain_text(
         f"The {name} does not fit meld 1: you lay off once your contract is down"
     )
+
+
+def test_a_new_crazy_round_shows_its_number_and_contract_for_a_moment(
+    server: Any, new_page: Any
+) -> None:
+    """Round 1 is played to its end on a table of the server's own database (the person plays
+    simple moves); its score is up in the page, and Next round shows "Round 2 of 7" with the new
+    contract in a banner over the table, which then goes (it takes no tap)."""
+    from rummykit.server.store import Store
+    from rummykit.server.tables import Table
+
+    store = Store(server.db)
+    table, token = Table.create(store, variant="crazy", opponents=2, level="medium", seed=3)
+    for _ in range(2000):
+        if table.hand.is_over:
+            break
+        if table.hand.to_act != 0:
+            table.step_computer()
+            continue
+        legal = [str(a) for a in table.hand.view(0).legal_actions]
+        for verb in ("down", "layoff", "draw", "pass"):
+            move = next((a for a in legal if a.split()[0] == verb), None)
+            if move:
+                break
+        table.act(0, move or max(legal, key=lambda a: a.split()[-1]), table.seq)
+    else:
+        pytest.fail("round 1 did not end")
+    page = new_page()
+    page.goto(server.url)
+    session = {"table": table.id, "seat": 0, "token": token, "invites": []}
+    page.evaluate("s => localStorage.setItem('rummykit.sessions', JSON.stringify([s]))", session)
+    page.reload()
+    page.get_by_role("button", name="Continue").click()
+    expect(page.locator("#dlg-result")).to_have_attribute("open", "")
+    expect(page.locator("#banner")).to_be_hidden()
+    page.get_by_role("button", name="Next round").click()
+    banner = page.locator("#banner")
+    expect(banner).to_be_visible()
+    expect(banner).to_have_text("Round 2 of 7Contract: 1 book + 1 run")
+    expect(banner).to_have_attribute("aria-hidden", "true")  # (the live region says it)
+    expect(banner).to_be_hidden(timeout=6_000)
+

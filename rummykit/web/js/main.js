@@ -255,6 +255,28 @@ function showAlert(text, notice = false, spoken = text) {
   alertTimer = setTimeout(() => (box.textContent = ""), 6000);
 }
 
+let bannerTimer = 0;
+/** A new Crazy Rummy round: its number and contract in a banner over the table for a moment. */
+function roundBanner(m) {
+  const hand = m.view.hand;
+  if (!S.welcome || S.welcome.game !== "crazy" || !hand.contract || hand.phase === "hand_over") return;
+  const banner = $("banner");
+  banner.textContent = "";
+  const main = document.createElement("div");
+  main.className = "banner-main";
+  main.textContent = t("score.round", { n: hand.round, total: 7 });
+  const sub = document.createElement("div");
+  sub.className = "banner-sub";
+  sub.textContent = t("score.contract", { contract: contractText(hand.contract) });
+  banner.append(main, sub);
+  banner.hidden = false;
+  banner.style.animation = "none"; // (restarted: a banner still showing begins again)
+  void banner.offsetWidth;
+  banner.style.animation = "";
+  clearTimeout(bannerTimer);
+  bannerTimer = setTimeout(() => (banner.hidden = true), 2800);
+}
+
 /** An error over the hand goes as soon as a move of this person is accepted (news stays). */
 function clearError() {
   const box = $("alert");
@@ -656,6 +678,7 @@ function leaveTable() {
   stopClock();
   sessionStorage.removeItem(CURRENT);
   S.rematchAsked = false; // (a rematch answered after this does not pull the page back)
+  $("banner").hidden = true;
   if (S.conn) S.conn.close();
   S.conn = null;
   if ($("dlg-result").open) $("dlg-result").close();
@@ -815,6 +838,7 @@ function onView(m) {
       const item = { kind: "hand", n: m.view.hand_number, contract: m.view.hand.contract || null };
       ui.log.push(item);
       announce(describe({ ...ctx(), msg: m }, item, true));
+      if (!ui.dealtWhileOpen) roundBanner(m); // (else once the last round's score is closed)
     }
   }
   if (!prev || m.hand_log) {
@@ -1879,6 +1903,7 @@ function wire() {
     renderReview(scoreCtx());
   });
   $("dlg-result").addEventListener("close", () => {
+    if (S.ui.dealtWhileOpen && S.msg) roundBanner(S.msg);
     S.ui.dealtWhileOpen = false;
     $("result-turn").hidden = true;
     tellReading(false);
