@@ -3370,4 +3370,3 @@ def test_a_new_crazy_round_shows_its_number_and_contract_for_a_moment(
     expect(banner).to_have_text("Round 2 of 7Contract: 1 book + 1 run")
     expect(banner).to_have_attribute("aria-hidden", "true")  # (the live region says it)
     expect(banner).to_be_hidden(timeout=6_000)
-
