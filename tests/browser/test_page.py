@@ -1732,6 +1732,27 @@ def test_the_start_screen_says_how_friends_join_only_when_one_is_chosen(
     expect(help_).to_have_text("Bạn bè vào bàn bằng đường link bạn gửi.")
 
 
+def test_an_invitation_says_the_rules_and_who_else_is_at_the_table(
+    server: Any, new_page: Any
+) -> None:
+    host = new_page()
+    host.goto(server.url)
+    host.get_by_role("radio", name=re.compile("^Basic Rummy")).check()
+    host.locator("#preset").select_option(label="Classic Rummy (any number of melds)")
+    host.get_by_label("Opponents").select_option(label="3 opponents")
+    host.get_by_label("Of them, friends").select_option(label="2 friends")
+    host.get_by_label("Computer level").select_option(label="Easy")
+    host.locator("#start").get_by_label("Your name").fill("An")
+    host.get_by_role("button", name="Play").click()
+    link = host.locator("#invite-list input").first.input_value()
+    friend = new_page()
+    friend.goto(link)
+    expect(friend.locator("#join-text")).to_have_text(
+        "An invites you to a game of Basic Rummy · Classic Rummy (any number of melds)."
+        " At the table: An, a friend not joined yet, and a computer (Easy)."
+    )
+
+
 def test_the_sounds_help_names_the_s_key_only_where_there_is_a_keyboard(
     server: Any, new_page: Any
 ) -> None:

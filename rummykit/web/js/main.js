@@ -3,7 +3,7 @@
 // render modules for one redraw per animation frame.
 import { actionCards, cardName, shownText, spokenCards } from "./cards.js";
 import { durationText, showClock, stopClock } from "./clock.js";
-import { currentLanguage, onLanguage, preferredLanguage, setLanguage, t, translateStatic } from "./i18n.js";
+import { currentLanguage, has as hasText, onLanguage, preferredLanguage, setLanguage, t, translateStatic } from "./i18n.js";
 import { has, meldFor, targetsFor, verbs } from "./intents.js";
 import { renderPileDialog } from "./pile.js";
 import { renderResult, renderReview, resultTitle, reviewedHand } from "./results.js";
@@ -11,7 +11,7 @@ import { Connection } from "./socket.js";
 import { play, setSound, soundOn } from "./sound.js";
 import { clearStats, recordResult, renderStats } from "./stats.js";
 import { keptSelection } from "./selection.js";
-import { PACES, countHouse, readStart, renderFields, renderFriends, renderHouse, renderStart, showContinue, showFriendFields } from "./start.js";
+import { PACES, countHouse, opponentsText, readStart, renderFields, renderFriends, renderHouse, renderStart, showContinue, showFriendFields } from "./start.js";
 import { contractText, describe, focusHandCard, handEntries, mustPass, promptText, render, seatName, selectedCards, setSpoken, sortModes } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
@@ -468,11 +468,14 @@ async function openInvitation() {
   }
   S.invitation = { table, code };
   const host = info.seats[0].name;
-  const invited = host
-    ? t("join.text_from", { name: host, game: t(`game.${info.game}`) })
-    : t("join.text", { game: t(`game.${info.game}`) });
+  // The game with its rules' preset (Basic Rummy has two), and who else is at the table.
+  const preset = hasText(`preset.${info.variant}`) ? ` · ${t(`preset.${info.variant}`)}` : "";
+  const game = t(`game.${info.game}`) + preset;
+  const invited = host ? t("join.text_from", { name: host, game }) : t("join.text", { game });
+  const seat = info.seats.findIndex((s) => s.kind === "human" && !s.joined);
+  const others = ` ${t("join.with", { names: opponentsText(info, seat) })}`;
   const timed = info.turn_time ? ` ${t("join.turn_time", { limit: durationText(info.turn_time) })}` : "";
-  $("join-text").textContent = invited + timed;
+  $("join-text").textContent = invited + others + timed;
   $("join-name").value = S.settings.name || "";
   showScreen("join");
   $("join-name").focus();

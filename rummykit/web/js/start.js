@@ -250,7 +250,7 @@ export function readStart(games) {
 /** Who sits at the table besides this seat, in words: the friends by name, then the computers
  * by level ("Lan, Minh and 2 computers (Easy)"). A computer playing for a person who left is
  * that person. */
-function opponentsText(info, mySeat) {
+export function opponentsText(info, mySeat) {
   const names = [];
   const levels = new Map();
   info.seats.forEach((s, seat) => {
