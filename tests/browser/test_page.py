@@ -665,6 +665,7 @@ def test_basic_rummy_hand_with_a_meld_and_a_lay_off(server: Any, new_page: Any, 
             for name in next(iter(groups.values())):
                 select(page, name)
             if meld.is_enabled():
+                expect(meld).to_have_class(re.compile(r"\blit\b"))  # lit as the next step
                 act(page, meld)
                 melded = True
                 # a meld on the table is shown in full, not greyed like a button that is off
@@ -1040,6 +1041,7 @@ def test_crazy_rummy_round_with_a_lay_down_and_a_buy(server: Any, new_page: Any,
             pick.click()
             down = page.get_by_role("button", name="Lay down")
             expect(down).to_be_enabled()
+            expect(down).to_have_class(re.compile(r"\blit\b"))  # lit as the next step
             act(page, down)
             laid = True
             expect(page.get_by_role("heading", name="Laid by you")).to_be_visible()

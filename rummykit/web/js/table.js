@@ -566,12 +566,16 @@ function renderActions(ctx) {
   $("btn-knock").textContent = knockLabel(ctx);
   $("btn-knock").classList.toggle("lit", anyKnock);
   show("btn-meld", game === "rummy" && playing);
-  usable($("btn-meld"), sel.length >= 3 && meldFor(msg, sel) !== null, moving);
+  const meldOk = sel.length >= 3 && meldFor(msg, sel) !== null;
+  usable($("btn-meld"), meldOk, moving);
+  // Lit as the next step when the selection makes the move (as Knock is when a knock is there).
+  $("btn-meld").classList.toggle("lit", meldOk && moving);
   show("btn-down", game === "crazy" && playing && !(hand.down && hand.down[ctx.seat]));
   const downs = verbs(msg, "down");
   show("btn-pick", game === "crazy" && downs.length > 0);
   const downOk = ui.down && ui.down.key === [...sel].sort().join(" ") && ui.down.action;
   usable($("btn-down"), Boolean(downOk) && moving, moving);
+  $("btn-down").classList.toggle("lit", Boolean(downOk) && moving);
   const layoff = game === "gin" && hand.phase === "layoff" && mine;
   show("btn-best-layoffs", layoff);
   show("btn-done", layoff);
