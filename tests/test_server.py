@@ -38,7 +38,8 @@ from rummykit.players import PLAYERS, REGISTRY, RandomPlayer
 from rummykit.server.app import create_app
 from rummykit.server.store import Store
 from rummykit.server.tables import Table, TableManager, aids, game_catalogue
-from rummykit.solver.contract import contract_distance
+from rummykit.cards import parse_card
+from rummykit.solver.contract import Contract, contract_distance, solve_contract
 
 CARD = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][CDHS]|X)(?![A-Za-z0-9])")
 
@@ -269,6 +270,30 @@ def test_gin_aids_come_from_the_seats_own_hand(store: Store) -> None:
     assert {c for m in aids["melds"] for c in m} <= set(hand)
 
 
+@pytest.mark.parametrize(
+    ("cards", "made"),
+    [
+        ("7H 7D 7S", {"books": 1, "runs": 0}),
+        ("4H 5H 6H 7H", {"books": 0, "runs": 1}),
+        ("4H 5H 2C 7H 9S", {"books": 0, "runs": 1}),  # a wild 2 fills the run
+        ("4H 5H 9S KD QC", {"books": 0, "runs": 0}),
+    ],
+)
+def test_what_cards_make_of_a_contract_they_do_not_make(cards: str, made: dict[str, int]) -> None:
+    """Round 2's contract, a book and a run: what a selection makes of it, for the page."""
+    from rummykit.server.tables import _made_of
+
+    parsed = [parse_card(c) for c in cards.split()]
+    assert _made_of(parsed, Contract(1, 1), Crazy().options.rules) == made
+
+
+def _made_of_cards(cards: list[str]) -> dict[str, int]:
+    """Round 1's contract is 2 books: the cards make one if they are a book, else none."""
+    parsed = [parse_card(c) for c in cards]
+    one = solve_contract(parsed, Contract(1, 0)) is not None
+    return {"books": int(one), "runs": 0}
+
+
 def test_crazy_check_down_answers_from_the_selection(store: Store) -> None:
     table, _ = Table.create(store, variant="crazy", opponents=2, level="random", seed=2)
     options = Crazy().options
@@ -299,6 +324,16 @@ def test_crazy_check_down_answers_from_the_selection(store: Store) -> None:
     assert answer["seq"] == table.seq  # the view it was checked on
     assert table.hand.can(parse_action(answer["down"]), 0)
     assert table.check_down(0, ["KS", "KS", "KS", "KS", "KS"])["down"] is None
+    # Cards that do not make the contract: what they make instead, for the page to say why.
+    hand = [str(c) for c in table.hand.view(0).hand]  # type: ignore[attr-defined]
+    for extra in set(hand) - set(chosen):
+        answer = table.check_down(0, [*chosen, extra])
+        if answer["down"] is None:  # the extra card fits none of the melds
+            assert answer["reason"] == "no_contract" and answer["spare"] == 1
+    assert table.hand.view(0).contract == Contract(2, 0)  # type: ignore[attr-defined]
+    books = [c for c in chosen if not c.startswith("2") and c != "X"]
+    answer = table.check_down(0, books[:3])
+    assert answer["reason"] == "no_contract" and answer["made"] == _made_of_cards(books[:3])
     # How many cards the hand lacks for the contract: none now; no count once it is laid down.
     assert table.view_message(0)["aids"]["short"] == 0
     table.act(0, downs[0], table.seq)

@@ -56,7 +56,7 @@ from rummykit.record import RecordError, hand_record, is_match, load_record
 from rummykit.review import review_hand
 from rummykit.server.protocol import ProtocolError
 from rummykit.server.store import Store, StoredTable
-from rummykit.solver.contract import contract_distance, solve_contract
+from rummykit.solver.contract import Contract, contract_distance, solve_contract
 from rummykit.solver.deadwood import best_arrangement, best_layoffs, discard_deadwoods
 from rummykit.wild_melds import Run, WildRules, is_wild, position_card
 
@@ -1241,7 +1241,15 @@ class Table:
         return work
 
     def check_down(self, seat: int, cards: Sequence[str]) -> dict[str, Any]:
-        """Crazy Rummy: whether the selected cards lay down the contract, and the lay-down."""
+        """Crazy Rummy: whether the selected cards lay down the contract, and the lay-down.
+
+        When they do not (``reason`` ``no_contract``), what they do make, for the page to say
+        why: ``spare``, the number of selected cards that fit in none of the contract's melds
+        when the rest make it; else ``made``, the most of the contract they make (``{"books",
+        "runs"}``, both 0 for no meld); ``reason`` ``blocked`` when they make it exactly but
+        laying them down now would leave no legal way to end the turn (the card just taken
+        from the pile may not be the last one left, or a card must be left to throw).
+        """
         view = self.hand.view(seat)
         if not isinstance(view, CrazyView):
             raise ProtocolError("only Crazy Rummy has a contract to lay down")
@@ -1251,17 +1259,22 @@ class Table:
             raise ProtocolError(str(exc)) from None
         down: str | None = None
         reason = ""
+        more: dict[str, Any] = {}
         if Counter(chosen) - Counter(view.hand):
             reason = "not_in_hand"
-        elif view.legal_actions and any(isinstance(a, Down) for a in view.legal_actions):
+        elif view.to_act == seat and view.phase is Phase.DISCARD and not view.down[seat]:
             rules = cast(_Checks, self.hand).rules
             solution = solve_contract(chosen, view.contract, rules)
             if solution is not None and not solution.left:
                 action = Down(tuple(tuple(m.cards) for m in solution.melds))
                 if cast(_Checks, self.hand).can(action, seat):
                     down = str(action)
-            if down is None:
-                reason = "no_contract"
+                else:
+                    reason = "blocked"
+            elif solution is not None:
+                reason, more = "no_contract", {"spare": len(solution.left)}
+            else:
+                reason, more = "no_contract", {"made": _made_of(chosen, view.contract, rules)}
         else:
             reason = "not_now"
         return {
@@ -1270,7 +1283,23 @@ class Table:
             "cards": list(cards),
             "down": down,
             "reason": reason,
+            **more,
         }
+
+
+def _made_of(cards: Sequence[AnyCard], contract: Contract, rules: WildRules) -> dict[str, int]:
+    """The most melds of ``contract`` that ``cards`` make (more melds first, then more books),
+    as ``{"books", "runs"}``; both 0 when they make none."""
+    best = (0, 0)
+    for books in range(contract.books + 1):
+        for runs in range(contract.runs + 1):
+            if (books, runs) in ((0, 0), (contract.books, contract.runs)):
+                continue
+            if (books + runs, books) <= (sum(best), best[0]):
+                continue
+            if solve_contract(cards, Contract(books, runs), rules) is not None:
+                best = (books, runs)
+    return {"books": best[0], "runs": best[1]}
 
 
 class TableManager:

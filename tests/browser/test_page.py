@@ -1038,7 +1038,26 @@ def test_crazy_rummy_round_with_a_lay_down_and_a_buy(server: Any, new_page: Any,
         pick = page.get_by_role("button", name="Select my contract")
         if pick.is_visible() and not laid:
             expect(page.locator("#scorebar")).to_contain_text("· your hand makes it")
+            down = page.get_by_role("button", name="Lay down")
+            # too few cards, then six that are not the contract: the message says what is wrong
+            names = [c["name"] for c in cards(page)]
+            select_only(page, names[0])
+            down.click(force=True)
+            expect(page.locator("#alert")).to_have_text(
+                re.compile(r"^The contract \(.+\) needs at least (6|7) cards$")
+            )
             pick.click()
+            chosen = [c["name"] for c in cards(page) if c["pressed"] == "true"]
+            others = [n for n in names if n not in chosen]
+            if others:
+                select(page, others[0])
+                page.wait_for_function("() => window.rummykit.state.ui.down?.answer")
+                if page.evaluate("() => window.rummykit.state.ui.down.action") is None:
+                    down.click(force=True)  # (the extra card fits none of the two books)
+                    expect(page.locator("#alert")).to_contain_text(
+                        "The selected cards make the contract, but 1 of them fits in none"
+                    )
+                pick.click()
             down = page.get_by_role("button", name="Lay down")
             expect(down).to_be_enabled()
             expect(down).to_have_class(re.compile(r"\blit\b"))  # lit as the next step

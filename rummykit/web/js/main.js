@@ -765,7 +765,10 @@ function onMessage(m) {
     const key = [...m.cards].sort().join(" ");
     const down = S.ui.down;
     // (an answer for an older view, or other cards, no longer applies)
-    if (down && down.key === key && down.seq === m.seq && S.msg && m.seq === S.msg.seq) down.action = m.down;
+    if (down && down.key === key && down.seq === m.seq && S.msg && m.seq === S.msg.seq) {
+      down.action = m.down;
+      down.answer = m; // (what the cards make instead: for the message if Lay down is tapped)
+    }
     scheduleRender();
   }
 }
@@ -1172,9 +1175,25 @@ function layDown() {
   if (S.msg.view.hand.phase !== "discard") return showPromptAlert(); // draw first
   const ui = S.ui;
   if (ui.down && ui.down.action) return act(ui.down.action);
+  showAlert(noContractText());
+}
+
+/** Why the selected cards do not lay the contract down: what they make instead, as far as the
+ * server's answer or the count of cards tells; else what the contract is. */
+function noContractText() {
   const contract = S.msg.view.hand.contract;
-  const which = contract ? ` (${contractText(contract)})` : "";
-  showAlert(`${t("error.no_contract")}${which}. ${t("error.contract_rule")}`);
+  const asked = contractText(contract);
+  const sel = selectedCards(ctx());
+  const least = 3 * contract.books + 4 * contract.runs;
+  const answer = S.ui.down && S.ui.down.answer;
+  if (sel.length && sel.length < least) return t("error.contract_few", { contract: asked, count: least });
+  if (answer && answer.reason === "blocked") return t("error.contract_blocked");
+  if (answer && answer.spare) return t("error.contract_spare", { count: answer.spare });
+  if (answer && answer.made) {
+    const made = answer.made.books + answer.made.runs ? contractText(answer.made) : t("error.contract_nothing");
+    return `${t("error.contract_made", { made, contract: asked })} ${t("error.contract_rule")}`;
+  }
+  return `${t("error.no_contract")} (${asked}). ${t("error.contract_rule")}`;
 }
 
 function maybeCheckDown() {
@@ -1184,7 +1203,9 @@ function maybeCheckDown() {
   const key = [...sel].sort().join(" ");
   if (S.ui.down && S.ui.down.key === key && S.ui.down.seq === S.msg.seq) return;
   S.ui.down = null;
-  if (hand.phase !== "discard" || hand.to_act !== S.session.seat || !S.msg.aids.can_lay_down || sel.length < 6) return;
+  // (asked also when the hand cannot lay the contract down: the answer says what it makes)
+  const least = 3 * hand.contract.books + 4 * hand.contract.runs;
+  if (hand.phase !== "discard" || hand.to_act !== S.session.seat || hand.down[S.session.seat] || sel.length < least) return;
   S.ui.down = { key, action: null, seq: S.msg.seq };
   send({ t: "check_down", cards: sel });
 }
