@@ -29,7 +29,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from rummykit.actions import Down, Knock, LayOff, parse_action
-from rummykit.cards import Card
+from rummykit.cards import Card, parse_card
 from rummykit.games import GAMES, find_game
 from rummykit.games.base import HandState, Match
 from rummykit.games.crazy import Crazy, CrazyView
@@ -38,7 +38,6 @@ from rummykit.players import PLAYERS, REGISTRY, RandomPlayer
 from rummykit.server.app import create_app
 from rummykit.server.store import Store
 from rummykit.server.tables import Table, TableManager, aids, game_catalogue
-from rummykit.cards import parse_card
 from rummykit.solver.contract import Contract, contract_distance, solve_contract
 
 CARD = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][CDHS]|X)(?![A-Za-z0-9])")
