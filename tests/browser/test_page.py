@@ -3462,14 +3462,16 @@ def test_a_long_crazy_hand_on_a_phone_wraps_in_even_rows_on_screen(
     assert page.evaluate(NUMBER_SPLIT) == []
 
 
+@pytest.mark.parametrize("sideways", [False, True])
 def test_the_crazy_contract_stays_in_view_while_the_board_scrolls(
-    server: Any, new_page: Any, shot: Any
+    server: Any, new_page: Any, shot: Any, sideways: bool
 ) -> None:
-    """Crazy Rummy on a phone (Vietnamese): with "May I?" open, the round's contract is in view,
-    however far down the board (the table above the hand) is scrolled; so it is after a card is
-    selected."""
+    """Crazy Rummy on a phone (Vietnamese), upright and sideways: with "May I?" open, the
+    round's contract is in view, however far down the board (the table above the hand) is
+    scrolled, and so are the hand and the actions (the page itself never scrolls); the contract
+    stays in view after a card is selected."""
     session = played_table(server.db, "crazy", 3, seed=7, buy_to=10, until="buy")
-    page = new_page(phone=True, locale="vi-VN")
+    page = new_page(phone=True, locale="vi-VN", viewport=(844, 390) if sideways else None)
     open_session(page, server.url, session)
     expect(page.locator("#buy-panel")).to_be_visible()
     contract = "#scorebar .game-line"
@@ -3477,7 +3479,10 @@ def test_the_crazy_contract_stays_in_view_while_the_board_scrolls(
     for where in ("0", "b.scrollHeight / 2", "b.scrollHeight"):
         page.locator("#board").evaluate(f"b => {{ b.scrollTop = {where}; }}")
         assert in_view(page, contract), where
-    shot(page, "phone-crazy-contract-over-may-i")
+    for selector in ("#buy-panel", "#hand", "#actions"):
+        assert in_view(page, selector), selector
+    assert page.evaluate("() => document.scrollingElement.scrollTop") == 0
+    shot(page, f"phone-{'sideways-' if sideways else ''}crazy-contract-over-may-i")
     tap_card(page.locator("#hand .card").first)
     page.locator("#board").evaluate("b => { b.scrollTop = b.scrollHeight; }")
     assert in_view(page, contract)
