@@ -3283,16 +3283,18 @@ def played_table(
     seed: int,
     buy_to: int = 0,
     until: str = "draw",
+    options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """A table of the server's own database played on by the computers and a simple seat 0
     (buys while its hand holds fewer than ``buy_to`` cards, draws, throws its first card), up to
     seat 0's draw once it holds ``buy_to`` cards (``until="draw"``), a buy offered to it
-    (``"buy"``), or the end of the hand (``"over"``); returns the page's stored session."""
+    (``"buy"``), or the end of the hand (``"over"``); returns the page's stored session.
+    ``options``: the table's house rules."""
     from rummykit.server.store import Store
     from rummykit.server.tables import Table
 
     table, token = Table.create(
-        Store(db), variant=variant, opponents=opponents, level="easy", seed=seed
+        Store(db), variant=variant, opponents=opponents, level="easy", seed=seed, options=options
     )
     for _ in range(5000):
         state = table.hand
@@ -3372,11 +3374,19 @@ def test_the_score_of_a_hand_fits_six_players_on_a_laptop(
 ) -> None:
     """Basic Rummy, six at the table, a hand's score on a laptop (1366 by 768) and a big screen:
     the scores table shows every column without scrolling sideways, and the dialog opens on the
-    running totals (the seats' cards left come below them)."""
-    session = played_table(server.db, "rummy", 5, seed=11, until="over")
+    running totals (the seats' cards left come below them, two seats a row)."""
+    # (a match to 500, so that the hand someone goes out of is not the match's end)
+    session = played_table(
+        server.db, "rummy", 5, seed=15, until="over", options={"target_score": 500}
+    )
     page = new_page(viewport=(1366, 768))
     open_session(page, server.url, session)
     expect(page.locator("#dlg-result")).to_be_visible()
+    expect(page.locator("#btn-next")).to_be_visible()
+    seats = page.locator("#dlg-result .result-seat")
+    expect(seats).to_have_count(6)
+    tops = seats.evaluate_all("s => s.map((e) => Math.round(e.getBoundingClientRect().top))")
+    assert len(set(tops)) == 3, tops
     box = page.locator("#dlg-result .table-scroll").first
     assert box.evaluate("b => b.scrollWidth <= b.clientWidth"), box.evaluate(
         "b => [b.scrollWidth, b.clientWidth]"
