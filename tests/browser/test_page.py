@@ -3451,19 +3451,20 @@ NUMBER_SPLIT = r"""() => {
 }"""
 
 
-@pytest.mark.parametrize("size", [18, 35])
+@pytest.mark.parametrize(("size", "sideways"), [(18, False), (35, False), (35, True)])
 def test_a_long_crazy_hand_on_a_phone_wraps_in_even_rows_on_screen(
-    server: Any, new_page: Any, shot: Any, size: int
+    server: Any, new_page: Any, shot: Any, size: int, sideways: bool
 ) -> None:
-    """Crazy Rummy on a phone held upright (Vietnamese), a hand grown long by buys: its rows are
-    even (18 cards: 9 and 9, not 16 and 2) and every card is on the screen (a second row does not
-    start off its left edge); in the opponents' boxes a number stays with its word."""
+    """Crazy Rummy on a phone (Vietnamese), a hand grown long by buys: its rows are even (18
+    cards held upright: 9 and 9, not 16 and 2; 35 sideways: 18 and 17, not 17, 17 and 1) and
+    every card is on the screen (a second row does not start off its left edge); in the
+    opponents' boxes a number stays with its word."""
     session = played_table(server.db, "crazy", 3, seed=7, buy_to=size)
-    page = new_page(phone=True, locale="vi-VN")
+    page = new_page(phone=True, locale="vi-VN", viewport=(844, 390) if sideways else None)
     open_session(page, server.url, session)
     page.wait_for_timeout(300)
     rows = page.evaluate(HAND_ROWS)
-    shot(page, f"phone-crazy-hand-{size}")
+    shot(page, f"phone-{'sideways-' if sideways else ''}crazy-hand-{size}")
     counts = [len(r) for r in rows]
     assert sum(counts) >= size and len(rows) >= 2, counts
     assert max(counts) - min(counts) <= 1, counts

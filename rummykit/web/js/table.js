@@ -462,10 +462,11 @@ function balanceHandRows() {
   if (rows < 2) return;
   const per = Math.ceil(cards.length / rows);
   const style = getComputedStyle(zone);
-  const room = handWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-  const width = cards[0].offsetWidth;
-  // (a pixel to spare, so the card after the row's last goes to the next row)
-  const gap = Math.min((room - 1 - per * width) / (per - 1), 4);
+  // (widths to the fraction of a pixel: a card is 47.26 px wide on a phone held sideways)
+  const room = zone.getBoundingClientRect().width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const width = cards[0].getBoundingClientRect().width;
+  // (two pixels to spare, so the card after the row's last goes to the next row)
+  const gap = Math.min((room - 2 - per * width) / (per - 1), 4);
   zone.style.setProperty("--m", `${gap}px`);
   cards.forEach((c, i) => c.classList.toggle("row-start", i > 0 && i % per === 0));
 }
