@@ -283,10 +283,11 @@ def best_discard(page: Any) -> tuple[int, str]:
 BOARD_PLACES = """() => {
   const board = document.getElementById("board").getBoundingClientRect();
   const origin = board.top - document.getElementById("board").scrollTop;
-  const bar = document.getElementById("scorebar").getBoundingClientRect();
+  const bar = document.getElementById("opponents-zone").getBoundingClientRect();
   return [Math.round(bar.top - origin), Math.round(document.getElementById("log").getBoundingClientRect().height)];
 }"""
-"""Where the board's content starts (from the board's top, scrolled or not) and the log's height."""
+"""Where the board's content (the opponents) starts, from the board's top, scrolled or not, and
+the log's height."""
 
 
 def test_gin_hand_by_clicks_to_a_knock_and_the_score_screen(
@@ -300,7 +301,7 @@ def test_gin_hand_by_clicks_to_a_knock_and_the_score_screen(
     expect(page.get_by_role("button", name=re.compile(r"^Stock, \d+ cards$"))).to_be_visible()
     # on a phone the opponent's box carries its score and boxes (the score bar shows only yours)
     expect(page.locator("#opponents-zone .opp-score")).to_have_text(
-        re.compile(r"^\d+ points? · \d+ box(es)?$")
+        re.compile(r"^\d+\spoints? · \d+\sbox(es)?$")
     )
     knocked = hinted = False
     places: set[tuple[int, int]] = set()
@@ -899,7 +900,7 @@ def test_house_rules_are_chosen_on_the_start_screen_and_shown_at_the_table(
     shot(page, "desktop-house-rules")
     page.get_by_role("button", name="Play").click()
     expect(hand(page).get_by_role("button").first).to_be_visible()
-    expect(page.locator("#scorebar .house-line")).to_have_text(
+    expect(page.locator("#house-line")).to_have_text(
         "House rules: When the stock runs out: Shuffle the pile; Times the pile becomes the"
         " stock: 3; Rummy bonus: on"
     )
@@ -918,7 +919,7 @@ def test_house_rules_are_chosen_on_the_start_screen_and_shown_at_the_table(
     # A game with no house rule changed shows no such line.
     page.get_by_role("button", name="Play").click()
     expect(hand(page).get_by_role("button").first).to_be_visible()
-    expect(page.locator("#scorebar .house-line")).to_have_count(0)
+    expect(page.locator("#house-line")).to_be_hidden()
 
 
 def draw_or_throw_highest(page: Any) -> None:
@@ -1209,6 +1210,30 @@ SCROLL_CUE = """() => {
 """Whether the board's scroll cues show more above and below, and whether the cue takes taps."""
 
 
+ARROW_OVER_TEXT = """() => {
+  // the words of the board (each line of text) under a scroll cue's arrow that shows
+  const arrows = [...document.querySelectorAll('#board-wrap .scroll-cue')]
+    .filter((c) => getComputedStyle(c).opacity === "1")
+    .map((c) => (c.querySelector('.cue-arrow') || c).getBoundingClientRect());
+  const board = document.getElementById('board');
+  const view = board.getBoundingClientRect();
+  const hits = [];
+  const walker = document.createTreeWalker(board, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (!n.textContent.trim()) continue;
+    const range = document.createRange();
+    range.selectNodeContents(n);
+    for (const r of range.getClientRects()) {
+      if (r.bottom < view.top || r.top > view.bottom) continue;
+      for (const a of arrows) {
+        if (r.left < a.right && a.left < r.right && r.top < a.bottom && a.top < r.bottom) hits.push(n.textContent.trim());
+      }
+    }
+  }
+  return hits;
+}"""
+
+
 def test_the_board_shows_a_scroll_cue_while_more_of_the_table_is_below(
     server: Any, new_page: Any
 ) -> None:
@@ -1222,7 +1247,13 @@ def test_the_board_shows_a_scroll_cue_while_more_of_the_table_is_below(
     board.evaluate("b => { b.scrollTop = 0; }")
     page.wait_for_function(f"() => ({SCROLL_CUE})().below && !({SCROLL_CUE})().above")
     assert page.evaluate(SCROLL_CUE)["taps"] == "none"
+    # The arrow sits beside the board, over none of its words (an opponent's name, the log)
+    assert page.evaluate(ARROW_OVER_TEXT) == []
     board.evaluate("b => { b.scrollTop = b.scrollHeight; }")
+    page.wait_for_function(f"() => !({SCROLL_CUE})().below && ({SCROLL_CUE})().above")
+    assert page.evaluate(ARROW_OVER_TEXT) == []
+    # A few pixels more are not "more below": no shadow over a table that shows whole.
+    board.evaluate("b => { b.scrollTop = b.scrollHeight - b.clientHeight - 5; }")
     page.wait_for_function(f"() => !({SCROLL_CUE})().below && ({SCROLL_CUE})().above")
     board.evaluate("b => { b.scrollTop = 0; }")
     page.wait_for_function(f"() => ({SCROLL_CUE})().below")
@@ -2870,7 +2901,7 @@ def test_a_turn_runs_out_and_the_computer_finishes_it_for_the_friend(
     expect(host.locator("#opponents-zone")).to_contain_text("Lan")
     pages = {0: host, 1: friend}
     for page in pages.values():
-        expect(page.locator("#scorebar")).to_contain_text("Time for a turn: 5 seconds")
+        expect(page.locator("#house-line")).to_contain_text("Time for a turn: 5 seconds")
         expect(page.locator("#turn-clock")).to_be_visible()
         expect(page.locator("#turn-clock")).to_have_class(re.compile(r"\blow\b"))
     to_act = host.evaluate("() => window.rummykit.state.msg.view.hand.to_act")
@@ -3059,6 +3090,15 @@ MELDS_IN_VIEW = """() => Object.fromEntries([...document.querySelectorAll('#meld
 """For each meld on the table: whether the board shows it (with the board scrolled to its top)."""
 
 
+MELD_CLEAR_OF_CUES = """sel => {
+  const m = document.querySelector(sel).getBoundingClientRect();
+  return [...document.querySelectorAll('#board-wrap .scroll-cue')]
+    .filter((c) => getComputedStyle(c).opacity !== "0")
+    .every((c) => { const r = c.getBoundingClientRect(); return m.bottom <= r.top + 0.5 || m.top >= r.bottom - 0.5; });
+}"""
+"""Whether the meld is clear of the scroll cues' shadows that show."""
+
+
 def test_a_small_phone_scrolls_to_the_meld_a_selected_card_fits(
     server: Any, new_page: Any, shot: Any
 ) -> None:
@@ -3083,6 +3123,11 @@ def test_a_small_phone_scrolls_to_the_meld_a_selected_card_fits(
             assert number is not None, fits[0]
             meld = f'#melds-zone .table-meld[data-meld="{number}"]'
             page.wait_for_function(IN_VIEW, arg=meld)
+            page.wait_for_timeout(250)  # (the shadows fade in and out)
+            # ... clear of the shadows at the board's edges, so none of its cards is under them
+            assert page.evaluate(MELD_CLEAR_OF_CUES, meld), page.evaluate(
+                "s => document.querySelector(s).getBoundingClientRect().bottom", meld
+            )
             for selector in ("#hand", "#actions", "#btn-discard"):
                 assert in_view(page, selector), selector
             if not shown[number]:  # it was below the fold before the card was selected
@@ -3424,3 +3469,276 @@ def test_a_new_crazy_round_shows_its_number_and_contract_for_a_moment(
     expect(banner).to_have_text("Round 2 of 7Contract: 1 book + 1 run")
     expect(banner).to_have_attribute("aria-hidden", "true")  # (the live region says it)
     expect(banner).to_be_hidden(timeout=6_000)
+
+
+# ------------------------------------------------------------ layout: a second QA round
+
+
+def played_table(
+    db: Any,
+    variant: str,
+    opponents: int,
+    *,
+    seed: int,
+    buy_to: int = 0,
+    until: str = "draw",
+    options: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A table of the server's own database played on by the computers and a simple seat 0
+    (buys while its hand holds fewer than ``buy_to`` cards, draws, throws its first card), up to
+    seat 0's draw once it holds ``buy_to`` cards (``until="draw"``), a buy offered to it
+    (``"buy"``), or the end of the hand (``"over"``); returns the page's stored session.
+    ``options``: the table's house rules."""
+    from rummykit.server.store import Store
+    from rummykit.server.tables import Table
+
+    table, token = Table.create(
+        Store(db), variant=variant, opponents=opponents, level="easy", seed=seed, options=options
+    )
+    for _ in range(5000):
+        state = table.hand
+        if state.is_over:
+            break
+        if state.to_act != 0:
+            table.step_computer()
+            continue
+        legal = [str(a) for a in state.legal_actions()]
+        size = len(state.hands[0])
+        if until == "buy" and "buy" in legal:
+            break
+        if until == "draw" and "draw" in legal and size >= buy_to:
+            break
+        if "buy" in legal and size < buy_to:
+            action = "buy"
+        elif "pass" in legal:
+            action = "pass"
+        elif "draw" in legal:
+            action = "draw"
+        else:
+            action = next(a for a in legal if a.startswith("discard"))
+        table.act(0, action, table.seq)
+    assert (until == "over") == table.hand.is_over
+    return {"table": table.id, "seat": 0, "token": token, "invites": []}
+
+
+def open_session(page: Any, url: str, session: dict[str, Any]) -> None:
+    """Open a stored table in the page (as Continue on the start screen does)."""
+    page.goto(url)
+    page.evaluate("s => localStorage.setItem('rummykit.sessions', JSON.stringify([s]))", session)
+    page.reload()
+    page.locator("#continue-list button").first.click()
+    page.wait_for_function(
+        "() => document.querySelector('#dlg-result').open || document.querySelector('#hand .card')"
+    )
+
+
+PLACES = """() => Object.fromEntries(['#stock', '#discard', '#opponents-zone', '#scorebar']
+  .map((s) => { const r = document.querySelector(s).getBoundingClientRect();
+    return [s, [Math.round(r.x), Math.round(r.y), Math.round(r.width), Math.round(r.height)]]; }))"""
+"""Where the piles, the opponents and the score bar are on the screen."""
+
+
+@pytest.mark.parametrize(("size", "opponents"), [((1366, 768), 3), ((1920, 1080), 5)])
+def test_a_laptop_table_keeps_the_piles_and_opponents_in_place_from_turn_to_turn(
+    server: Any, new_page: Any, shot: Any, size: tuple[int, int], opponents: int
+) -> None:
+    """Basic Rummy on a laptop (four at the table) and a big screen (six): at the start of each
+    turn of this seat the piles, the opponents and the score bar are where they were at the
+    first, also once melds come on the table (they sit beside the piles from the start) and
+    whatever an opponent took from the pile."""
+    page = new_page(viewport=size)
+    start(page, server.url, "Basic Rummy", opponents=f"{opponents} opponents", level="Easy")
+    places: list[dict[str, Any]] = []
+    with_melds = 0
+    for _ in range(80):
+        wait_turn(page)
+        if result_open(page):
+            break
+        if page.get_by_role("button", name=re.compile("^Stock")).is_enabled():
+            page.wait_for_timeout(100)
+            places.append(page.evaluate(PLACES))
+            if page.locator("#melds-zone .meld-group").count():
+                with_melds += 1
+                if with_melds == 1:
+                    shot(page, f"laptop-{size[0]}-first-melds")
+            if with_melds >= 3 and len(places) >= 4:
+                break
+        draw_or_throw_highest(page)
+    assert len(places) >= 2, places
+    assert all(p == places[0] for p in places), places
+
+
+def test_the_score_of_a_hand_fits_six_players_on_a_laptop(
+    server: Any, new_page: Any, shot: Any
+) -> None:
+    """Basic Rummy, six at the table, a hand's score on a laptop (1366 by 768) and a big screen:
+    the scores table shows every column without scrolling sideways, and the dialog opens on the
+    running totals (the seats' cards left come below them, two seats a row)."""
+    # (a match to 500, so that the hand someone goes out of is not the match's end)
+    session = played_table(
+        server.db, "rummy", 5, seed=15, until="over", options={"target_score": 500}
+    )
+    page = new_page(viewport=(1366, 768))
+    open_session(page, server.url, session)
+    expect(page.locator("#dlg-result")).to_be_visible()
+    expect(page.locator("#btn-next")).to_be_visible()
+    seats = page.locator("#dlg-result .result-seat")
+    expect(seats).to_have_count(6)
+    tops = seats.evaluate_all("s => s.map((e) => Math.round(e.getBoundingClientRect().top))")
+    assert len(set(tops)) == 3, tops
+    box = page.locator("#dlg-result .table-scroll").first
+    assert box.evaluate("b => b.scrollWidth <= b.clientWidth"), box.evaluate(
+        "b => [b.scrollWidth, b.clientWidth]"
+    )
+    assert in_view(page, "#dlg-result .score-table tbody tr:last-child")  # Total
+    shot(page, "laptop-basic-6-score")
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    assert box.evaluate("b => b.scrollWidth <= b.clientWidth")
+    assert in_view(page, "#dlg-result .score-table tbody tr:last-child")
+
+
+NO_SIDEWAYS = """() => {
+  const d = document.querySelector('#dlg-result');
+  const right = d.getBoundingClientRect().right;
+  return {scroll: d.scrollWidth - d.clientWidth,
+          out: [...d.querySelectorAll('.face')].filter((f) => f.getBoundingClientRect().right > right + 0.5).length};
+}"""
+
+
+def test_a_long_crazy_hand_fits_the_score_screen_of_a_phone(
+    server: Any, new_page: Any, shot: Any
+) -> None:
+    """Crazy Rummy on a phone (Vietnamese): a hand of 18 or more cards (bought) at the end of a
+    round wraps in the score dialog, which never scrolls sideways."""
+    session = played_table(server.db, "crazy", 3, seed=5, buy_to=18, until="over")
+    page = new_page(phone=True, locale="vi-VN")
+    open_session(page, server.url, session)
+    expect(page.locator("#dlg-result")).to_be_visible()
+    assert page.locator("#dlg-result .result-seat").first.locator(".face").count() >= 18
+    assert page.evaluate(NO_SIDEWAYS) == {"scroll": 0, "out": 0}
+    shot(page, "phone-crazy-long-hand-score")
+
+
+HAND_ROWS = """() => {
+  const rows = new Map();
+  for (const c of document.querySelectorAll('#hand .card')) {
+    const r = c.getBoundingClientRect();
+    const top = Math.round(c.offsetTop);
+    rows.set(top, (rows.get(top) || []).concat([[Math.round(r.left), Math.round(r.right)]]));
+  }
+  return [...rows.values()];
+}"""
+"""The hand's cards row by row: the left and right edge of each."""
+
+
+NUMBER_SPLIT = r"""() => {
+  // a number and the word after it ("0 điểm") broken over two lines, in an opponent's box
+  const split = [];
+  for (const p of document.querySelectorAll('.opp p')) {
+    const walker = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      for (const m of n.textContent.matchAll(/\d+[\s\u00a0]+[^\s\u00a0·]+/gu)) {
+        const range = document.createRange();
+        range.setStart(n, m.index);
+        range.setEnd(n, m.index + m[0].length);
+        const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+        if (tops.size > 1) split.push(m[0]);
+      }
+    }
+  }
+  return split;
+}"""
+
+
+@pytest.mark.parametrize(("size", "sideways"), [(18, False), (35, False), (35, True)])
+def test_a_long_crazy_hand_on_a_phone_wraps_in_even_rows_on_screen(
+    server: Any, new_page: Any, shot: Any, size: int, sideways: bool
+) -> None:
+    """Crazy Rummy on a phone (Vietnamese), a hand grown long by buys: its rows are even (18
+    cards held upright: 9 and 9, not 16 and 2; 35 sideways: 18 and 17, not 17, 17 and 1) and
+    every card is on the screen (a second row does not start off its left edge); in the
+    opponents' boxes a number stays with its word."""
+    session = played_table(server.db, "crazy", 3, seed=7, buy_to=size)
+    page = new_page(phone=True, locale="vi-VN", viewport=(844, 390) if sideways else None)
+    open_session(page, server.url, session)
+    page.wait_for_timeout(300)
+    rows = page.evaluate(HAND_ROWS)
+    shot(page, f"phone-{'sideways-' if sideways else ''}crazy-hand-{size}")
+    counts = [len(r) for r in rows]
+    assert sum(counts) >= size and len(rows) >= 2, counts
+    assert max(counts) - min(counts) <= 1, counts
+    width = page.viewport_size["width"]
+    assert all(left >= 0 and right <= width for row in rows for left, right in row), rows
+    assert page.evaluate(NUMBER_SPLIT) == []
+
+
+@pytest.mark.parametrize("sideways", [False, True])
+def test_the_crazy_contract_stays_in_view_while_the_board_scrolls(
+    server: Any, new_page: Any, shot: Any, sideways: bool
+) -> None:
+    """Crazy Rummy on a phone (Vietnamese), upright and sideways: with "May I?" open, the
+    round's contract is in view, however far down the board (the table above the hand) is
+    scrolled, and so are the hand and the actions (the page itself never scrolls); the contract
+    stays in view after a card is selected."""
+    session = played_table(server.db, "crazy", 3, seed=7, buy_to=10, until="buy")
+    page = new_page(phone=True, locale="vi-VN", viewport=(844, 390) if sideways else None)
+    open_session(page, server.url, session)
+    expect(page.locator("#buy-panel")).to_be_visible()
+    contract = "#scorebar .game-line"
+    expect(page.locator(contract)).to_contain_text("Yêu cầu:")
+    for where in ("0", "b.scrollHeight / 2", "b.scrollHeight"):
+        page.locator("#board").evaluate(f"b => {{ b.scrollTop = {where}; }}")
+        assert in_view(page, contract), where
+    for selector in ("#buy-panel", "#hand", "#actions"):
+        assert in_view(page, selector), selector
+    assert page.evaluate("() => document.scrollingElement.scrollTop") == 0
+    shot(page, f"phone-{'sideways-' if sideways else ''}crazy-contract-over-may-i")
+    tap_card(page.locator("#hand .card").first)
+    page.locator("#board").evaluate("b => { b.scrollTop = b.scrollHeight; }")
+    assert in_view(page, contract)
+
+
+LINES = """sel => {
+  // the lines the element's text takes
+  const range = document.createRange();
+  range.selectNodeContents(document.querySelector(sel));
+  return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+}"""
+
+
+def test_a_phones_hand_title_keeps_the_points_left_on_one_line_in_vietnamese(
+    server: Any, new_page: Any, shot: Any
+) -> None:
+    """Basic Rummy on a phone in Vietnamese: "Điểm chưa vào bộ: 40" (the points left in the
+    hand) is one line under the hand's title, not squeezed into three beside it."""
+    session = played_table(server.db, "rummy", 2, seed=3)
+    page = new_page(phone=True, locale="vi-VN")
+    open_session(page, server.url, session)
+    expect(page.locator("#deadwood")).to_contain_text("Điểm chưa vào bộ:")
+    assert page.evaluate(LINES, "#deadwood") == 1
+    assert page.evaluate(LINES, "#hand-title") == 1
+    sort = page.locator("#btn-sort").bounding_box()
+    assert sort and sort["x"] + sort["width"] <= 390
+    shot(page, "phone-vi-hand-title")
+
+
+ACTION_ROWS = """ids => {
+  // the rows the action bar takes with just these buttons shown
+  for (const b of document.querySelectorAll('#actions button')) b.hidden = !ids.includes(b.id);
+  return new Set([...document.querySelectorAll('#actions button:not([hidden])')]
+    .map((b) => Math.round(b.getBoundingClientRect().top))).size;
+}"""
+
+
+def test_a_phones_action_bar_is_one_row_with_five_crazy_buttons(server: Any, new_page: Any) -> None:
+    """Crazy Rummy on a phone in Vietnamese: the most buttons the bar shows at once (Bỏ bài,
+    Chọn bài để hạ, Hạ bài, Đi lại, Gợi ý) fit on one row, each still a full-size target. (In
+    English "Select my contract" is longer: the bar takes two rows then.)"""
+    session = played_table(server.db, "crazy", 1, seed=3)
+    page = new_page(phone=True, locale="vi-VN")
+    open_session(page, server.url, session)
+    ids = ["btn-discard", "btn-pick", "btn-down", "btn-undo", "btn-hint"]
+    assert page.evaluate(ACTION_ROWS, ids) == 1
+    for i in ids:
+        box = page.locator(f"#{i}").bounding_box()
+        assert box and box["height"] >= 44 and box["width"] >= 44, (i, box)

@@ -200,11 +200,13 @@ function scheduleRender(newMoves = []) {
 
 /** The board's scroll cue: whether more of the table is above or below what the board shows
  * (on each render, scroll and change of size). */
+const CUE_SLACK = 8; // px
 function updateScrollCue() {
   const board = $("board");
   const more = [];
-  if (board.scrollTop > 1) more.push("above");
-  if (board.scrollHeight - board.clientHeight - board.scrollTop > 1) more.push("below");
+  // (a few pixels more are not "more": no shadow over a table that shows whole)
+  if (board.scrollTop > CUE_SLACK) more.push("above");
+  if (board.scrollHeight - board.clientHeight - board.scrollTop > CUE_SLACK) more.push("below");
   const text = more.join(" ");
   if ($("board-wrap").dataset.more !== text) $("board-wrap").dataset.more = text;
 }

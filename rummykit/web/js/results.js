@@ -134,12 +134,14 @@ function rummyBody(ctx, r, body) {
   // In a stalemate nobody scores, so nobody shows their cards: only this seat's are listed, and
   // one line says why the others' are not.
   const stalemate = r.outcome === "stalemate";
+  const all = el("div", "result-seats");
   for (const seat of seats(ctx)) {
     if (stalemate && seat !== ctx.seat) continue;
     const box = el("section", "result-seat");
     box.append(seatHeading(ctx, r, seat), leftLine(ctx, r, seat, t("result.left", { count: r.hand_values[seat] })));
-    body.append(box);
+    all.append(box);
   }
+  body.append(all);
   if (stalemate && seats(ctx).length > 1) body.append(el("p", "result-not-shown", t("result.not_shown")));
   if (r.rummy) body.append(el("p", "", t("result.rummy.bonus")));
   const limit = ctx.welcome.options && ctx.welcome.options.restock_limit;
@@ -155,15 +157,19 @@ function crazyTitle(ctx, r) {
 }
 
 function crazyBody(ctx, r, body) {
+  if (!ctx.msg.view.over) {
+    // (at the end of the match, the match's table has every round)
+    const rows = ctx.msg.view.hand_scores.map((scores, i) => [t("result.crazy.round", { n: i + 1 }), ...scores]);
+    rows.push([t("result.total"), ...ctx.msg.view.scores]);
+    body.append(table(["", ...seats(ctx).map((s) => seatName(ctx, s))], rows, t("result.crazy.table")));
+  }
+  const all = el("div", "result-seats");
   for (const seat of seats(ctx)) {
     const box = el("section", "result-seat");
     box.append(seatHeading(ctx, r, seat), leftLine(ctx, r, seat, t("result.crazy.points", { count: r.points[seat] })));
-    body.append(box);
+    all.append(box);
   }
-  if (ctx.msg.view.over) return; // the end-of-match table below has every round
-  const rows = ctx.msg.view.hand_scores.map((scores, i) => [t("result.crazy.round", { n: i + 1 }), ...scores]);
-  rows.push([t("result.total"), ...ctx.msg.view.scores]);
-  body.append(table(["", ...seats(ctx).map((s) => seatName(ctx, s))], rows, t("result.crazy.table")));
+  body.append(all);
 }
 
 // ------------------------------------------------------------------------------------- match
@@ -222,10 +228,14 @@ export function renderResult(ctx) {
     }
   }
   if (game !== "crazy" && !view.over) {
-    // Every hand so far, then the running totals.
+    // Every hand so far, then the running totals: in Basic Rummy (up to six seats, whose cards
+    // left make a long list) above the seats, so a laptop's short screen opens on them; in Gin
+    // (two seats) below the melds.
     const rows = (view.hand_scores || []).map((s, i) => [t("result.hand_n", { n: i + 1 }), ...s]);
     rows.push([t("result.total"), ...view.scores]);
-    body.append(table(["", ...seats(ctx).map((s) => seatName(ctx, s))], rows, t("result.scores")));
+    const scores = table(["", ...seats(ctx).map((s) => seatName(ctx, s))], rows, t("result.scores"));
+    if (game === "gin") body.append(scores);
+    else body.prepend(scores);
   }
   if (view.over) {
     // The match's winner and final score come first (a laptop's short screen opens on them,

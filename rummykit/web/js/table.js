@@ -170,8 +170,11 @@ function renderScorebar(ctx) {
   }
   info.textContent = parts.join(" · ");
   bar.append(info);
+  // The house rules are a line of the board, which scrolls: the bar above it stays in sight
+  // (with the round's contract), so it stays short.
   const house = houseRules(ctx);
-  if (house.length) bar.append(el("p", "house-line", t("house.at_table", { list: house.join("; ") })));
+  $("house-line").textContent = house.length ? t("house.at_table", { list: house.join("; ") }) : "";
+  $("house-line").hidden = !house.length;
   const list = el("ul", "scores");
   list.setAttribute("aria-label", t("score.label"));
   view.scores.forEach((score, seat) => {
@@ -226,6 +229,12 @@ export function people(welcome) {
   return welcome.seats.filter((s) => (s.kind === "human" && s.joined) || s.stand_in).length;
 }
 
+/** ``text`` with each number bound to the word after it ("0 điểm", "7 cards", "1 lần"), so
+ * that a narrow box never breaks a line between them. */
+function together(text) {
+  return text.replace(/(\d) (?=\S)/gu, "$1\u00a0");
+}
+
 function renderOpponents(ctx) {
   const { msg } = ctx;
   const hand = msg.view.hand;
@@ -274,13 +283,22 @@ function renderOpponents(ctx) {
     if (hand.dealer === seat) facts.push(t("opp.dealer"));
     if (hand.down && hand.down[seat]) facts.push(t("opp.down"));
     if (hand.buys && hand.buys[seat]) facts.push(t("opp.buys", { count: hand.buys[seat] }));
-    const line = el("p", "opp-facts", facts.join(" · "));
+    const line = el("p", "opp-facts", together(facts.join(" · ")));
+    score.textContent = together(score.textContent);
     line.append(score);
     box.append(line);
     const known = hand.known_cards ? hand.known_cards[seat] : [];
     if (known && known.length) {
       const p = el("p", "opp-known");
-      setSpoken(p, t("opp.known", { cards: known.map(shortCard).join(" ") }), t("opp.known", { cards: cardList(known) }));
+      const cards = known.map(shortCard).join(" ");
+      setSpoken(p, t("opp.known", { cards }), t("opp.known", { cards: cardList(known) }));
+      // On a wide screen the line is only "↩" and the cards (the mark of a taken card in the
+      // hand), on one line: the words around the cards are wrapped to be hidden there.
+      const shown = p.querySelector('[aria-hidden="true"]') || p;
+      const [before, after = ""] = t("opp.known", { cards: "\u0000" }).split("\u0000");
+      shown.textContent = "";
+      shown.append(el("span", "known-words", before), el("span", "known-cards", cards), el("span", "known-words", after));
+      p.title = t("opp.known", { cards });
       box.append(p);
     }
     zone.append(box);
@@ -386,6 +404,9 @@ function renderMelds(ctx) {
   if (focused) queueMicrotask(() => keepMeldFocus(ctx, focused));
   const selected = selectedCards(ctx);
   const canTarget = selected.length === 1;
+  // Whether the board has a place for melds on the table (Gin's only at a knock): a wide or
+  // short screen puts it beside the piles (app.css).
+  $("board").classList.toggle("table-melds", welcome.game !== "gin" || (hand.knocker !== null && hand.knocker !== undefined));
   if (welcome.game === "gin") {
     if (hand.knocker === null || hand.knocker === undefined) return;
     const group = el("section", "meld-group");
@@ -430,6 +451,40 @@ function renderMelds(ctx) {
 export function selectedCards(ctx) {
   const entries = handEntries(ctx.msg.view.hand, ctx.ui);
   return entries.filter((e) => ctx.ui.selected.has(e.key)).map((e) => e.card);
+}
+
+let handWidth = 0;
+const handSized = typeof ResizeObserver === "function" ? new ResizeObserver(() => {
+  const width = $("hand").clientWidth;
+  if (width !== handWidth) balanceHandRows();
+}) : null;
+
+/** A hand too long for one row (Crazy Rummy after buys) is laid out in even rows, 9 and 9
+ * rather than 16 and 2, each row as wide as the strip and starting at its left edge (the
+ * overlap of the first card of a row would put it off the screen). A hand of one row is left
+ * to the style sheet. */
+function balanceHandRows() {
+  const zone = $("hand");
+  handWidth = zone.clientWidth;
+  if (handSized && !zone.dataset.sized) {
+    zone.dataset.sized = "1";
+    handSized.observe(zone);
+  }
+  const cards = [...zone.querySelectorAll(":scope > .card")];
+  zone.style.removeProperty("--m");
+  cards.forEach((c) => c.classList.remove("row-start"));
+  if (cards.length < 4 || !handWidth) return;
+  const rows = new Set(cards.map((c) => c.offsetTop)).size;
+  if (rows < 2) return;
+  const per = Math.ceil(cards.length / rows);
+  const style = getComputedStyle(zone);
+  // (widths to the fraction of a pixel: a card is 47.26 px wide on a phone held sideways)
+  const room = zone.getBoundingClientRect().width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const width = cards[0].getBoundingClientRect().width;
+  // (two pixels to spare, so the card after the row's last goes to the next row)
+  const gap = Math.min((room - 2 - per * width) / (per - 1), 4);
+  zone.style.setProperty("--m", `${gap}px`);
+  cards.forEach((c, i) => c.classList.toggle("row-start", i > 0 && i % per === 0));
 }
 
 function renderHand(ctx) {
@@ -502,6 +557,7 @@ function renderHand(ctx) {
   // The cards a tall phone sizes the hand for: at least 11, so a draw or a discard does not
   // resize them (see app.css).
   zone.style.setProperty("--n-fit", String(Math.max(11, entries.length)));
+  balanceHandRows();
   $("hand-title").textContent = t("hand.title", { count: entries.length });
   const dw = $("deadwood");
   const sel = selectedCards(ctx);
