@@ -1045,7 +1045,7 @@ def test_crazy_rummy_round_with_a_lay_down_and_a_buy(server: Any, new_page: Any,
             select_only(page, names[0])
             down.click(force=True)
             expect(page.locator("#alert")).to_have_text(
-                re.compile(r"^The contract \(.+\) needs at least (6|7) cards$")
+                re.compile(r"^The contract \(.+\) needs at least \d+ cards$")
             )
             pick.click()
             chosen = [c["name"] for c in cards(page) if c["pressed"] == "true"]
