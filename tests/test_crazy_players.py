@@ -449,3 +449,20 @@ def test_a_card_taken_and_thrown_back_names_the_card_that_replaced_it() -> None:
     assert reason.keys[0] == "crazy.replaced"
     assert str(reason).startswith("A♦ is no longer needed: 6♦ does its job; A♦ counts 15 points")
     assert reason.text("vi").startswith("A♦ không còn cần nữa: đã có 6♦ thay cho nó")
+
+
+def test_outs_try_a_wild_the_hand_may_still_receive() -> None:
+    # hard's lookahead counts outs; with every joker seen it tried a 2 of clubs even with both
+    # copies in hand, and the contract solver refused the three-copy hand (ValueError)
+    from rummykit.players.crazy import _JOKER_KEY, _ctx, _outs
+
+    hands = [
+        "3H 4H 6H 8H 9H TH JH",
+        "7S 7D 7C KD KH KS 5H",
+        "3S 4S 5S 6S 8S 9S TS",
+        "2C 2C 9D 4C 5C JH QS",
+    ]
+    view = table(hands, "QD", "9C AS QS").view(3)
+    ctx = _ctx(view, CrazyOptions())
+    ctx.avail[_JOKER_KEY] = 0.0
+    assert _outs(list(view.hand), ctx) > 0

@@ -1092,8 +1092,12 @@ def _outs(hand: Sequence[AnyCard], ctx: _Ctx) -> float:
                 if held[k] < 2 and k not in tries:
                     tries[k] = avail[k]
     wild_copies = avail[_JOKER_KEY] + sum(avail[13 * t + 1] for t in range(4))
-    if wild_copies > 0:
-        tries[_JOKER_KEY if avail[_JOKER_KEY] > 0 else 1] = wild_copies
+    # one wild to try: a joker while one may come, else a 2 the hand does not hold twice (a
+    # third copy is no hand of two packs)
+    wild_keys = [_JOKER_KEY] if avail[_JOKER_KEY] > 0 else []
+    wild_keys += [13 * t + 1 for t in range(4) if held[13 * t + 1] < 2 and avail[13 * t + 1] > 0]
+    if wild_copies > 0 and wild_keys:
+        tries[wild_keys[0]] = wild_copies
     total = 0.0
     for k, weight in tries.items():
         if weight > 0 and ctx.dist([*hand, _card_of(k)]) < base:
