@@ -1129,6 +1129,10 @@ class HardCrazyPlayer(_CrazyPlayer):
     1.6 when the card completes the contract); 0 by default: buying every card that brings the
     contract closer, whatever that chance, scored 19 points a match better than the old 4.0
     (400 matches against ``medium``, same deals; measured with one penalty card).
+    ``plan_nodes``: positions the plan of a turn once down searches at most (lay-offs and swaps
+    in every order); 1000, down from the shared 4000, left 500 matches against ``medium``
+    unchanged and cut the slowest decision of the timing benchmark from 1.3 s to 0.26 s (eight
+    cards in hand, nine melds on the table; a busy machine).
     """
 
     name = "hard"
@@ -1145,6 +1149,7 @@ class HardCrazyPlayer(_CrazyPlayer):
         outs_weight: float = 150.0,
         hold: int = 0,
         buy_risk: float = 0.0,
+        plan_nodes: int = 1000,
     ) -> None:
         super().__init__(seed, options=options)
         self.deals = deals
@@ -1154,6 +1159,7 @@ class HardCrazyPlayer(_CrazyPlayer):
         self.outs_weight = outs_weight
         self.hold = hold
         self.buy_risk = buy_risk
+        self.plan_nodes = plan_nodes
 
     def _hold(self, view: CrazyView, ctx: _Ctx, down: Down) -> bool:
         """Wait with the contract while nobody else is down and laying down now would leave
@@ -1244,6 +1250,7 @@ class HardCrazyPlayer(_CrazyPlayer):
             score,
             discard_to_go_out=self.options.discard_to_go_out,
             discard_taken_twin=self.options.discard_taken_twin,
+            node_limit=self.plan_nodes,
         )
         return Suggestion(plan.actions[0], _plan_reason(view, plan))
 
