@@ -229,6 +229,27 @@ def test_buys_a_card_that_completes_the_contract(level: str) -> None:
     assert suggestion.text("vi") == "mua lá này: 7♣ giúp bạn đủ bài để hạ; chịu phạt 1 lá"
 
 
+def test_hard_buys_a_card_that_brings_the_contract_closer_even_when_someone_may_go_out() -> None:
+    # Seat 1 is down holding one card and may go out on its next turn; the 9C gives seat 3 a
+    # pair of 9s a third. Getting down sooner is worth the penalty card (measured: 19 points a
+    # match better against medium than passing at such a risk, as hard and medium used to).
+    hands = [
+        "3H 4H 6H 8H 9H TH JH",
+        "7S 7D 7C KD KH KS 5H",
+        "3S 4S 5S 6S 8S 9S TS",
+        "9S 9D 4C 5C 6C JH QS",
+    ]
+    state = table(hands, "QD", "9C AS QS")
+    play(state, "pass", "draw", "pass", "pass", "down 7S 7D 7C | KD KH KS", "discard 9C", "draw")
+    view = state.view(3)
+    assert view.phase is Phase.BUY and view.hand_sizes[1] == 1
+    suggestion = HardCrazyPlayer(seed=1).suggest(view)
+    assert suggestion.action == Buy()
+    assert str(suggestion) == "buy the card: 9♣ brings the contract closer; 1 penalty card"
+    assert HardCrazyPlayer(seed=1, buy_risk=4.0).choose(view) == Pass()  # the old judgement
+    assert MediumCrazyPlayer(seed=1).choose(view) == Pass()
+
+
 @pytest.mark.parametrize("level", LEVELS)
 def test_takes_the_discard_that_completes_the_contract(level: str) -> None:
     hands = [
@@ -428,3 +449,20 @@ def test_a_card_taken_and_thrown_back_names_the_card_that_replaced_it() -> None:
     assert reason.keys[0] == "crazy.replaced"
     assert str(reason).startswith("A♦ is no longer needed: 6♦ does its job; A♦ counts 15 points")
     assert reason.text("vi").startswith("A♦ không còn cần nữa: đã có 6♦ thay cho nó")
+
+
+def test_outs_try_a_wild_the_hand_may_still_receive() -> None:
+    # hard's lookahead counts outs; with every joker seen it tried a 2 of clubs even with both
+    # copies in hand, and the contract solver refused the three-copy hand (ValueError)
+    from rummykit.players.crazy import _JOKER_KEY, _ctx, _outs
+
+    hands = [
+        "3H 4H 6H 8H 9H TH JH",
+        "7S 7D 7C KD KH KS 5H",
+        "3S 4S 5S 6S 8S 9S TS",
+        "2C 2C 9D 4C 5C JH QS",
+    ]
+    view = table(hands, "QD", "9C AS QS").view(3)
+    ctx = _ctx(view, CrazyOptions())
+    ctx.avail[_JOKER_KEY] = 0.0
+    assert _outs(list(view.hand), ctx) > 0
