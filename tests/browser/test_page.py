@@ -4,6 +4,7 @@ a lay-down and a buy, the language switch, and a game that survives a killed ser
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections import Counter
@@ -3157,11 +3158,15 @@ def test_a_phone_held_sideways_shows_the_piles_opponents_and_melds_together(
             play_on(page)  # a hand that ended before anyone melded
             continue
         if not together and page.locator("#melds-zone .meld-group").count():
-            page.wait_for_timeout(300)  # the board scrolls to the piles at the start of a turn
-            for selector in ("#stock", "#discard", "#prompt", "#melds-zone .meld-group", "#hand"):
+            wanted = ["#stock", "#discard", "#prompt", "#melds-zone .meld-group", "#hand"]
+            wanted += [f"#opponents-zone .opp:nth-child({i + 1})" for i in range(3)]
+            # (the board scrolls to the piles at the start of a turn, a frame or two after it)
+            with contextlib.suppress(PlaywrightTimeoutError):  # (the asserts name what is not)
+                page.wait_for_function(
+                    f"all => all.every(s => ({IN_VIEW})(s))", arg=wanted, timeout=3_000
+                )
+            for selector in wanted:
                 assert in_view(page, selector), selector
-            for i in range(3):
-                assert in_view(page, f"#opponents-zone .opp:nth-child({i + 1})"), i
             title = page.locator(".hand-info").bounding_box()
             first = page.locator("#hand .card").first.bounding_box()
             assert title and first and title["x"] + title["width"] <= first["x"], (title, first)
