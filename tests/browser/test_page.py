@@ -8,7 +8,7 @@ import contextlib
 import json
 import re
 from collections import Counter
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
@@ -3508,7 +3508,7 @@ def played_table(
             table.step_computer()
             continue
         legal = [str(a) for a in state.legal_actions()]
-        size = len(state.hands[0])
+        size = len(cast(Any, state).hands[0])  # (Crazy Rummy's state: the seat's cards)
         if until == "buy" and "buy" in legal:
             break
         if until == "draw" and "draw" in legal and size >= buy_to:
