@@ -202,9 +202,8 @@ def action_phrase(action: Action) -> Phrase:
     key = _ACTION_KEYS[type(action)]
     if isinstance(action, Down):  # each meld apart: "lay down 4♣ 4♦ 2♦ + 8♣ 8♦ 2♠"
         return Phrase(key, (("cards", " + ".join(_param_text(tuple(m)) for m in action.melds)),))
-    if isinstance(
-        action, (LayOff, Swap)
-    ):  # the meld by its number on the table, as the page shows it
+    if isinstance(action, (LayOff, Swap)):
+        # the meld by its number on the table, as the page shows it
         return Phrase(key, (("cards", _cards_of(action)), ("meld", action.meld)))
     return Phrase(key, (("cards", _cards_of(action)),))
 

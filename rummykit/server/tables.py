@@ -13,6 +13,7 @@ it. Nothing here ever puts another seat's cards or the stock in a message.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import logging
@@ -388,9 +389,11 @@ def aids(view: View, options: CrazyOptions | None = None) -> dict[str, Any]:
         out["wilds"] = sorted({str(c) for c in view.hand if is_wild(c)})
         out["ends"] = _layoff_ends(view)
         if options is not None and not view.down[view.seat] and view.phase is not Phase.HAND_OVER:
-            out["short"] = contract_distance(
-                view.hand, view.contract, options.rules, jokers=options.jokers
-            )
+            # (the game's cards always make a contract; were it not so, no count, not no view)
+            with contextlib.suppress(ValueError):
+                out["short"] = contract_distance(
+                    view.hand, view.contract, options.rules, jokers=options.jokers
+                )
     return out
 
 
