@@ -3380,11 +3380,7 @@ def test_crazy_says_why_the_twin_of_the_last_card_cannot_be_taken(
     assert state.phase.value == "draw" and [str(c) for c in state.hands[0]] == ["4D"]
     assert str(state.offered) == "4D" and [str(a) for a in state.legal_actions()] == ["draw"]
     page = new_page()
-    page.goto(server.url)
-    session = {"table": table.id, "seat": 0, "token": token, "invites": []}
-    page.evaluate("s => localStorage.setItem('rummykit.sessions', JSON.stringify([s]))", session)
-    page.reload()
-    page.get_by_role("button", name="Continue").click()
+    open_session(page, server.url, {"table": table.id, "seat": 0, "token": token, "invites": []})
     wait_turn(page)
     page.get_by_role("button", name=re.compile("^Discard pile, top card ")).click(force=True)
     expect(page.locator("#alert")).to_have_text(
@@ -3421,11 +3417,7 @@ def test_crazy_says_why_a_card_goes_on_no_meld_before_the_contract_is_down(
     else:
         pytest.fail("no computer laid down first")
     page = new_page()
-    page.goto(server.url)
-    session = {"table": table.id, "seat": 0, "token": token, "invites": []}
-    page.evaluate("s => localStorage.setItem('rummykit.sessions', JSON.stringify([s]))", session)
-    page.reload()
-    page.get_by_role("button", name="Continue").click()
+    open_session(page, server.url, {"table": table.id, "seat": 0, "token": token, "invites": []})
     wait_turn(page)
     name = cards(page)[0]["name"]
     select(page, name)
@@ -3461,11 +3453,7 @@ def test_a_new_crazy_round_shows_its_number_and_contract_for_a_moment(
     else:
         pytest.fail("round 1 did not end")
     page = new_page()
-    page.goto(server.url)
-    session = {"table": table.id, "seat": 0, "token": token, "invites": []}
-    page.evaluate("s => localStorage.setItem('rummykit.sessions', JSON.stringify([s]))", session)
-    page.reload()
-    page.get_by_role("button", name="Continue").click()
+    open_session(page, server.url, {"table": table.id, "seat": 0, "token": token, "invites": []})
     expect(page.locator("#dlg-result")).to_have_attribute("open", "")
     expect(page.locator("#banner")).to_be_hidden()
     page.get_by_role("button", name="Next round").click()
