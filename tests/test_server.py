@@ -330,6 +330,7 @@ def test_crazy_check_down_answers_from_the_selection(store: Store) -> None:
         if answer["down"] is None:  # the extra card fits none of the melds
             assert answer["reason"] == "no_contract" and answer["spare"] == 1
     assert table.hand.view(0).contract == Contract(2, 0)  # type: ignore[attr-defined]
+    assert table.view_message(0)["aids"]["contract"] == {"books": 2, "runs": 0, "cards": 6}
     books = [c for c in chosen if not c.startswith("2") and c != "X"]
     answer = table.check_down(0, books[:3])
     assert answer["reason"] == "no_contract" and answer["made"] == _made_of_cards(books[:3])

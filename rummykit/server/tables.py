@@ -59,7 +59,7 @@ from rummykit.server.protocol import ProtocolError
 from rummykit.server.store import Store, StoredTable
 from rummykit.solver.contract import Contract, contract_distance, solve_contract
 from rummykit.solver.deadwood import best_arrangement, best_layoffs, discard_deadwoods
-from rummykit.wild_melds import Run, WildRules, is_wild, position_card
+from rummykit.wild_melds import DEFAULT_RULES, Run, WildRules, is_wild, position_card
 
 log = logging.getLogger("rummykit.server")
 
@@ -362,7 +362,8 @@ def aids(view: View, options: CrazyOptions | None = None) -> dict[str, Any]:
     Gin and Basic Rummy: the melds of the best arrangement of the hand (for the coloured bars) and
     its deadwood; Gin, when the seat must discard: the deadwood left by each discard (the Knock
     button reads Gin when it is 0); Gin, when the seat lays off: the best lay-offs. Crazy Rummy:
-    the round's contract, whether the hand can lay it down now, which cards of the hand are
+    the round's contract (with the fewest cards that make it), whether the hand can lay it
+    down now, which cards of the hand are
     wilds (to mark them), and, given the game's ``options``, while the seat has not laid down in a
     round in play, ``short``: how many more cards its hand needs to make the contract (0: it
     could lay it down with the cards it holds).
@@ -383,7 +384,12 @@ def aids(view: View, options: CrazyOptions | None = None) -> dict[str, Any]:
                 out["best_layoffs"] = [f"layoff {c} {i + 1}" for c, i in plan.layoffs]
                 out["deadwood_after_layoffs"] = plan.deadwood
     elif isinstance(view, CrazyView):
-        out["contract"] = {"books": view.contract.books, "runs": view.contract.runs}
+        rules = options.rules if options is not None else DEFAULT_RULES
+        out["contract"] = {
+            "books": view.contract.books,
+            "runs": view.contract.runs,
+            "cards": view.contract.min_cards(rules),  # the fewest that can make it
+        }
         downs = [str(a) for a in view.legal_actions if isinstance(a, Down)]
         out["can_lay_down"] = bool(downs)
         out["wilds"] = sorted({str(c) for c in view.hand if is_wild(c)})

@@ -1186,7 +1186,7 @@ function noContractText() {
   const contract = S.msg.view.hand.contract;
   const asked = contractText(contract);
   const sel = selectedCards(ctx());
-  const least = 3 * contract.books + 4 * contract.runs;
+  const least = S.msg.aids.contract.cards; // (the fewest cards that make it, by the rules)
   const answer = S.ui.down && S.ui.down.answer;
   if (sel.length && sel.length < least) return t("error.contract_few", { contract: asked, count: least });
   if (answer && answer.reason === "blocked") return t("error.contract_blocked");
@@ -1206,7 +1206,7 @@ function maybeCheckDown() {
   if (S.ui.down && S.ui.down.key === key && S.ui.down.seq === S.msg.seq) return;
   S.ui.down = null;
   // (asked also when the hand cannot lay the contract down: the answer says what it makes)
-  const least = 3 * hand.contract.books + 4 * hand.contract.runs;
+  const least = S.msg.aids.contract.cards;
   if (hand.phase !== "discard" || hand.to_act !== S.session.seat || hand.down[S.session.seat] || sel.length < least) return;
   S.ui.down = { key, action: null, seq: S.msg.seq };
   send({ t: "check_down", cards: sel });

@@ -915,8 +915,8 @@ export function render(ctx, moves) {
   // In another tab, the page's title says when this seat is to move.
   const hand = ctx.msg.view.hand;
   const out = ctx.msg.clock && ctx.msg.clock.out;
-  const asked = hand.to_act === ctx.seat && !out && !ctx.msg.view.over;
-  document.title = asked ? t(hand.phase === "buy" ? "title.may_i" : "title.your_turn") : "rummykit";
+  const mine = hand.to_act === ctx.seat && !out && !ctx.msg.view.over;
+  document.title = mine ? t(hand.phase === "buy" ? "title.may_i" : "title.your_turn") : "rummykit";
   renderInvites(ctx);
   renderScorebar(ctx);
   renderOpponents(ctx);
