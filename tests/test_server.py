@@ -87,10 +87,13 @@ def _hidden(hand: HandState, viewer: int) -> set[str]:
                 cards -= {str(c) for c in held}
             else:
                 cards |= {str(c) for c in held}
-    cards -= _public(hand, viewer)
+    public = _public(hand, viewer)
+    cards -= public
     cards -= {str(c) for c in state.hands[viewer]}
+    # The knocker's discard is face down, unless the card was public before (the viewer threw
+    # it and saw it taken: a friends' table under random requests met that).
     if isinstance(hand, GinState) and hand.knock_card is not None and hand.knocker != viewer:
-        cards.add(str(hand.knock_card))
+        cards |= {str(hand.knock_card)} - public
     return cards
 
 
