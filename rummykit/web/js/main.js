@@ -177,13 +177,15 @@ function scheduleRender(newMoves = []) {
     queueMicrotask(placeLostFocus);
     if (S.ui.showPiles) {
       // The piles (and the prompt beside them) are what a person needs at the start of their
-      // turn: when the board above the hand is too short for everything, it scrolls to them.
-      // A table that opens with its invitations shows them from their heading instead.
+      // turn: when the board above the hand is too short for everything, it scrolls to them,
+      // with as much as fits of what is above them (the opponents), whatever the board showed
+      // before (a meld a selected card fits, lower down). A table that opens with its
+      // invitations shows them from their heading instead.
       S.ui.showPiles = false;
+      $("board").scrollTop = 0;
       if (S.ui.inviteTop) {
         // (folded on a phone held sideways, whose board is too short for it and the table)
         if (matchMedia("(max-height: 500px)").matches) $("invite-details").open = false;
-        $("board").scrollTop = 0;
       } else document.querySelector(".centre-zone").scrollIntoView({ block: "nearest" });
     }
     S.ui.inviteTop = false;
