@@ -1037,7 +1037,7 @@ def test_crazy_rummy_round_with_a_lay_down_and_a_buy(server: Any, new_page: Any,
             expect(page.locator("#scorebar")).to_contain_text(words)
         if draw_or_pass(page):
             continue
-        pick = page.get_by_role("button", name="Select my contract")
+        pick = page.get_by_role("button", name="Pick contract")
         if pick.is_visible() and not laid:
             expect(page.locator("#scorebar")).to_contain_text("· your hand makes it")
             down = page.get_by_role("button", name="Lay down")
@@ -1175,7 +1175,7 @@ def test_a_laptop_screen_shows_the_table_melds_and_the_card_on_offer(
             continue
         if draw_or_pass(page):
             continue
-        pick = page.get_by_role("button", name="Select my contract")
+        pick = page.get_by_role("button", name="Pick contract")
         if pick.is_visible() and not laid:
             pick.click()
             act(page, page.get_by_role("button", name="Lay down"))
@@ -3732,12 +3732,15 @@ ACTION_ROWS = """ids => {
 }"""
 
 
-def test_a_phones_action_bar_is_one_row_with_five_crazy_buttons(server: Any, new_page: Any) -> None:
-    """Crazy Rummy on a phone in Vietnamese: the most buttons the bar shows at once (Bỏ bài,
-    Chọn bài để hạ, Hạ bài, Đi lại, Gợi ý) fit on one row, each still a full-size target. (In
-    English "Select my contract" is longer: the bar takes two rows then.)"""
+@pytest.mark.parametrize("locale", ["vi-VN", "en-GB"])
+def test_a_phones_action_bar_is_one_row_with_five_crazy_buttons(
+    server: Any, new_page: Any, locale: str
+) -> None:
+    """Crazy Rummy on a phone: the most buttons the bar shows at once (Discard, Pick contract,
+    Lay down, Undo, Hint; Bỏ bài, Chọn bài để hạ, Hạ bài, Đi lại, Gợi ý) fit on one row, each
+    still a full-size target."""
     session = played_table(server.db, "crazy", 1, seed=3)
-    page = new_page(phone=True, locale="vi-VN")
+    page = new_page(phone=True, locale=locale)
     open_session(page, server.url, session)
     ids = ["btn-discard", "btn-pick", "btn-down", "btn-undo", "btn-hint"]
     assert page.evaluate(ACTION_ROWS, ids) == 1
