@@ -1670,8 +1670,20 @@ def test_friends_play_at_one_table(server: Any, new_page: Any, shot: Any) -> Non
     assert any(line.startswith("Lan ") for line in log), log
     shot(friend, "phone-friends-table")
 
+    # Menu at a friends' table asks first, Stay in focus: Escape (or Stay) keeps the seat.
+    menu = friend.get_by_role("button", name="Menu")
+    menu.click()
+    leave = friend.get_by_role("dialog", name="Leave the table?")
+    expect(leave).to_contain_text("Your friend is still playing.")
+    expect(leave.get_by_role("button", name="Stay")).to_be_focused()
+    shot(friend, "phone-friends-leave")
+    friend.keyboard.press("Escape")
+    expect(leave).to_be_hidden()
+    expect(hand(friend).get_by_role("button").first).to_be_visible()
+    expect(host.locator("#opponents-zone")).not_to_contain_text("not connected")
     # The friend's own game is still there beside this one: joining kept both seats.
-    friend.get_by_role("button", name="Menu").click()
+    menu.click()
+    leave.get_by_role("button", name="Leave").click()
     expect(friend.get_by_role("button", name="Continue")).to_have_count(2)
     expect(friend.locator("#continue-list")).to_contain_text("With An.")
     # The host sees that the friend has left the table (for now), and may let the computer go
@@ -1759,6 +1771,7 @@ def test_the_invitations_fold_away_on_a_phone(server: Any, new_page: Any, shot: 
     shot(page, "phone-crazy-invitations-open")
     # One link fits: a phone shows it at once, with the piles and the hand still in view.
     page.get_by_role("button", name="Menu").click()
+    page.get_by_role("dialog", name="Leave the table?").get_by_role("button", name="Leave").click()
     page.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
     page.get_by_label("Your opponent").select_option(label="A friend (send them a link)")
     page.get_by_role("button", name="Play").click()

@@ -678,6 +678,17 @@ async function giveToComputer(seat) {
   // The seats message that follows redraws the table and drops the link.
 }
 
+/** The Menu button: at a friends' table whose match goes on, it asks first (a slip of the
+ * finger would leave the friends waiting); anywhere else it leaves at once (the game is kept). */
+function askLeave() {
+  const seats = S.welcome && S.session ? S.welcome.seats : [];
+  const friends = seats.filter((s, seat) => seat !== S.session.seat && s.kind === "human").length;
+  if (!friends || !S.msg || S.msg.view.over) return leaveTable();
+  $("leave-text").textContent = t("leave.text", { count: friends });
+  $("dlg-leave").returnValue = "";
+  $("dlg-leave").showModal();
+}
+
 function leaveTable() {
   // (by the Menu or New game button: the table's history entry goes too, so that Back then
   // leaves the page as it would from the start screen)
@@ -689,6 +700,7 @@ function leaveTable() {
   if (S.conn) S.conn.close();
   S.conn = null;
   if ($("dlg-result").open) $("dlg-result").close();
+  if ($("dlg-leave").open) $("dlg-leave").close(); // (the seat opened elsewhere meanwhile)
   document.title = "rummykit";
   renderStart(S.games, S.settings);
   showScreen("start");
@@ -1919,7 +1931,10 @@ function wire() {
     if (b && (S.ui.pendingEnds || []).includes(b.dataset.action)) act(b.dataset.action);
   });
   $("btn-result").addEventListener("click", openResult);
-  $("btn-leave").addEventListener("click", leaveTable);
+  $("btn-leave").addEventListener("click", askLeave);
+  $("dlg-leave").addEventListener("close", () => {
+    if ($("dlg-leave").returnValue === "leave") leaveTable();
+  });
   $("btn-next").addEventListener("click", nextHand);
   $("btn-review").addEventListener("click", askReview);
   $("btn-pile").addEventListener("click", openPile);
