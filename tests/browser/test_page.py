@@ -357,7 +357,7 @@ def test_gin_hand_by_clicks_to_a_knock_and_the_score_screen(
     dialog = page.get_by_role("dialog")
     # (the knock may have won the whole match: then the dialog says so first)
     expect(dialog.get_by_role("heading", level=2)).to_have_text(
-        re.compile(r"^(You knocked|Undercut!|Gin!|The match is over)")
+        re.compile(r"^(You knocked|Undercut!|Gin!|The match is over|You won the match!)")
     )
     expect(dialog.get_by_role("heading", name="You (knocked)")).to_be_visible()
     expect(dialog.get_by_role("heading", name="Computer (defended)")).to_be_visible()
@@ -1934,7 +1934,9 @@ def test_a_laptop_sees_the_match_winner_and_final_score_with_rematch(
     page.goto(server.url)
     finish_a_gin_match(page)
     dialog = page.get_by_role("dialog")
-    expect(dialog.get_by_role("heading", level=2)).to_have_text("The match is over")
+    won = page.evaluate(HAND_RESULT)["winners"] == [0]
+    title = "You won the match!" if won else "The match is over"
+    expect(dialog.get_by_role("heading", level=2)).to_have_text(title)
     expect(dialog.locator(".match-result h3")).to_have_text(re.compile(r"^Winner: "))
     expect(page.get_by_role("button", name="Rematch")).to_be_focused()
     shot(page, "laptop-gin-match-over")
@@ -1944,6 +1946,69 @@ def test_a_laptop_sees_the_match_winner_and_final_score_with_rematch(
         "total": True,
         "rematch": True,
     }
+
+
+def finished_gin_match(db: Any, *, winner: int) -> dict[str, Any]:
+    """A Gin match to 1 point of the server's own database, played out before a page opens it
+    (seat 0 by the hard computer, against the easy one): the first seed whose match ``winner``
+    wins. Returns the page's stored session."""
+    from rummykit.server.store import Store
+    from rummykit.server.tables import Table, make_player
+
+    for seed in range(40):
+        table, token = Table.create(
+            Store(db), variant="gin", opponents=1, level="easy", seed=seed,
+            options={"target_score": 1},
+        )  # fmt: skip
+        me = make_player("gin", "hard", seed)
+        while not table.finished:
+            if table.hand.is_over:
+                table.next_hand(0, table.seq)
+            elif table.hand.to_act != 0:
+                table.step_computer()
+            else:
+                table.act(0, str(me.choose(table.hand.view(0))), table.seq)
+        if table.match_view(0)["result"]["winners"] == [winner]:
+            return {"table": table.id, "seat": 0, "token": token, "invites": []}
+    pytest.fail(f"no match won by seat {winner} in 40 seeds")
+
+
+CENTRE_TAKER = """id => { const r = document.getElementById(id).getBoundingClientRect();
+  return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2).id; }"""
+"""The id of the element a tap at the middle of element ``id`` would reach."""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_a_match_won_is_celebrated_the_first_time_it_is_shown(
+    server: Any, new_page: Any, shot: Any, motion: str
+) -> None:
+    """The first time a page shows the end of a match its reader won, the title says so and card
+    suits fall over the screen for a few seconds (none under reduced motion), never in the way
+    of a tap, and not again after a reload; a match lost keeps the plain title, with none."""
+    page = new_page(reduced_motion=motion)
+    open_session(page, server.url, finished_gin_match(server.db, winner=0))
+    title = page.locator("#dlg-result").get_by_role("heading", level=2)
+    expect(title).to_have_text("You won the match!")
+    expect(page.locator("#dlg-result .match-result h3")).to_have_text("Winner: You")
+    pieces = page.locator("#dlg-result .celebration .bit")
+    # (the pieces come with the dialog, in the same task: a count of 0 is not too early)
+    expect(pieces).to_have_count(32 if motion == "no-preference" else 0)
+    assert page.evaluate(CENTRE_TAKER, "btn-rematch") == "btn-rematch"
+    if motion == "no-preference":
+        page.wait_for_timeout(900)
+        shot(page, "match-won")
+        expect(page.locator(".celebration")).to_have_count(0, timeout=6_000)
+        page.reload()
+        expect(title).to_have_text("You won the match!")
+        expect(page.get_by_role("button", name="Rematch")).to_be_focused()
+        expect(page.locator(".celebration")).to_have_count(0)
+    lost = new_page(reduced_motion=motion)
+    open_session(lost, server.url, finished_gin_match(server.db, winner=1))
+    expect(lost.locator("#dlg-result").get_by_role("heading", level=2)).to_have_text(
+        "The match is over"
+    )
+    expect(lost.locator("#dlg-result .match-result h3")).to_have_text("Winner: Computer")
+    expect(lost.locator(".celebration")).to_have_count(0)
 
 
 def gin_with_a_friend(server: Any, new_page: Any, target: str | None = None) -> tuple[Any, Any]:
@@ -2091,6 +2156,7 @@ def test_the_last_finished_match_is_offered_again_on_the_start_screen(
     page = new_page()
     page.goto(server.url)
     finish_a_gin_match(page)
+    title = "You won the match!" if page.evaluate(HAND_RESULT)["winners"] == [0] else None
     table = page.evaluate("() => window.rummykit.state.session.table")
     page.get_by_role("button", name="New game").click()
     page.reload()
@@ -2107,7 +2173,7 @@ def test_the_last_finished_match_is_offered_again_on_the_start_screen(
     box.get_by_role("button", name="See the result").click()
     dialog = page.locator("#dlg-result")
     expect(dialog).to_be_visible()
-    expect(dialog.get_by_role("heading", level=2)).to_have_text("The match is over")
+    expect(dialog.get_by_role("heading", level=2)).to_have_text(title or "The match is over")
     expect(dialog.get_by_role("button", name="Review my moves")).to_be_visible()
     expect(dialog.get_by_role("button", name="Rematch")).to_be_visible()
     assert page.evaluate("() => window.rummykit.state.session.table") == table

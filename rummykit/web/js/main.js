@@ -5,6 +5,7 @@ import { actionCards, cardName, shownText, spokenCards } from "./cards.js";
 import { durationText, showClock, stopClock } from "./clock.js";
 import { currentLanguage, has as hasText, onLanguage, preferredLanguage, setLanguage, t, translateStatic } from "./i18n.js";
 import { has, meldFor, targetsFor, verbs } from "./intents.js";
+import { celebrate } from "./motion.js";
 import { renderPileDialog } from "./pile.js";
 import { renderResult, renderReview, resultTitle, reviewedHand } from "./results.js";
 import { Connection } from "./socket.js";
@@ -396,7 +397,7 @@ async function refreshContinue() {
     let info = await tableInfo(session.table);
     let current = session;
     if (info && info !== "gone" && info.over && info.next) {
-      current = { ...session, table: info.next, invites: [], finished: undefined };
+      current = { ...session, table: info.next, invites: [], finished: undefined, celebrated: undefined };
       dropSession(session.table);
       saveSession(current);
       info = await tableInfo(current.table);
@@ -647,7 +648,7 @@ function moveTo(table, { keepScore = false } = {}) {
     } else $("dlg-result").close();
   }
   dropSession(S.session.table);
-  const session = { ...S.session, table, invites: [], finished: undefined };
+  const session = { ...S.session, table, invites: [], finished: undefined, celebrated: undefined };
   saveSession(session);
   // The reviews this score screen shows already stay with it; no new one can be asked (this
   // page's socket is at the new match now).
@@ -970,6 +971,10 @@ function onView(m) {
   // match" line when the match ended).
   const change = { seen: Date.now() };
   if (m.view.over && !sessions().some((x) => x.table === S.session.table && x.finished)) change.finished = change.seen;
+  // The first time this browser shows the end of a match this person won (not after a reload).
+  const cheered = (x) => x.table === S.session.table && x.celebrated;
+  const wonMatch = m.view.over && m.view.result.winners.includes(S.session.seat) && !sessions().some(cheered);
+  if (wonMatch) change.celebrated = true;
   updateSession(S.session.table, change);
   showScreen("table");
   scheduleRender(newMoves);
@@ -985,13 +990,15 @@ function onView(m) {
     // Sounds, if on: the end of a hand (won, or not), the turn coming to this person, a move.
     const over = hand.phase === "hand_over" && ui.resultShown !== m.view.hand_number;
     const winner = over && hand.result ? hand.result.winner : null;
-    if (over && winner !== null) play(winner === S.session.seat ? "win" : "lose");
+    if (wonMatch) play("match");
+    else if (over && winner !== null) play(winner === S.session.seat ? "win" : "lose");
     else if (myTurnNow && !myTurnBefore && !autoPass && !over) play("turn");
     else if (m.log.length) play("card");
   }
   if (hand.phase === "hand_over" && ui.resultShown !== m.view.hand_number && S.welcome) {
     ui.resultShown = m.view.hand_number;
     openResult();
+    if (wonMatch) celebrate($("dlg-result"));
   }
   maybeCheckDown();
 }

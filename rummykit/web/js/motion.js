@@ -60,3 +60,34 @@ export function fly(from, to, text, w = 60) {
   anim.onfinish = () => el.remove();
   anim.oncancel = () => el.remove();
 }
+
+const CONFETTI = ["♠", "♥", "♣", "♦"];
+
+/** A match this person won: card suits falling over the screen for about three seconds, in
+ * ``host`` (the score's dialog: a modal one is above everything else). Nothing under reduced
+ * motion; it never takes a tap. Whether it played. */
+export function celebrate(host) {
+  if (!motionAllowed()) return false;
+  const layer = document.createElement("div");
+  layer.className = "celebration";
+  layer.setAttribute("aria-hidden", "true");
+  for (let i = 0; i < 32; i++) {
+    const piece = document.createElement("span");
+    piece.textContent = CONFETTI[i % 4];
+    piece.className = `bit s${i % 4}`;
+    piece.style.left = `${(i * 61) % 97}%`; // spread over the width, neighbours apart
+    piece.style.fontSize = `${1.1 + (i % 5) * 0.35}rem`;
+    layer.append(piece);
+    const turn = (i % 2 ? 1 : -1) * (180 + (i % 3) * 120);
+    piece.animate(
+      [
+        { transform: "translateY(-12vh) rotate(0deg)", opacity: 1 },
+        { transform: `translateY(112vh) rotate(${turn}deg)`, opacity: 0.85 },
+      ],
+      { duration: 1900 + (i % 7) * 170, delay: (i % 8) * 110, easing: "cubic-bezier(.35,.05,.65,1)", fill: "both" },
+    );
+  }
+  host.append(layer);
+  setTimeout(() => layer.remove(), 3600);
+  return true;
+}

@@ -245,7 +245,10 @@ export function renderResult(ctx) {
     matchBody(ctx, body);
     if (title) body.append(el("p", "hand-headline", title));
     body.append(...details);
-    title = t("result.match.title");
+    // (its headline says who won; the title says so too when it was the reader)
+    const won = view.result.winners.includes(ctx.seat);
+    const shared = view.result.winners.length > 1;
+    title = t(won ? (shared ? "result.match.title_shared" : "result.match.title_won") : "result.match.title");
   }
   document.getElementById("result-title").textContent = title;
   const next = document.getElementById("btn-next");

@@ -1,13 +1,13 @@
 // Sounds: a few short tones made with the Web Audio API (no files to load): a card moving, your
-// turn coming, a hand won or lost. Off until the person turns them on (the start screen's
-// "Sounds" box or the S key), and remembered by the browser. A browser lets a page make a sound
-// only after a tap or a key press, so the first one after a reload waits for it.
+// turn coming, a hand won or lost, a match won. Off until the person turns them on (the start
+// screen's "Sounds" box or the S key), and remembered by the browser. A browser lets a page make
+// a sound only after a tap or a key press, so the first one after a reload waits for it.
 const KEY = "rummykit.sound";
 const AudioCtx = window.AudioContext || window.webkitAudioContext;
 let audio = null;
 
 /** Every sound played since the page loaded, by kind (for the tests; nothing reads it else). */
-export const played = { card: 0, turn: 0, win: 0, lose: 0 };
+export const played = { card: 0, turn: 0, win: 0, lose: 0, match: 0 };
 
 /** The audio engine's state, ``none`` before the first sound (for the tests). */
 export function audioState() {
@@ -56,13 +56,15 @@ const TUNES = {
     note(880, 0.12, 0.22);
   },
   win: () => [523, 659, 784, 1047].forEach((f, i) => note(f, i * 0.1, 0.25)),
+  // a match won: the hand's tune, then its last two notes again, longer
+  match: () => [523, 659, 784, 1047, 784, 1047].forEach((f, i) => note(f, i * 0.12, i > 3 ? 0.45 : 0.25)),
   lose: () => {
     note(392, 0, 0.2);
     note(311, 0.18, 0.35);
   },
 };
 
-/** Play the sound of ``kind`` (card, turn, win, lose) if the sounds are on. */
+/** Play the sound of ``kind`` (card, turn, win, lose, match) if the sounds are on. */
 export function play(kind) {
   if (!soundOn() || !AudioCtx) return;
   wake();
