@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeGuard, cast
 
@@ -52,7 +52,7 @@ def _deal_data(state: HandState) -> dict[str, Any]:
     return {"deal": state.deal.to_dict()}
 
 
-def _names(players: list[str] | None, count: int) -> list[str]:
+def _names(players: Sequence[str] | None, count: int) -> list[str]:
     """The players' names for a record of ``count`` seats (ValueError for another number)."""
     if not players:
         return [f"player {i + 1}" for i in range(count)]
@@ -102,7 +102,7 @@ def hand_record(state: HandState, players: list[str] | None = None) -> dict[str,
     return {
         "game": _game_name(state),
         "options": _options(state),
-        "players": _names(players, len(state.deal.hands)),
+        "players": _names(players if players is not None else state.names, len(state.deal.hands)),
         "dealer": state.dealer,
         **_round_data(state),
         **_deal_data(state),
@@ -124,7 +124,7 @@ def match_record(match: Match, players: list[str] | None = None) -> dict[str, An
     return {
         "game": _game_name(first),
         "options": _options(first),
-        "players": _names(players, len(first.deal.hands)),
+        "players": _names(players if players is not None else match.names, len(first.deal.hands)),
         "seed": match.seed,
         "hands": [
             {"dealer": h.dealer, **_deal_data(h), "actions": _actions_data(h)} for h in match.hands
@@ -283,8 +283,11 @@ def load_record(data: Mapping[str, Any] | str) -> Replayed:
         raise RecordError("a record is a JSON object")
     game = _game(data)
     players = _players(data, game)
+    names = tuple(data["players"])
     if "hands" in data:
-        return _load_match(game, players, data)
+        match = _load_match(game, players, data)
+        cast(Any, match).names = names  # (saved again as they were)
+        return match
     known = {"game", "options", "players", "dealer", "seed", "deal", "actions"}
     if getattr(game, "rounds", None):
         known.add("round")
@@ -299,6 +302,7 @@ def load_record(data: Mapping[str, Any] | str) -> Replayed:
     dealer = _dealer(data.get("dealer", 0), players, "record")
     state = _new_hand(game, data, players, dealer, "record")
     _replay(state.apply, data["actions"], "record")
+    cast(Any, state).names = names  # (saved again as they were)
     return state
 
 

@@ -123,6 +123,30 @@ def test_explicit_deal_round_trips_through_a_file(tmp_path: Path) -> None:
     assert isinstance(again, GinMatch) and again.result == match.result
 
 
+@pytest.mark.parametrize("name", sorted(p.name for p in RECORDS.glob("*.json")))
+def test_every_golden_record_saves_back_to_the_same_json_with_its_names(
+    name: str, tmp_path: Path
+) -> None:
+    """A loaded record keeps its players' names: saved with no names given, it is the same JSON
+    (they used to become "player 1", "player 2"); names given when saving still win, and a
+    clone (for search) keeps them too."""
+    replayed = read_record(RECORDS / name)
+    path = tmp_path / name
+    write_record(path, replayed)
+    assert json.loads(path.read_text(encoding="utf-8")) == golden(name)
+    assert replayed.names == tuple(golden(name)["players"])
+    assert replayed.clone().names == replayed.names
+    others = [f"P{i}" for i in range(len(golden(name)["players"]))]
+    write_record(path, replayed, others)
+    assert json.loads(path.read_text(encoding="utf-8"))["players"] == others
+
+
+def test_a_hand_not_loaded_from_a_record_has_no_names() -> None:
+    state = Gin().new_hand(seed=3)
+    assert state.names is None and GinMatch(Gin(), seed=3).names is None
+    assert hand_record(state)["players"] == ["player 1", "player 2"]
+
+
 def corrupt(name: str, change: Any) -> dict[str, Any]:
     data = copy.deepcopy(golden(name))
     change(data)

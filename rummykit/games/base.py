@@ -447,6 +447,11 @@ class HandState(Protocol):
         ...
 
     @property
+    def names(self) -> tuple[str, ...] | None:
+        """The players' names its record gave, if it was loaded from one."""
+        ...
+
+    @property
     def is_over(self) -> bool:
         """True once the hand is scored."""
         ...
@@ -553,6 +558,10 @@ def standings(points: Sequence[float], *, low_wins: bool = False) -> tuple[float
 class CloneableHand:
     """Gives a hand state :meth:`clone` and :meth:`returns` (and the flag its :meth:`resample`
     copies set)."""
+
+    names: tuple[str, ...] | None = None
+    """The players' names a record gave this hand (:func:`rummykit.record.load_record`), which
+    saving it writes again unless other names are given; None otherwise."""
 
     resampled: bool = False
     """True for a hand made by ``resample(seat)``: its hidden cards were dealt again, so no deal
@@ -751,6 +760,9 @@ class MatchMechanics:
 
     hands: list[Any]
     result: Any
+    names: tuple[str, ...] | None = None
+    """The players' names a record gave this match (:func:`rummykit.record.load_record`), which
+    saving it writes again unless other names are given; None otherwise."""
 
     def returns(self) -> tuple[float, ...]:
         """Each seat's standing in the match (:func:`standings`): from the final totals once the
@@ -765,6 +777,7 @@ class MatchMechanics:
         copied = dataclasses.replace(
             cast(Any, self), hands=[*self.hands[:-1], self.hands[-1].clone()]
         )
+        copied.names = self.names  # (not a field of the match's dataclass)
         return cast(Self, copied)
 
     def _catch_up(self) -> None:
@@ -868,6 +881,11 @@ class Match(Protocol):
     @property
     def hands(self) -> Sequence[HandState]:
         """Every hand so far, the current one last."""
+        ...
+
+    @property
+    def names(self) -> tuple[str, ...] | None:
+        """The players' names its record gave, if it was loaded from one."""
         ...
 
     def clone(self) -> Self:

@@ -1960,7 +1960,7 @@ def finished_gin_match(db: Any, *, winner: int) -> dict[str, Any]:
             Store(db), variant="gin", opponents=1, level="easy", seed=seed,
             options={"target_score": 1},
         )  # fmt: skip
-        me = make_player("gin", "hard", seed)
+        me = make_player(table.hand.game, "hard", seed)
         while not table.finished:
             if table.hand.is_over:
                 table.next_hand(0, table.seq)
