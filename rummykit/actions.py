@@ -235,17 +235,17 @@ def parse_action(text: str) -> Action:
     """Parse one action from its notation; raises :class:`ActionSyntaxError` naming the problem."""
     if not isinstance(text, str):
         raise ActionSyntaxError(f"an action is a string, not {type(text).__name__}")
-    head, _, tail = text.strip().partition(":")
+    head, colon, tail = text.strip().partition(":")
     words = head.split()
     if not words:
         raise ActionSyntaxError("empty action")
     verb, args = words[0].lower(), words[1:]
     try:
         if verb in _BARE:
-            if args or tail:
+            if args or colon:
                 raise ActionSyntaxError(f"'{verb}' takes no arguments")
             return _BARE[verb]
-        if tail and verb != "knock":
+        if colon and verb != "knock":
             raise ActionSyntaxError(f"unexpected ':' in {shown(text, 40)}")
         if verb == "discard":
             return Discard(_one_card(verb, args))
@@ -253,7 +253,7 @@ def parse_action(text: str) -> Action:
             card = parse_natural_cards(args)[0] if len(args) == 1 else None
             if card is None:
                 raise ActionSyntaxError("'knock' takes exactly one card, e.g. 'knock 9S'")
-            if not tail:
+            if not colon:
                 return Knock(card)
             groups = tail.split("|")
             if any(not g.strip() for g in groups):

@@ -107,6 +107,10 @@ def test_parse_examples(text: str, action: Action) -> None:
         ("knock 9S: 3H 4H", "at least 3"),
         ("knock 9S: 3H 4H 5H |", "empty meld"),
         ("discard 7H: 8H", "unexpected"),
+        ("knock 9S:", "empty meld"),  # a ':' with nothing after it (was read as a plain knock)
+        ("knock 9S:  ", "empty meld"),
+        ("pass:", "no arguments"),
+        ("discard 7H:", "unexpected"),
     ],
 )
 def test_bad_notation_is_refused_clearly(text: str, fragment: str) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 from typing import Any
 
 import pytest
@@ -158,3 +159,22 @@ def test_results_as_json_share_their_keys(name: str, players: int) -> None:
     assert hand is not None and match.result is not None
     assert hand.to_dict()["scores"] == list(hand.scores) and len(hand.scores) == players
     assert match.result.to_dict()["winners"] == list(match.result.winners)
+
+
+@pytest.mark.parametrize(("name", "players"), TABLES)
+@pytest.mark.parametrize("seat", [1.0, True, "0", -1, None, 99])
+def test_anything_but_a_seat_number_is_refused_clearly(name: str, players: int, seat: Any) -> None:
+    """``view``, ``resample`` and a deal's ``dealer`` take a seat number only: a float or a bool
+    equal to a seat (1.0 == True == 1) is refused with the same clear ValueError as a seat out of
+    range (a float used to fail inside with a list-index TypeError)."""
+    game = find_game(name)
+    hand = game.new_hand(players=players, seed=2)
+    before = copy.deepcopy(hand.history)
+    with pytest.raises(ValueError, match=re.escape(repr(seat))):
+        hand.view(seat)
+    with pytest.raises(ValueError, match="seat"):
+        hand.resample(seat)
+    if seat is not None:  # (None: the default dealer)
+        with pytest.raises(ValueError):
+            game.new_hand(players=players, seed=2, dealer=seat)
+    assert hand.history == before

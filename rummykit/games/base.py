@@ -223,6 +223,12 @@ def check_call(action: object, seat: object) -> None:
         raise TypeError(f"seat must be a whole number or None, not {seat!r}")
 
 
+def is_seat(value: object, players: int) -> bool:
+    """Whether ``value`` names a seat at a table of ``players``: a whole number from 0 (``True``
+    and ``1.0`` equal 1, but are no seat)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players
+
+
 def check_player_count(title: str, count: object, low: int, high: int) -> int:
     """``count`` as an int: TypeError unless it is a whole number (of any integer type),
     ValueError unless it is from ``low`` to ``high``; the message names the game by ``title``.
@@ -614,7 +620,7 @@ class CloneableHand:
         """The start of every :meth:`resample`: ``seat`` checked, the generator (a new one for
         None), and a clone marked resampled whose deal keeps no trace of the true one."""
         players = cast(Any, self).players
-        if isinstance(seat, bool) or seat not in range(players):
+        if not is_seat(seat, players):
             raise ValueError(f"no seat {seat!r} at a table of {players}")
         if rng is None:
             rng = random.Random()

@@ -39,6 +39,7 @@ from rummykit.games.base import (
     check_player_count,
     check_seed,
     derive_seed,
+    is_seat,
     match_view,
     new_rng,
     redeal_unseen,
@@ -356,7 +357,7 @@ class CrazyState(CloneableHand, ShuffledRestocks):
         players = check_player_count("Crazy Rummy", players, MIN_PLAYERS, MAX_PLAYERS)
         if isinstance(round, bool) or round not in range(1, ROUNDS + 1):
             raise ValueError(f"Crazy Rummy has rounds 1 to {ROUNDS}, not {round!r}")
-        if isinstance(dealer, bool) or dealer not in range(players):
+        if not is_seat(dealer, players):
             raise ValueError(f"dealer must be a seat from 0 to {players - 1}")
         self.game = game
         self.options = game.options
@@ -1122,7 +1123,7 @@ class CrazyState(CloneableHand, ShuffledRestocks):
 
     def view(self, seat: int) -> CrazyView:
         """What ``seat`` may see now."""
-        if isinstance(seat, bool) or seat not in range(self.players):
+        if not is_seat(seat, self.players):
             raise ValueError(f"no seat {seat!r} at a table of {self.players}")
         return CrazyView(
             seat=seat,

@@ -33,6 +33,7 @@ from rummykit.games.base import (
     check_player_count,
     check_seed,
     derive_seed,
+    is_seat,
     match_view,
     natural,
     new_rng,
@@ -297,7 +298,7 @@ def _check_players(players: int) -> None:
 
 
 def _check_seat(dealer: int) -> int:
-    if isinstance(dealer, bool) or dealer not in (0, 1):  # True == 1, but is no seat
+    if not is_seat(dealer, 2):
         raise ValueError(f"Gin has seats 0 and 1, not {dealer!r}")
     return dealer
 

@@ -36,6 +36,7 @@ from rummykit.games.base import (
     check_player_count,
     check_seed,
     derive_seed,
+    is_seat,
     match_view,
     natural,
     new_rng,
@@ -360,7 +361,7 @@ class RummyState(CloneableHand, ShuffledRestocks):
     ) -> None:
         players = check_player_count("Basic Rummy", players, MIN_PLAYERS, MAX_PLAYERS)
         size = hand_size(players)
-        if isinstance(dealer, bool) or dealer not in range(players):
+        if not is_seat(dealer, players):
             raise ValueError(f"dealer must be a seat from 0 to {players - 1}")
         self.game = game
         self.options = game.options
@@ -701,7 +702,7 @@ class RummyState(CloneableHand, ShuffledRestocks):
 
     def view(self, seat: int) -> RummyView:
         """What ``seat`` may see now (other hands only by size, the stock only by size)."""
-        if isinstance(seat, bool) or seat not in range(self.players):
+        if not is_seat(seat, self.players):
             raise ValueError(f"no seat {seat!r} at a table of {self.players}")
         return RummyView(
             seat=seat,
