@@ -424,6 +424,14 @@ def test_rummy_classic_demo_at_a_bigger_table() -> None:
     assert "Dee: " in result.stdout and "goes out and scores" in result.stdout
 
 
+def test_help_shows_flags_without_a_value() -> None:
+    """A flag takes no value, and the help does not suggest one ("--json <bool>" made a reader
+    write "--json true", which is refused)."""
+    result = runner.invoke(app, ["replay", "--help"], env={"COLUMNS": "100"})
+    line = next(x for x in result.stdout.splitlines() if "│ --json" in x)
+    assert "Print the result as JSON" in line and "bool" not in line.lower(), line
+
+
 def test_help_mentions_every_game() -> None:
     result = runner.invoke(app, ["--help"])
     assert result.exit_code == 0
