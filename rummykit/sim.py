@@ -27,7 +27,7 @@ from rummykit.games.base import Game, HandState, Match, OptionsLike, check_playe
 from rummykit.games.crazy import ROUNDS, Crazy
 from rummykit.games.gin import Gin, GinMatch, GinState
 from rummykit.games.rummy import Rummy, RummyMatch, RummyState
-from rummykit.players import Player, find_player
+from rummykit.players import Player, find_player, registered_names
 
 __all__ = [
     "MAX_ACTIONS",
@@ -394,7 +394,7 @@ def simulate(
             raise ValueError("a round is for single hands: a match plays all seven rounds")
         if isinstance(round, bool) or not isinstance(round, int) or not 1 <= round <= ROUNDS:
             raise ValueError(f"round must be 1 to {ROUNDS}, got {round!r}")
-    names = tuple(find_player(game.name, name, 0).name for name in player_names)
+    names = registered_names(game, player_names)
     variant = game_name.strip().lower()
     played = game.options.to_dict()
     tasks = [

@@ -45,7 +45,7 @@ from typing import Any
 
 from rummykit.games import find_game
 from rummykit.games.base import Game, OptionsLike, check_players, derive_seed
-from rummykit.players import find_player
+from rummykit.players import find_player, registered_names
 from rummykit.sim import Progress, check_count, play_match, run_chunks
 
 __all__ = [
@@ -455,7 +455,7 @@ def round_robin(
     if seats is None:
         seats = min(max(len(player_names), game.min_players), game.max_players)
     check_players(game, seats)
-    names = tuple(find_player(game.name, name, 0).name for name in player_names)
+    names = registered_names(game, player_names)
     variant = game_name.strip().lower()
     played = game.options.to_dict()
     tasks = [

@@ -7,6 +7,7 @@ import json
 import math
 from collections import Counter
 from itertools import combinations
+from typing import Any, cast
 
 import pytest
 from hypothesis import given, settings
@@ -15,8 +16,15 @@ from typer.testing import CliRunner
 
 from rummykit.cli import app
 from rummykit.games import find_game
-from rummykit.players import find_player
-from rummykit.sim import play_match
+from rummykit.players import (
+    REGISTRY,
+    Player,
+    PlayerFactory,
+    RandomPlayer,
+    UnknownPlayerError,
+    find_player,
+)
+from rummykit.sim import play_match, simulate
 from rummykit.tournament import (
     _add_match,
     _seating,
@@ -219,3 +227,26 @@ def test_round_robin_usage_errors_exit_2(args: list[str], needle: str) -> None:
     result = runner.invoke(app, args)
     assert result.exit_code == 2
     assert needle in result.output
+
+
+class _Mine(RandomPlayer):
+    """A researcher's own player: a subclass that keeps its parent's ``name`` ("random")."""
+
+
+def test_a_registered_player_is_reported_by_its_registered_name(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Tournaments and simulations name each player as it was registered and asked for (any
+    case): a registered subclass of the random player is not merged with "random" (it was)."""
+
+    def mine(seed: int | None, options: Any = None) -> Player:
+        return _Mine(seed)
+
+    monkeypatch.setitem(REGISTRY["gin"], "mine", cast(PlayerFactory, mine))
+    report = round_robin("gin", [" Mine", "random"], matches=4, seed=1)
+    assert sorted(p.name for p in report.players) == ["mine", "random"]
+    assert sum(p.matches for p in report.players) == 2 * 4
+    sim = simulate("gin", ["MINE", "random"], hands=6, seed=1)
+    assert [p.name for p in sim.players] == ["mine", "random"]
+    with pytest.raises(UnknownPlayerError, match="unknown player 'yours'"):
+        round_robin("gin", ["yours", "random"], matches=2, seed=1)

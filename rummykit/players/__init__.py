@@ -16,6 +16,7 @@ RandomPlayer(seed=4)
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Protocol
 
 from rummykit.games import Game, find_game
@@ -34,6 +35,7 @@ __all__ = [
     "UnknownPlayerError",
     "View",
     "find_player",
+    "registered_names",
 ]
 
 
@@ -95,3 +97,16 @@ def find_player(
         valid = ", ".join(players) or "none"
         raise UnknownPlayerError(f"unknown player {name!r} for {canonical} (valid: {valid})")
     return factory(seed, options=found.options if options is None else options)
+
+
+def registered_names(game: str | Game, names: Iterable[str]) -> tuple[str, ...]:
+    """The names players are registered under for ``game``, as given (any case, spaces around):
+    what simulations and tournaments report them by. A player class registered under a new name
+    may keep its parent's ``name`` (e.g. ``"random"``): two such would be counted as one.
+    Raises :class:`UnknownPlayerError` for a name not registered, before anything is played."""
+    found = find_game(game) if isinstance(game, str) else game
+    checked = []
+    for name in names:
+        find_player(found, name, 0)
+        checked.append(name.strip().lower())
+    return tuple(checked)
