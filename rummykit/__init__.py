@@ -6,12 +6,13 @@ The names most programs need are here, loaded on first use (so ``import rummykit
 >>> import rummykit
 >>> state = rummykit.find_game("gin").new_hand(seed=7)
 >>> state.apply(rummykit.parse_action("pass"))
->>> rummykit.min_deadwood(rummykit.parse_cards("7H 7D 7C 8S 9S TS 2C"))
+>>> rummykit.min_deadwood(rummykit.parse_natural_cards("7H 7D 7C 8S 9S TS 2C"))
 2
 
 Games and rules: :func:`find_game`, :data:`GAMES`, :class:`Gin`, :class:`Rummy`, :class:`Crazy`
 and their options, :class:`Phase`, :class:`IllegalActionError`. Cards and actions:
-:class:`Card`, :func:`parse_card`, :func:`parse_cards`, :func:`parse_action`. Records:
+:class:`Card`, :func:`parse_card`, :func:`parse_cards`, :func:`parse_natural_cards` (no jokers:
+what the Gin solver takes), :func:`parse_action`. Records:
 :func:`load_record`, :func:`read_record`, :func:`write_record`, :func:`hand_record`,
 :func:`match_record`, :class:`RecordError`. Computer players: :func:`find_player`. The meld
 solver: :func:`min_deadwood`, :func:`best_discards`, :func:`best_arrangement`.
@@ -37,7 +38,7 @@ _HOMES = {
         "RummyOptions",
         "find_game",
     ),
-    "rummykit.cards": ("Card", "parse_card", "parse_cards"),
+    "rummykit.cards": ("Card", "parse_card", "parse_cards", "parse_natural_cards"),
     "rummykit.actions": ("ActionSyntaxError", "parse_action"),
     "rummykit.record": (
         "RecordError",
@@ -77,13 +78,14 @@ __all__ = [
     "parse_action",
     "parse_card",
     "parse_cards",
+    "parse_natural_cards",
     "read_record",
     "write_record",
 ]
 
 if TYPE_CHECKING:
     from rummykit.actions import ActionSyntaxError, parse_action
-    from rummykit.cards import Card, parse_card, parse_cards
+    from rummykit.cards import Card, parse_card, parse_cards, parse_natural_cards
     from rummykit.games import (
         GAMES,
         Crazy,

@@ -5,17 +5,17 @@ from __future__ import annotations
 import copy
 import random
 import re
-from typing import Any
+from typing import Any, assert_type
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rummykit.actions import Discard, Draw
-from rummykit.cards import STANDARD_PACK
-from rummykit.games import find_game
-from rummykit.games.base import HandState, IllegalActionError, MatchView
-from rummykit.games.gin import GinMatchView
+from rummykit.cards import STANDARD_PACK, Card
+from rummykit.games import Crazy, Gin, Rummy, find_game
+from rummykit.games.base import Game, HandState, IllegalActionError, MatchView
+from rummykit.games.gin import GinMatchView, GinState
 from rummykit.players import RandomPlayer
 from rummykit.sim import play_hand
 
@@ -178,3 +178,18 @@ def test_anything_but_a_seat_number_is_refused_clearly(name: str, players: int, 
         with pytest.raises(ValueError):
             game.new_hand(players=players, seed=2, dealer=seat)
     assert hand.history == before
+
+
+def test_a_game_named_in_code_has_its_own_type() -> None:
+    """``find_game("gin")`` gives a type checker (mypy runs over the tests) the game's class and
+    so its states, results and views: a researcher's code type-checks without casts."""
+    gin = find_game("gin")
+    assert_type(gin, Gin)
+    assert_type(find_game("rummy-classic"), Rummy)
+    assert_type(find_game("crazy-rummy"), Crazy)
+    assert_type(find_game("gin".upper()), Game)  # (any other string: some game)
+    state = gin.new_hand(seed=7)
+    assert_type(state, GinState)
+    assert len(state.hands[0]) == 10 and state.result is None
+    assert_type(state.view(0).hand, tuple[Card, ...])
+    assert type(find_game("rummy-classic")) is Rummy and type(find_game("crazy-rummy")) is Crazy

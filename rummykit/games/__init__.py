@@ -9,7 +9,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Literal, overload
 
 from rummykit.games.base import Game, IllegalActionError, Phase
 from rummykit.games.crazy import Crazy, CrazyOptions
@@ -45,10 +45,26 @@ GAMES: dict[str, GameFactory] = {
 """Every game variant by name and alias."""
 
 
+@overload
+def find_game(
+    name: Literal["gin", "gin-rummy"], options: Mapping[str, Any] | None = None
+) -> Gin: ...
+@overload
+def find_game(
+    name: Literal["rummy", "basic-rummy", "rummy-classic"], options: Mapping[str, Any] | None = None
+) -> Rummy: ...
+@overload
+def find_game(
+    name: Literal["crazy", "crazy-rummy"], options: Mapping[str, Any] | None = None
+) -> Crazy: ...
+@overload
+def find_game(name: str, options: Mapping[str, Any] | None = None) -> Game: ...
 def find_game(name: str, options: Mapping[str, Any] | None = None) -> Game:
     """The game (variant) called ``name``, with ``options`` overriding its defaults.
 
-    Raises ValueError listing the known names, or naming a bad option.
+    Raises ValueError listing the known names, or naming a bad option. A name written out (e.g.
+    ``find_game("gin")``) gives a type checker the game's own class, and so its hands' states
+    (``GinState``: ``state.hands``, ``state.result.points``...).
     """
     if not isinstance(name, str):
         raise ValueError("a game name is a string")
