@@ -680,8 +680,8 @@ def review(
             row: dict[str, Any] = {"hand": number}
             if round_number is not None:
                 row["round"] = round_number
-            data = result.to_json()
-            data["steps"] = [s.to_json() for s in steps]
+            data = result.to_dict()
+            data["steps"] = [s.to_dict() for s in steps]
             rows.append(row | data)
             continue
         message = "review_hand" if round_number is None else "review_round"

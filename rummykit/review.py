@@ -121,7 +121,7 @@ class ReviewStep:
         why = f" ({self.advice.reason.text(lang)})" if self.advice.reason else ""
         return f"{head} · {_text('review.' + self.verdict, lang, move=move, why=why)}"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """The step as JSON data: cards and actions in notation, the advice as a hint's JSON
         (action, reason phrases, text per language), and per language ``played_text``,
         ``advice_move`` (the advised move alone) and ``advice_reason`` (its reason alone)."""
@@ -132,7 +132,7 @@ class ReviewStep:
             "top": None if self.top is None else str(self.top),
             "played": str(self.played),
             "played_text": {lang: action_phrase(self.played).text(lang) for lang in LANGUAGES},
-            "advice": self.advice.to_json(),
+            "advice": self.advice.to_dict(),
             "advice_move": {
                 lang: action_phrase(self.advice.action).text(lang) for lang in LANGUAGES
             },
@@ -177,14 +177,14 @@ class HandReview:
     def __str__(self) -> str:
         return self.text("en")
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """The review as JSON data."""
         return {
             "seat": self.seat,
             "level": self.level,
             "decisions": self.decisions,
             "agreed": self.agreed,
-            "steps": [step.to_json() for step in self.steps],
+            "steps": [step.to_dict() for step in self.steps],
         }
 
 

@@ -108,7 +108,7 @@ def test_json_holds_each_hands_review(match_file: Path, match: Match) -> None:
     assert (data["seat"], data["level"]) == (0, "hard")
     assert [row["hand"] for row in data["hands"]] == list(range(1, len(match.hands) + 1))
     for row, hand in zip(data["hands"], match.hands, strict=True):
-        assert row == {"hand": row["hand"], **review_hand(hand, 0).to_json()}
+        assert row == {"hand": row["hand"], **review_hand(hand, 0).to_dict()}
 
 
 def test_one_hand_of_a_match(match_file: Path, match: Match) -> None:
@@ -119,7 +119,7 @@ def test_one_hand_of_a_match(match_file: Path, match: Match) -> None:
         runner.invoke(app, ["review", str(match_file), "--hand", "2", "--json"]).stdout
     )
     assert [row["hand"] for row in data["hands"]] == [2]
-    assert data["hands"][0]["steps"] == review_hand(match.hands[1], 0).to_json()["steps"]
+    assert data["hands"][0]["steps"] == review_hand(match.hands[1], 0).to_dict()["steps"]
 
 
 def test_only_different(match_file: Path, match: Match) -> None:
@@ -128,7 +128,7 @@ def test_only_different(match_file: Path, match: Match) -> None:
     args = ["review", str(match_file), "--hand", "1", "--only-different"]
     data = json.loads(runner.invoke(app, [*args, "--json"]).stdout)["hands"][0]
     assert (data["decisions"], data["agreed"]) == (review.decisions, review.agreed)
-    assert data["steps"] == [s.to_json() for s in review.steps if s.verdict == "different"]
+    assert data["steps"] == [s.to_dict() for s in review.steps if s.verdict == "different"]
     text = runner.invoke(app, args).stdout
     assert f"{review.agreed} of {review.decisions}" in text
     for step in review.steps:

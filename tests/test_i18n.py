@@ -161,7 +161,7 @@ def test_a_hint_reads_in_both_languages_and_a_missing_phrase_is_named() -> None:
     hint = Suggestion(Knock(Card.parse("TD")), because("gin.knock_risk", count=6, risk=12))
     assert hint.text("en") == "knock, throwing 10♦: 6 deadwood, undercut risk about 12%"
     assert hint.text("vi") == "gõ, bỏ 10♦: 6 điểm bài rác, nguy cơ bị bắt ngược khoảng 12%"
-    data = hint.to_json()
+    data = hint.to_dict()
     assert data["action"] == "knock TD" and data["reason"][0]["params"] == {"count": 6, "risk": 12}
     with pytest.raises(KeyError, match=r"no\.such"):
         because("no.such").text("vi")

@@ -144,8 +144,8 @@ def test_a_hand_still_in_play_is_reviewed_up_to_now() -> None:
     review = review_hand(partial, 0, level="medium")
     _check_structure(partial, 0, review)
     assert (
-        review.to_json()["steps"]
-        == review_hand(whole, 0, level="medium").to_json()["steps"][: review.decisions]
+        review.to_dict()["steps"]
+        == review_hand(whole, 0, level="medium").to_dict()["steps"][: review.decisions]
     )
 
 
@@ -263,7 +263,7 @@ def test_hidden_cards_elsewhere_do_not_change_the_review(
     assert _views(original, seat) == _views(changed, seat)  # the seat cannot tell them apart
     first = review_hand(original, seat, level="hard")
     assert first.decisions > 0
-    assert first.to_json() == review_hand(changed, seat, level="hard").to_json()
+    assert first.to_dict() == review_hand(changed, seat, level="hard").to_dict()
 
 
 # ------------------------------------------------------------------------------ verdicts
@@ -385,7 +385,7 @@ def test_an_unknown_level_is_refused_naming_the_valid_ones(gin_hand: HandState, 
 def test_a_level_is_read_in_any_case(gin_hand: HandState) -> None:
     review = review_hand(gin_hand, 0, level=" Medium ")
     assert review.level == "medium"
-    assert review.to_json() == review_hand(gin_hand, 0, level="medium").to_json()
+    assert review.to_dict() == review_hand(gin_hand, 0, level="medium").to_dict()
     assert "vừa" in review.text("vi")
 
 
@@ -445,7 +445,7 @@ def test_text_in_both_languages(game: str, players: int) -> None:
 def test_json_round_trips_and_has_the_agreed_shape(game: str, players: int) -> None:
     hand = _play(game, players, 1, "easy", 31)
     review = review_hand(hand, 1, level="medium")
-    data = review.to_json()
+    data = review.to_dict()
     assert json.loads(json.dumps(data, ensure_ascii=False)) == data
     assert set(data) == {"seat", "level", "decisions", "agreed", "steps"}
     assert (data["seat"], data["level"]) == (1, "medium")
@@ -474,5 +474,5 @@ def test_a_review_is_the_same_every_time(game: str, players: int) -> None:
     first = review_hand(hand, 0, level="hard", seed=5)
     second = review_hand(hand, 0, level="hard", seed=5)
     assert first == second
-    assert first.to_json() == second.to_json()
+    assert first.to_dict() == second.to_dict()
     assert first.text("vi") == second.text("vi")

@@ -17,7 +17,7 @@ the way the page shows them (``10♥``, ``K♦``, ``🃏``); a list of cards joi
 >>> hint.text("vi")
 'bỏ K♦: lá cao nhất, không gần bộ nào; còn 12 điểm bài rác'
 >>> action, reason = hint  # a suggestion unpacks like a pair
->>> reason.to_json()
+>>> reason.to_list()
 [{'key': 'highest_loose', 'params': {}}, {'key': 'deadwood_left', 'params': {'count': 12}}]
 """
 
@@ -122,7 +122,7 @@ class Phrase:
             raise KeyError(f"reason phrase {self.key!r} has no {lang} wording") from None
         return template.format(**{name: _param_text(value) for name, value in self.params})
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """``{"key": ..., "params": {...}}`` with cards as notation (``KD``)."""
         return {"key": self.key, "params": {n: _param_json(v) for n, v in self.params}}
 
@@ -155,9 +155,9 @@ class Reason:
         """The phrase keys, in order (handy in tests)."""
         return tuple(p.key for p in self.phrases)
 
-    def to_json(self) -> list[dict[str, Any]]:
+    def to_list(self) -> list[dict[str, Any]]:
         """The phrases as JSON data."""
-        return [p.to_json() for p in self.phrases]
+        return [p.to_dict() for p in self.phrases]
 
 
 def because(key: str, **params: Param) -> Reason:
@@ -222,11 +222,11 @@ class Suggestion(NamedTuple):
     def __str__(self) -> str:
         return self.text("en")
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """The suggestion as sent to the page: the action, the phrases and the text per language."""
         return {
             "action": str(self.action),
-            "reason": self.reason.to_json(),
+            "reason": self.reason.to_list(),
             "text": {lang: self.text(lang) for lang in LANGUAGES},
         }
 

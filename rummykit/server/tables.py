@@ -1213,14 +1213,14 @@ class Table:
         # Seeded by the position in the hand, as a review seeds each decision (rummykit.review):
         # the hint and the review of the same move give the same advice.
         player = make_player(self.hand.game, self.advice_level, len(self.hand.history))
-        return {"t": "hint", "seq": self.seq, **player.suggest(view).to_json()}
+        return {"t": "hint", "seq": self.seq, **player.suggest(view).to_dict()}
 
     def review_task(self, seat: int, number: int | None) -> Callable[[], dict[str, Any]]:
         """Check a review request of ``seat`` for hand ``number`` (from 1; None for the hand on
         the table) and return the work to do, which reads only that finished hand (it cannot
         change) and so may run outside the table's lock.
 
-        The answer is :meth:`rummykit.review.HandReview.to_json` with ``t`` and ``hand``: the
+        The answer is :meth:`rummykit.review.HandReview.to_dict` with ``t`` and ``hand``: the
         seat's own decisions (moves the computer made for it while the person was away are left
         out) beside the strongest computer player's, from the seat's own views only. Raises
         :class:`ProtocolError` for a hand the match does not have (``bad_message``) or one
@@ -1243,7 +1243,7 @@ class Table:
 
         def work() -> dict[str, Any]:
             review = review_hand(hand, seat, level=level, skip=skip)
-            answer = {"t": "review", "hand": index + 1, **review.to_json()}
+            answer = {"t": "review", "hand": index + 1, **review.to_dict()}
             self.reviews[key] = answer  # a finished hand's review never changes
             return answer
 
