@@ -141,8 +141,8 @@ def new_page(browser: Any) -> Iterator[Any]:
         viewport: tuple[int, int] | None = None,
     ) -> Any:
         size: dict[str, Any] = PHONE if phone else DESKTOP
-        if viewport is not None:
-            size = {"viewport": {"width": viewport[0], "height": viewport[1]}}
+        if viewport is not None:  # (a phone's keeps its touch screen)
+            size = {**size, "viewport": {"width": viewport[0], "height": viewport[1]}}
         context = browser.new_context(locale=locale, reduced_motion=reduced_motion, **size)
         context.set_default_timeout(15_000)
         contexts.append(context)

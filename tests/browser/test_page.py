@@ -3811,6 +3811,33 @@ ACTION_ROWS = """ids => {
 }"""
 
 
+@pytest.mark.parametrize(("locale", "size"), [("en-GB", (320, 568)), ("vi-VN", (360, 640))])
+def test_a_small_phone_asked_may_i_still_shows_the_hand_and_the_actions(
+    server: Any, new_page: Any, shot: Any, locale: str, size: tuple[int, int]
+) -> None:
+    """The smallest phones (320x568, 360x640): the tools take one line (the four-colour deck's
+    button says "4 colours", named in full for a screen reader), and "May I?" is compact enough
+    that the whole hand and the action bar stay on the screen under it (at 320x568 the cards
+    ran 22 px off the bottom and the actions out of reach: the page never scrolls)."""
+    session = played_table(server.db, "crazy", 2, seed=7, buy_to=10, until="buy")
+    page = new_page(phone=True, locale=locale, viewport=size)
+    open_session(page, server.url, session)
+    expect(page.locator("#buy-panel")).to_be_visible()
+    tops = page.evaluate(
+        "() => [...document.querySelectorAll('.tools button')].filter((b) => b.offsetParent)"
+        ".map((b) => Math.round(b.getBoundingClientRect().top))"
+    )
+    assert len(set(tops)) == 1, tops
+    colours = page.locator("#btn-colours")
+    expect(colours).to_have_accessible_name(
+        "Four-colour deck" if locale == "en-GB" else "Bài bốn màu"
+    )
+    for selector in ("#buy-panel", "#btn-buy", "#hand .card:last-child", "#actions"):
+        assert in_view(page, selector), selector
+    assert page.evaluate("() => document.scrollingElement.scrollTop") == 0
+    shot(page, f"phone-{size[0]}-crazy-may-i")
+
+
 @pytest.mark.parametrize("locale", ["vi-VN", "en-GB"])
 def test_a_phones_action_bar_is_one_row_with_five_crazy_buttons(
     server: Any, new_page: Any, locale: str
