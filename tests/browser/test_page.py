@@ -3811,6 +3811,26 @@ ACTION_ROWS = """ids => {
 }"""
 
 
+@pytest.mark.parametrize(("game", "size"), [("gin", (320, 568)), ("rummy", (360, 640))])
+def test_a_small_phone_shows_the_opponents_piles_and_prompt_together(
+    server: Any, new_page: Any, shot: Any, game: str, size: tuple[int, int]
+) -> None:
+    """On the smallest phones the board (between the score bar and the hand) holds the
+    opponents, the piles and the prompt together at the start of a turn: the log takes three
+    lines (two at 320x568) and the opponents no card backs (at 320x568 the board opened scrolled
+    down, the opponent under the shadow, with empty felt below a six-line log)."""
+    session = played_table(server.db, game, 1 if game == "gin" else 3, seed=4)
+    page = new_page(phone=True, viewport=size)
+    open_session(page, server.url, session)
+    wanted = ["#stock", "#discard", "#prompt", "#hand .card:last-child", "#actions"]
+    wanted += ["#opponents-zone .opp"] if game == "gin" else ["#opponents-zone"]
+    with contextlib.suppress(PlaywrightTimeoutError):  # (the asserts name what is not)
+        page.wait_for_function(f"all => all.every(s => ({IN_VIEW})(s))", arg=wanted, timeout=3_000)
+    for selector in wanted:
+        assert in_view(page, selector), selector
+    shot(page, f"phone-{size[0]}-{game}-turn")
+
+
 @pytest.mark.parametrize(("locale", "size"), [("en-GB", (320, 568)), ("vi-VN", (360, 640))])
 def test_a_small_phone_asked_may_i_still_shows_the_hand_and_the_actions(
     server: Any, new_page: Any, shot: Any, locale: str, size: tuple[int, int]
