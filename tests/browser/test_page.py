@@ -3568,7 +3568,8 @@ def played_table(
     """A table of the server's own database played on by the computers and a simple seat 0
     (buys while its hand holds fewer than ``buy_to`` cards, draws, throws its first card), up to
     seat 0's draw once it holds ``buy_to`` cards (``until="draw"``), a buy offered to it
-    (``"buy"``), or the end of the hand (``"over"``); returns the page's stored session.
+    (``"buy"``), its lay-offs after a Gin knock (``"layoff"``), or the end of the hand
+    (``"over"``); returns the page's stored session.
     ``options``: the table's house rules."""
     from rummykit.server.store import Store
     from rummykit.server.tables import Table
@@ -3588,6 +3589,8 @@ def played_table(
         if until == "buy" and "buy" in legal:
             break
         if until == "draw" and "draw" in legal and size >= buy_to:
+            break
+        if until == "layoff" and "done" in legal:
             break
         if "buy" in legal and size < buy_to:
             action = "buy"
@@ -3809,6 +3812,26 @@ ACTION_ROWS = """ids => {
   return new Set([...document.querySelectorAll('#actions button:not([hidden])')]
     .map((b) => Math.round(b.getBoundingClientRect().top))).size;
 }"""
+
+
+def test_a_phone_defending_a_knock_sees_the_melds_to_lay_off_on(
+    server: Any, new_page: Any, shot: Any
+) -> None:
+    """Gin on a 360x740 phone, the computer has knocked: the defender's turn opens on the
+    knocker's melds, which the prompt asks to tap (the board used to open on the piles, the
+    melds cut off at its bottom edge)."""
+    session = played_table(server.db, "gin", 1, seed=5, until="layoff")
+    page = new_page(phone=True, viewport=(360, 740))
+    open_session(page, server.url, session)
+    expect(page.locator("#prompt")).to_contain_text("select a card, then a meld")
+    melds = page.locator("#melds-zone .table-meld")
+    expect(melds).not_to_have_count(0)
+    wanted = [f"#melds-zone .table-meld:nth-of-type({i + 1})" for i in range(melds.count())]
+    with contextlib.suppress(PlaywrightTimeoutError):  # (the asserts name what is not)
+        page.wait_for_function(f"all => all.every(s => ({IN_VIEW})(s))", arg=wanted, timeout=3_000)
+    for selector in [*wanted, "#hand .card:last-child", "#actions"]:
+        assert in_view(page, selector), selector
+    shot(page, "phone-gin-layoff")
 
 
 @pytest.mark.parametrize(("game", "size"), [("gin", (320, 568)), ("rummy", (360, 640))])

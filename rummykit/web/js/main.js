@@ -187,6 +187,9 @@ function scheduleRender(newMoves = []) {
       if (S.ui.inviteTop) {
         // (folded on a phone held sideways, whose board is too short for it and the table)
         if (matchMedia("(max-height: 500px)").matches) $("invite-details").open = false;
+      } else if (S.msg.view.hand.phase === "layoff") {
+        // (Gin's defender: the knocker's melds, which the prompt asks to tap, not the piles)
+        $("melds-zone").scrollIntoView({ block: "nearest" });
       } else document.querySelector(".centre-zone").scrollIntoView({ block: "nearest" });
     }
     S.ui.inviteTop = false;
