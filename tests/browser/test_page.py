@@ -3814,6 +3814,27 @@ ACTION_ROWS = """ids => {
 }"""
 
 
+@pytest.mark.parametrize("size", [(320, 568), (740, 360)])
+def test_the_rules_close_button_is_in_sight_on_a_short_screen(
+    server: Any, new_page: Any, size: tuple[int, int]
+) -> None:
+    """The rules scroll between the game tabs and Close: a short phone, upright or sideways,
+    shows Close at once (it was below the dialog's fold, under two nested scrolls)."""
+    page = new_page(phone=True, viewport=size)
+    page.goto(server.url)
+    page.get_by_role("button", name="Rules").click()
+    dialog = page.get_by_role("dialog", name="Rules")
+    expect(dialog).to_be_visible()
+    close = dialog.get_by_role("button", name="Close")
+    box, frame = close.bounding_box(), dialog.bounding_box()
+    assert box and frame and box["y"] + box["height"] <= min(frame["y"] + frame["height"], size[1])
+    assert dialog.evaluate("d => d.scrollHeight <= d.clientHeight + 1")  # (one scroll: the rules)
+    body = page.locator("#rules-body")
+    assert body.evaluate("b => b.scrollHeight > b.clientHeight && b.clientHeight >= 48")
+    close.click()
+    expect(dialog).to_be_hidden()
+
+
 def test_a_phone_defending_a_knock_sees_the_melds_to_lay_off_on(
     server: Any, new_page: Any, shot: Any
 ) -> None:
