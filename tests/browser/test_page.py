@@ -3814,6 +3814,23 @@ ACTION_ROWS = """ids => {
 }"""
 
 
+def test_a_narrow_phone_keeps_each_tick_box_beside_its_label(server: Any, new_page: Any) -> None:
+    """At 320 px wide "Advice on every turn (to learn)" wraps beside its box (the box stood
+    alone on a line above it), and so does every house rule's."""
+    page = new_page(phone=True, viewport=(320, 568))
+    page.goto(server.url)
+    page.locator("#house summary").click()
+    pairs = page.evaluate(
+        """() => [...document.querySelectorAll('#start input[type=checkbox]')]
+        .filter((i) => i.offsetParent && i.labels.length)
+        .map((i) => { const b = i.getBoundingClientRect(), l = i.labels[0].getBoundingClientRect();
+          return [i.id, Math.round(b.top), Math.round(l.top), Math.round(l.bottom)]; })"""
+    )
+    assert "coach" in [p[0] for p in pairs], pairs
+    for name, box, top, bottom in pairs:
+        assert top <= box + 4 and box < bottom, (name, box, top, bottom)  # on the label's lines
+
+
 @pytest.mark.parametrize("size", [(320, 568), (740, 360)])
 def test_the_rules_close_button_is_in_sight_on_a_short_screen(
     server: Any, new_page: Any, size: tuple[int, int]
