@@ -682,11 +682,12 @@ async function giveToComputer(seat) {
   // The seats message that follows redraws the table and drops the link.
 }
 
-/** The Menu button: at a friends' table whose match goes on, it asks first (a slip of the
- * finger would leave the friends waiting); anywhere else it leaves at once (the game is kept). */
+/** The Menu button: at a table whose match goes on with friends who took their seats, it asks
+ * first (a slip of the finger would leave them waiting); anywhere else it leaves at once (the
+ * game is kept). */
 function askLeave() {
   const seats = S.welcome && S.session ? S.welcome.seats : [];
-  const friends = seats.filter((s, seat) => seat !== S.session.seat && s.kind === "human").length;
+  const friends = seats.filter((s, seat) => seat !== S.session.seat && s.kind === "human" && s.joined).length;
   if (!friends || !S.msg || S.msg.view.over) return leaveTable();
   $("leave-text").textContent = t("leave.text", { count: friends });
   $("dlg-leave").returnValue = "";
