@@ -255,6 +255,8 @@ def parse_action(text: str) -> Action:
                 raise ActionSyntaxError("'knock' takes exactly one card, e.g. 'knock 9S'")
             if not colon:
                 return Knock(card)
+            if not tail.strip():  # (a knock naming an arrangement with no meld: "knock 3H: ")
+                return Knock(card, ())
             groups = tail.split("|")
             if any(not g.strip() for g in groups):
                 raise ActionSyntaxError("empty meld in knock (write melds separated by '|')")

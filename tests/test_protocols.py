@@ -193,3 +193,19 @@ def test_a_game_named_in_code_has_its_own_type() -> None:
     assert len(state.hands[0]) == 10 and state.result is None
     assert_type(state.view(0).hand, tuple[Card, ...])
     assert type(find_game("rummy-classic")) is Rummy and type(find_game("crazy-rummy")) is Crazy
+
+
+class _NumpyLikeSeat:
+    """A whole number that is not an ``int`` (as NumPy's ``int64``): it has ``__index__``."""
+
+    def __index__(self) -> int:
+        return 1
+
+
+@pytest.mark.parametrize(("name", "players"), TABLES)
+def test_a_seat_number_of_another_integer_type_is_taken(name: str, players: int) -> None:
+    """Research loops pass NumPy's integers as seats: anything with ``__index__`` is a seat."""
+    hand = find_game(name).new_hand(players=players, seed=2)
+    seat: Any = _NumpyLikeSeat()
+    assert hand.view(seat) == hand.view(1)
+    assert hand.resample(seat, random.Random(1)).view(1).to_dict() == hand.view(1).to_dict()

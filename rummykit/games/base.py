@@ -223,10 +223,17 @@ def check_call(action: object, seat: object) -> None:
         raise TypeError(f"seat must be a whole number or None, not {seat!r}")
 
 
-def is_seat(value: object, players: int) -> bool:
-    """Whether ``value`` names a seat at a table of ``players``: a whole number from 0 (``True``
-    and ``1.0`` equal 1, but are no seat)."""
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players
+def as_seat(value: object, players: int) -> int | None:
+    """The seat ``value`` names at a table of ``players`` as an ``int`` (a whole number from 0,
+    NumPy's integers too), or None for anything else (``True`` and ``1.0`` equal 1, but are no
+    seat)."""
+    if isinstance(value, bool):
+        return None
+    try:
+        seat = operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+    return seat if 0 <= seat < players else None
 
 
 def check_player_count(title: str, count: object, low: int, high: int) -> int:
@@ -616,18 +623,21 @@ class CloneableHand:
         """
         return information_state(cast(Any, self).view(seat))
 
-    def _resampling(self, seat: int, rng: random.Random | None) -> tuple[Self, random.Random]:
-        """The start of every :meth:`resample`: ``seat`` checked, the generator (a new one for
-        None), and a clone marked resampled whose deal keeps no trace of the true one."""
+    def _resampling(self, seat: int, rng: random.Random | None) -> tuple[Self, random.Random, int]:
+        """The start of every :meth:`resample`: a clone marked resampled whose deal keeps no
+        trace of the true one, the generator (a new one for None), and ``seat`` checked, as an
+        ``int``."""
         players = cast(Any, self).players
-        if not is_seat(seat, players):
+        index = as_seat(seat, players)
+        if index is None:
             raise ValueError(f"no seat {seat!r} at a table of {players}")
+        seat = index
         if rng is None:
             rng = random.Random()
         new = self.clone()
         new.resampled = True
         new._hide_deal(seat, rng)
-        return new, rng
+        return new, rng, seat
 
     def _hide_deal(self, seat: int, rng: random.Random) -> None:
         """For a resampled hand: no seed (it would deal the true hand again) and a deal that

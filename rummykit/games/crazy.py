@@ -34,12 +34,12 @@ from rummykit.games.base import (
     Phase,
     ShuffledRestocks,
     Tagged,
+    as_seat,
     check_call,
     check_options,
     check_player_count,
     check_seed,
     derive_seed,
-    is_seat,
     match_view,
     new_rng,
     redeal_unseen,
@@ -357,8 +357,10 @@ class CrazyState(CloneableHand, ShuffledRestocks):
         players = check_player_count("Crazy Rummy", players, MIN_PLAYERS, MAX_PLAYERS)
         if isinstance(round, bool) or round not in range(1, ROUNDS + 1):
             raise ValueError(f"Crazy Rummy has rounds 1 to {ROUNDS}, not {round!r}")
-        if not is_seat(dealer, players):
+        seat = as_seat(dealer, players)
+        if seat is None:
             raise ValueError(f"dealer must be a seat from 0 to {players - 1}")
+        dealer = seat
         self.game = game
         self.options = game.options
         self.rules = game.rules
@@ -1101,7 +1103,7 @@ class CrazyState(CloneableHand, ShuffledRestocks):
         >>> guess.view(2).to_dict() == state.view(2).to_dict(), guess.hands[2] == state.hands[2]
         (True, True)
         """
-        new, rng = self._resampling(seat, rng)
+        new, rng, seat = self._resampling(seat, rng)
         new._forget_generator(rng)
         shown = range(self.players) if self.result is not None else ()  # the result shows all
         tagged = any(self._tags)
@@ -1123,8 +1125,10 @@ class CrazyState(CloneableHand, ShuffledRestocks):
 
     def view(self, seat: int) -> CrazyView:
         """What ``seat`` may see now."""
-        if not is_seat(seat, self.players):
+        index = as_seat(seat, self.players)
+        if index is None:
             raise ValueError(f"no seat {seat!r} at a table of {self.players}")
+        seat = index
         return CrazyView(
             seat=seat,
             round=self.round,

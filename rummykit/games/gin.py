@@ -28,12 +28,12 @@ from rummykit.games.base import (
     MatchView,
     OptionSpec,
     Phase,
+    as_seat,
     check_call,
     check_options,
     check_player_count,
     check_seed,
     derive_seed,
-    is_seat,
     match_view,
     natural,
     new_rng,
@@ -298,9 +298,10 @@ def _check_players(players: int) -> None:
 
 
 def _check_seat(dealer: int) -> int:
-    if not is_seat(dealer, 2):
+    seat = as_seat(dealer, 2)
+    if seat is None:
         raise ValueError(f"Gin has seats 0 and 1, not {dealer!r}")
-    return dealer
+    return seat
 
 
 class GinState(CloneableHand):
@@ -752,8 +753,8 @@ class GinState(CloneableHand):
         >>> sorted(guess.hands[1] + guess.stock) == sorted(state.hands[1] + state.stock)
         True
         """
-        _check_seat(seat)
-        new, rng = self._resampling(seat, rng)
+        _check_seat(seat)  # (Gin's own words for a bad seat)
+        new, rng, seat = self._resampling(seat, rng)
         other = 1 - seat
         over = self.phase is Phase.HAND_OVER
         cancelled = over and self.result is not None and self.result.winner is None
@@ -787,7 +788,7 @@ class GinState(CloneableHand):
 
     def view(self, seat: int) -> GinView:
         """What ``seat`` may see now; the other hand is revealed only once the hand is scored."""
-        _check_seat(seat)
+        seat = _check_seat(seat)
         over = self.phase is Phase.HAND_OVER
         knocked = self.knocker is not None
         history = tuple(self._notation)

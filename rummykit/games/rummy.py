@@ -31,12 +31,12 @@ from rummykit.games.base import (
     Phase,
     ShuffledRestocks,
     Tagged,
+    as_seat,
     check_call,
     check_options,
     check_player_count,
     check_seed,
     derive_seed,
-    is_seat,
     match_view,
     natural,
     new_rng,
@@ -361,8 +361,10 @@ class RummyState(CloneableHand, ShuffledRestocks):
     ) -> None:
         players = check_player_count("Basic Rummy", players, MIN_PLAYERS, MAX_PLAYERS)
         size = hand_size(players)
-        if not is_seat(dealer, players):
+        seat = as_seat(dealer, players)
+        if seat is None:
             raise ValueError(f"dealer must be a seat from 0 to {players - 1}")
+        dealer = seat
         self.game = game
         self.options = game.options
         self.players = players
@@ -654,7 +656,7 @@ class RummyState(CloneableHand, ShuffledRestocks):
         >>> guess.view(1).to_dict() == state.view(1).to_dict(), guess.hands[1] == state.hands[1]
         (True, True)
         """
-        new, rng = self._resampling(seat, rng)
+        new, rng, seat = self._resampling(seat, rng)
         new._forget_generator(rng)
         result = self.result
         shown = range(self.players) if result is not None and result.winner is not None else ()
@@ -702,8 +704,10 @@ class RummyState(CloneableHand, ShuffledRestocks):
 
     def view(self, seat: int) -> RummyView:
         """What ``seat`` may see now (other hands only by size, the stock only by size)."""
-        if not is_seat(seat, self.players):
+        index = as_seat(seat, self.players)
+        if index is None:
             raise ValueError(f"no seat {seat!r} at a table of {self.players}")
+        seat = index
         return RummyView(
             seat=seat,
             dealer=self.dealer,
