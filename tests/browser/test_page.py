@@ -3891,14 +3891,17 @@ def test_a_small_phone_shows_the_opponents_piles_and_prompt_together(
     shot(page, f"phone-{size[0]}-{game}-turn")
 
 
-@pytest.mark.parametrize(("locale", "size"), [("en-GB", (320, 568)), ("vi-VN", (360, 640))])
+@pytest.mark.parametrize(
+    ("locale", "size"), [("en-GB", (320, 568)), ("vi-VN", (360, 640)), ("vi-VN", (740, 360))]
+)
 def test_a_small_phone_asked_may_i_still_shows_the_hand_and_the_actions(
     server: Any, new_page: Any, shot: Any, locale: str, size: tuple[int, int]
 ) -> None:
-    """The smallest phones (320x568, 360x640): the tools take one line (the four-colour deck's
-    button says "4 colours", named in full for a screen reader), and "May I?" is compact enough
-    that the whole hand and the action bar stay on the screen under it (at 320x568 the cards
-    ran 22 px off the bottom and the actions out of reach: the page never scrolls)."""
+    """The smallest phones (320x568, 360x640, 740x360 sideways): the tools take one line (the
+    four-colour deck's button says "4 colours" on a narrow one, named in full for a screen
+    reader), and "May I?" is compact enough that the whole hand and the action bar stay on the
+    screen under it (at 320x568 the cards ran 22 px off the bottom and the actions out of reach,
+    at 740x360 the actions 12 px: the page never scrolls)."""
     session = played_table(server.db, "crazy", 2, seed=7, buy_to=10, until="buy")
     page = new_page(phone=True, locale=locale, viewport=size)
     open_session(page, server.url, session)
