@@ -286,7 +286,9 @@ def load_record(data: Mapping[str, Any] | str) -> Replayed:
     names = tuple(data["players"])
     if "hands" in data:
         match = _load_match(game, players, data)
-        cast(Any, match).names = names  # (saved again as they were)
+        cast(Any, match).names = names  # (saved again as they were, the match or a hand of it)
+        for hand in match.hands:
+            cast(Any, hand).names = names
         return match
     known = {"game", "options", "players", "dealer", "seed", "deal", "actions"}
     if getattr(game, "rounds", None):

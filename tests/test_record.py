@@ -20,6 +20,7 @@ from rummykit.record import (
     RecordError,
     dump_record,
     hand_record,
+    is_match,
     load_record,
     match_record,
     read_record,
@@ -136,6 +137,8 @@ def test_every_golden_record_saves_back_to_the_same_json_with_its_names(
     assert json.loads(path.read_text(encoding="utf-8")) == golden(name)
     assert replayed.names == tuple(golden(name)["players"])
     assert replayed.clone().names == replayed.names
+    if is_match(replayed):  # (and each hand of a match, saved alone)
+        assert all(hand.names == replayed.names for hand in replayed.hands)
     others = [f"P{i}" for i in range(len(golden(name)["players"]))]
     write_record(path, replayed, others)
     assert json.loads(path.read_text(encoding="utf-8"))["players"] == others

@@ -1455,7 +1455,7 @@ def test_the_keys_help_words_n_for_the_game(server: Any, new_page: Any) -> None:
     page.keyboard.press("Escape")
     page.get_by_role("button", name="Tiếng Việt").click()
     page.get_by_role("button", name="Phím tắt").click()
-    keys_vi = page.get_by_role("dialog", name="Bàn phím")
+    keys_vi = page.get_by_role("dialog", name="Phím tắt")
     expect(keys_vi).to_contain_text("Bảng điểm, vòng tiếp")
     page.keyboard.press("Escape")
     page.get_by_role("button", name="English").click()
@@ -1615,7 +1615,7 @@ def test_friends_play_at_one_table(server: Any, new_page: Any, shot: Any) -> Non
     assert "#join=" not in friend.url  # the code leaves the address bar
     friend.locator("#join").get_by_label("Tên của bạn").fill("Lan")
     shot(friend, "phone-friends-join-vi")
-    friend.get_by_role("button", name="Vào chỗ của tôi").click()
+    friend.get_by_role("button", name="Vào bàn").click()
     expect(hand(friend).get_by_role("button").first).to_be_visible()
     expect(friend.locator("#opponents-zone")).to_contain_text("An")
     # The host hears of it: the invitation goes, the friend has a name.
@@ -3061,7 +3061,7 @@ def test_a_move_that_does_nothing_says_why_and_a_good_move_clears_the_error(
     friend = new_page(locale="vi-VN")
     friend.goto(link)
     friend.locator("#join").get_by_label("Tên của bạn").fill("Lan")
-    friend.get_by_role("button", name="Vào chỗ của tôi").click()
+    friend.get_by_role("button", name="Vào bàn").click()
     expect(host.locator("#opponents-zone")).to_contain_text("Lan")
     pages = {0: host, 1: friend}
     names = {0: "An", 1: "Lan"}
@@ -3289,7 +3289,7 @@ def test_the_continue_list_says_who_and_when_and_forgets_a_game(
     expect(page.get_by_role("heading", name="Trận mới")).to_be_visible()
     expect(page.locator("#btn-keys")).to_be_hidden()  # a touch screen has no keyboard
     page.get_by_role("radio", name=re.compile("^Rummy cơ bản")).check()
-    page.locator("#preset").select_option(label="Rummy cổ điển (hạ bao nhiêu bộ cũng được)")
+    page.locator("#preset").select_option(label="Rummy truyền thống (hạ bao nhiêu bộ cũng được)")
     box = page.locator("#preset").bounding_box()
     form = page.locator("#start-form").bounding_box()
     assert box and form and box["x"] + box["width"] <= form["x"] + form["width"] + 0.5

@@ -984,6 +984,7 @@ function onView(m) {
   scheduleRender(newMoves);
   if ($("dlg-pile").open) renderPileDialog(ctx()); // the thrown cards as they are now
   if (autoPass) act("pass");
+  if (m.view.over && $("dlg-leave").open) $("dlg-leave").close(); // (nobody plays on now)
   if (hand.phase === "hand_over" && S.welcome) recordResult(S.welcome, m);
   // "Advice on every turn": the hard player's hint, asked for once per view of this seat's move.
   if (S.settings.coach && myTurnNow && !autoPass && hand.phase !== "hand_over" && ui.coachSeq !== m.seq) {
@@ -1002,7 +1003,10 @@ function onView(m) {
   if (hand.phase === "hand_over" && ui.resultShown !== m.view.hand_number && S.welcome) {
     ui.resultShown = m.view.hand_number;
     openResult();
-    if (wonMatch) celebrate($("dlg-result"));
+    // (a tab out of sight runs no animation: the suits fall when it is looked at again)
+    if (wonMatch && document.hidden) {
+      document.addEventListener("visibilitychange", () => celebrate($("dlg-result")), { once: true });
+    } else if (wonMatch) celebrate($("dlg-result"));
   }
   maybeCheckDown();
 }
