@@ -1338,6 +1338,8 @@ def test_the_browsers_back_button_goes_from_the_table_to_the_start_screen(
     expect(hand(page).get_by_role("button").first).to_be_visible()
     page.get_by_role("button", name="Menu").click()
     expect(page.get_by_role("heading", name="New game")).to_be_visible()
+    # (the focus goes to the start screen's heading, not the page's body)
+    expect(page.get_by_role("heading", name="New game")).to_be_focused()
     page.wait_for_function("() => history.state === null")
 
 
@@ -2027,6 +2029,61 @@ def gin_with_a_friend(server: Any, new_page: Any, target: str | None = None) -> 
     friend.get_by_role("button", name="Take my seat").click()
     expect(host.locator("#opponents-zone")).to_contain_text("Lan")
     return host, friend
+
+
+def test_keys_that_cannot_act_say_why_and_a_crazy_round_is_read_out_from_the_start(
+    server: Any, new_page: Any
+) -> None:
+    """D, T and P on one's own turn when they cannot act say why, as a tap on a pile does
+    (they said nothing); a Crazy Rummy table read out its round and contract only from round
+    2 on, now from the first view."""
+    page = new_page()
+    open_session(page, server.url, played_table(server.db, "rummy", 1, seed=4))
+    page.locator("body").focus()
+    press(page, "d")  # draws
+    alert = page.locator("#alert")
+    for key in ("d", "t"):
+        page.keyboard.press(key)
+        expect(alert).to_have_text(
+            "You have your card for this turn already: meld, lay off, or throw a card"
+        )
+        page.evaluate("() => { document.getElementById('alert').textContent = ''; }")
+    page.keyboard.press("p")
+    expect(alert).to_contain_text("then discard")  # (what to do instead: the prompt)
+    crazy = new_page()
+    open_session(crazy, server.url, played_table(server.db, "crazy", 2, seed=7))
+    expect(crazy.locator("#live")).to_contain_text("Round 1 is dealt. Contract: 2 books")
+
+
+def test_news_is_read_out_inside_an_open_dialog(server: Any, new_page: Any) -> None:
+    """While a dialog is open, a screen reader reads only the dialog: the friend's moves and
+    the turn coming back are read out from a live region inside it (they went to the page's
+    own, out of reach, and were never heard); a friend's joining is read out once."""
+    host, friend = gin_with_a_friend(server, new_page)
+    news = host.locator("#live p, #alert")
+    expect(host.locator("#alert")).to_contain_text("Lan has joined the table")
+    assert not any("Lan has joined" in x for x in host.locator("#live p").all_inner_texts())
+    assert not any("back at the table" in x for x in news.all_inner_texts())
+    acting = "() => document.querySelector('.scores li.acting .who')?.textContent"
+    for _ in range(10):  # the host plays until it is Lan's turn
+        host.wait_for_function(acting)
+        if host.evaluate(acting) == "Lan":
+            break
+        gin_turn_to_knock(host)
+    host.locator("body").focus()
+    host.keyboard.press("v")
+    expect(host.locator("#dlg-pile")).to_have_attribute("open", "")
+    for _ in range(3):  # Lan's turn, to its end
+        if host.evaluate(acting) != "Lan":
+            break
+        before = seq(host)
+        gin_turn_to_knock(friend)
+        wait_past(host, before, "Lan's move")
+    live = host.locator("#dlg-pile .dialog-live")
+    expect(live).to_contain_text("Lan ")
+    expect(live).to_contain_text("Your turn")
+    host.keyboard.press("Escape")
+    expect(host.locator("#dlg-pile")).not_to_have_attribute("open", "")
 
 
 def test_two_friends_play_a_match_and_a_rematch(server: Any, new_page: Any) -> None:

@@ -49,6 +49,7 @@ const S = {
 function newUi() {
   return {
     selected: new Set(),
+    joinedAt: new Map(), // seat: when this page said that person joined (not "back" too)
     order: [],
     sortMode: "suit",
     focusKey: null,
@@ -243,9 +244,16 @@ function placeLostFocus() {
   else $("prompt").focus({ preventScroll: true });
 }
 
+/** The live region of the dialog open on top, if any: while a modal dialog is open the page's
+ * own live regions are outside what a screen reader may read, so news goes there. */
+function dialogLive() {
+  const open = [...document.querySelectorAll("dialog[open]")].pop();
+  return open ? open.querySelector(":scope > .dialog-live") : null;
+}
+
 function announce(text) {
   if (!text) return;
-  const live = $("live");
+  const live = dialogLive() || $("live");
   const p = document.createElement("p");
   p.textContent = text;
   live.append(p);
@@ -258,6 +266,7 @@ let alertTimer = 0;
 function showAlert(text, notice = false, spoken = text) {
   const box = $("alert");
   setSpoken(box, text, spoken);
+  if (dialogLive()) announce(spoken); // (the alert box, outside the dialog, is not read then)
   box.classList.toggle("notice", notice);
   clearTimeout(alertTimer);
   alertTimer = setTimeout(() => (box.textContent = ""), 6000);
@@ -709,6 +718,7 @@ function leaveTable() {
   document.title = "rummykit";
   renderStart(S.games, S.settings);
   showScreen("start");
+  $("start-title").focus({ preventScroll: true }); // (the focus was at the table, now hidden)
   refreshContinue();
 }
 
@@ -736,6 +746,7 @@ function onMessage(m) {
       S.welcome.seats.forEach((s, seat) => {
         if (seat === S.session.seat || s.kind !== "human" || !s.joined) return;
         if (before.has(seat) === S.online.has(seat)) return;
+        if (S.online.has(seat) && Date.now() - (S.ui.joinedAt.get(seat) || 0) < 5000) return; // (said: joined)
         announce(t(S.online.has(seat) ? "presence.back" : "presence.left", { name: s.name || t("seat.player_n", { n: seat + 1 }) }));
       });
     }
@@ -744,8 +755,7 @@ function onMessage(m) {
   if (m.t === "rematch") {
     if (S.rematchAsked) return moveTo(m.table); // this person asked for it
     if (S.session && S.session.table !== m.table) {
-      announce(t("result.rematch_started"));
-      showAlert(t("result.rematch_started"), true);
+      showAlert(t("result.rematch_started"), true); // (read out: the alert box is an alert)
     }
     return moveTo(m.table, { keepScore: true });
   }
@@ -810,8 +820,8 @@ function onSeats(m) {
     if (s.kind === "human" && s.joined && was && !was.joined) {
       const key = was.stand_in ? "invite.back" : "invite.joined";
       const text = t(key, { name: s.name || t("seat.player_n", { n: seat + 1 }) });
-      announce(text);
-      showAlert(text, true);
+      showAlert(text, true); // (read out: the alert box is an alert)
+      S.ui.joinedAt.set(seat, Date.now());
     }
   });
   if (S.session && S.session.invites && S.session.invites.length) {
@@ -866,6 +876,11 @@ function onView(m) {
       ui.log.push(item);
       announce(describe({ ...ctx(), msg: m }, item, true));
       if (!ui.dealtWhileOpen) roundBanner(m); // (else once the last round's score is closed)
+    } else if (m.view.hand.contract) {
+      // A Crazy Rummy table opened (a new one, or Continue): its round and contract read out
+      // first, as a new round's are (the banner is for the eyes only).
+      const item = { kind: "hand", n: m.view.hand_number, contract: m.view.hand.contract };
+      announce(describe({ ...ctx(), msg: m }, item, true));
     }
   }
   if (!prev || m.hand_log) {
@@ -957,8 +972,7 @@ function onView(m) {
   const autoPass = forced || (myTurnNow && hand.phase === "buy" && ui.noBuyRound === m.view.hand_number);
   if (forced && ui.forcedPassRound !== m.view.hand_number) {
     ui.forcedPassRound = m.view.hand_number; // said once a round, with the reason
-    announce(promptText(ctx(), true));
-    showPromptAlert(true);
+    showPromptAlert(true); // (read out: the alert box is an alert)
   }
   if (myTurnNow && !myTurnBefore && S.welcome && !autoPass) announce(promptText(ctx(), true));
   // Still reading the last hand's score when another person dealt the next one: the score
@@ -1115,8 +1129,23 @@ function tapStock() {
   const hand = S.msg.view.hand;
   if (hand.phase === "hand_over" || notYourTurn()) return;
   if (hand.phase !== "discard") return showPromptAlert(); // what to do instead
+  drawnAlready();
+}
+
+function drawnAlready() {
   if (S.welcome.game === "gin") return showAlert(t("error.drawn_gin"));
   showAlert(t(S.welcome.game === "crazy" ? "error.drawn_crazy" : "error.drawn"));
+}
+
+/** The T key when the discard cannot be taken: why (a tap on the pile may throw instead). */
+function cannotTake() {
+  const hand = S.msg && S.msg.view.hand;
+  if (!hand || hand.phase === "hand_over" || notYourTurn()) return;
+  if (hand.phase === "draw" && hand.offered && hand.hand.every((c) => c === hand.offered)) {
+    return showAlert(t("error.take_twin", { card: cardName(hand.offered) }));
+  }
+  if (hand.phase === "discard") return drawnAlready();
+  showPromptAlert();
 }
 
 /** A tap on the discard pile: take its card, throw the selected one, or say why neither. */
@@ -1423,9 +1452,7 @@ function toggleSound() {
   const on = !soundOn();
   setSound(on);
   $("sound").checked = on;
-  const text = t(on ? "sound.on" : "sound.off");
-  announce(text);
-  showAlert(text, true);
+  showAlert(t(on ? "sound.on" : "sound.off"), true);
 }
 
 function toggleSort() {
@@ -1586,9 +1613,10 @@ function globalKeys(event) {
   if (document.querySelector("dialog[open]") || $("table").hidden || !S.msg) return;
   const hand = S.msg.view.hand;
   const actions = {
-    d: () => (has(S.msg, "draw") ? act("draw") : notYourTurn()),
-    t: () => (has(S.msg, "take") ? act("take") : notYourTurn()),
-    p: () => (has(S.msg, "pass") ? act("pass") : notYourTurn()),
+    // (each says why when it cannot act, as a tap on a pile does)
+    d: () => tapStock(),
+    t: () => (has(S.msg, "take") ? act("take") : cannotTake()),
+    p: () => (has(S.msg, "pass") ? act("pass") : notYourTurn() || showPromptAlert()),
     b: () => S.welcome.game === "crazy" && (has(S.msg, "buy") ? act("buy") : notYourTurn()),
     k: () => S.welcome.game === "gin" && knock(),
     m: () => S.welcome.game === "rummy" && meld(),
