@@ -2036,7 +2036,7 @@ def test_keys_that_cannot_act_say_why_and_a_crazy_round_is_read_out_from_the_sta
 ) -> None:
     """D, T and P on one's own turn when they cannot act say why, as a tap on a pile does
     (they said nothing); a Crazy Rummy table read out its round and contract only from round
-    2 on, now from the first view."""
+    2 on, now from the first view; asked to buy, the card and the penalty are read out too."""
     page = new_page()
     open_session(page, server.url, played_table(server.db, "rummy", 1, seed=4))
     page.locator("body").focus()
@@ -2053,6 +2053,12 @@ def test_keys_that_cannot_act_say_why_and_a_crazy_round_is_read_out_from_the_sta
     crazy = new_page()
     open_session(crazy, server.url, played_table(server.db, "crazy", 2, seed=7))
     expect(crazy.locator("#live")).to_contain_text("Round 1 is dealt. Contract: 2 books")
+    # Asked "May I?": the card on offer (in words) and the penalty are read out with the prompt.
+    asked = new_page()
+    open_session(asked, server.url, played_table(server.db, "crazy", 3, seed=7, until="buy"))
+    expect(asked.locator("#live")).to_contain_text(
+        re.compile(r"May I\?.* of \w+ is on offer\. Buy it out of turn\? You also take 1 penalty")
+    )
 
 
 def test_news_is_read_out_inside_an_open_dialog(server: Any, new_page: Any) -> None:

@@ -974,7 +974,13 @@ function onView(m) {
     ui.forcedPassRound = m.view.hand_number; // said once a round, with the reason
     showPromptAlert(true); // (read out: the alert box is an alert)
   }
-  if (myTurnNow && !myTurnBefore && S.welcome && !autoPass) announce(promptText(ctx(), true));
+  if (myTurnNow && !myTurnBefore && S.welcome && !autoPass) {
+    // (asked to buy: what the "May I?" panel says too, the card and the penalty)
+    const card = hand.phase === "buy" ? hand.offered || hand.discard_pile.at(-1) : null;
+    const count = S.welcome.options.penalty_cards ?? 1;
+    const offer = card ? ` ${t("buy.text", { card: cardName(card), count })}` : "";
+    announce(promptText(ctx(), true) + offer);
+  }
   // Still reading the last hand's score when another person dealt the next one: the score
   // says when the turn has come.
   const turnLine = $("result-turn");
