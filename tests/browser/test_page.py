@@ -1082,6 +1082,14 @@ HEAR_MOVES = """() => {
 """Keep every line the live region reads out (each move once), in ``window.heard``."""
 NOT_BOUGHT = "You did not buy "
 
+HEAR_ALERTS = """() => {
+  window.alerted = [];
+  const box = document.getElementById("alert");
+  new MutationObserver(() => box.textContent && window.alerted.push(box.textContent))
+    .observe(box, { childList: true, subtree: true, characterData: true });
+}"""
+"""Keep every text the alert box (role alert: read out when it changes) shows, in ``window.alerted``."""
+
 PROMPT_SEQ_HELD = """() => [
   document.getElementById("prompt").textContent,
   Number(document.getElementById("table").dataset.seq),
@@ -3199,6 +3207,7 @@ def test_asked_to_buy_with_no_buy_left_the_page_passes_by_itself(
         page, server.url, "Crazy Rummy", "3 opponents", "Buys per player a round", "0"
     )
     page.evaluate(HEAR_MOVES)
+    page.evaluate(HEAR_ALERTS)
     panel = page.get_by_role("group", name="May I?")
     for _ in range(400):
         wait_turn(page)
@@ -3219,8 +3228,9 @@ def test_asked_to_buy_with_no_buy_left_the_page_passes_by_itself(
         discard_for_books(page)
     else:
         pytest.fail("never offered a card to buy")
-    heard = page.evaluate("() => window.heard")
-    assert "No buys are left for you this round: passing." in heard, heard
+    alerted = page.evaluate("() => window.alerted")  # (said once, by the alert box alone)
+    said = [x for x in alerted + page.evaluate("() => window.heard") if x.startswith("No buys")]
+    assert said == ["No buys are left for you this round: passing."], (said, alerted)
     expect(page.locator("#log li").filter(has_text=NOT_BOUGHT)).not_to_have_count(0)
 
 
