@@ -3417,6 +3417,10 @@ def test_a_guided_game_starts_when_its_tips_are_closed(server: Any, new_page: An
     assert made == []
     expect(page.locator("#table")).to_be_hidden()
     intro.get_by_role("button", name="Next tip").click()
+    # (the focus stays on the button; the next tip is read out, its cards in words)
+    expect(page.locator("#dlg-intro .dialog-live")).to_contain_text(
+        "Basic Rummy: first steps (2/4). "
+    )
     page.keyboard.press("Escape")
     expect(intro).to_be_hidden()
     expect(hand(page).get_by_role("button").first).to_be_visible()

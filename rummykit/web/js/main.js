@@ -1444,6 +1444,8 @@ function renderIntro() {
 function introStep(by) {
   S.intro.step = Math.min(INTRO_STEPS, Math.max(1, S.intro.step + by));
   renderIntro();
+  // (the focus stays on the button: the new tip is read out from the dialog's live region)
+  announce(spokenCards(`${$("intro-title").textContent}. ${$("intro-text").textContent}`));
 }
 
 /** "Thrown cards": the discard pile and each player's throws this hand, in a dialog. */
@@ -1487,12 +1489,15 @@ function openResult() {
   S.rematchJoined = false;
   renderResult(ctx());
   const dlg = $("dlg-result");
+  const next = $("btn-next");
+  // The focus goes to the button at the bottom, but the dialog opens at its top (the headline);
+  // marked autofocus, the dialog opens on it (not on its first button, then this one).
+  next.autofocus = !next.hidden;
+  $("btn-rematch").autofocus = next.hidden;
   if (!dlg.open) {
     dlg.showModal();
     tellReading(true);
   }
-  const next = $("btn-next");
-  // The focus goes to the button at the bottom, but the dialog opens at its top (the headline).
   (next.hidden ? $("btn-rematch") : next).focus({ preventScroll: true });
   dlg.scrollTop = 0;
 }
