@@ -1050,6 +1050,8 @@ def test_crazy_rummy_round_with_a_lay_down_and_a_buy(server: Any, new_page: Any,
             )
             pick.click()
             chosen = [c["name"] for c in cards(page) if c["pressed"] == "true"]
+            # (the selection is read out: the cards moved into it silently)
+            expect(page.locator("#live")).to_contain_text("Selected for the contract: ")
             others = [n for n in names if n not in chosen]
             if others:
                 select(page, others[0])
@@ -2058,6 +2060,8 @@ def test_keys_that_cannot_act_say_why_and_a_crazy_round_is_read_out_from_the_sta
         page.evaluate("() => { document.getElementById('alert').textContent = ''; }")
     page.keyboard.press("p")
     expect(alert).to_contain_text("then discard")  # (what to do instead: the prompt)
+    page.keyboard.press("r")  # (the cards move: said, not only seen)
+    expect(page.locator("#live")).to_contain_text("Hand sorted by ")
     crazy = new_page()
     open_session(crazy, server.url, played_table(server.db, "crazy", 2, seed=7))
     expect(crazy.locator("#live")).to_contain_text("Round 1 is dealt. Contract: 2 books")

@@ -1215,6 +1215,7 @@ function pickDown() {
   const down = verbs(S.msg, "down")[0];
   if (!down) return;
   selectCards(actionCards(down));
+  announce(t("hand.picked", { cards: actionCards(down).map(cardName).join(", ") })); // (else silent)
 }
 
 function selectCards(cards) {
@@ -1472,6 +1473,7 @@ function toggleSort() {
   S.settings = { ...S.settings, sort: { ...(S.settings.sort || {}), [S.welcome.game]: S.ui.sortMode } };
   localStorage.setItem(SETTINGS, JSON.stringify(S.settings));
   scheduleRender();
+  announce(t("hand.sorted", { mode: t(`hand.sort_${S.ui.sortMode}`) })); // (the cards move silently)
 }
 
 /** The hand's order chosen last with the sort button for ``game`` (by suit at first). */
