@@ -181,14 +181,16 @@ function renderScorebar(ctx) {
     const li = el("li", seat === ctx.seat ? "me" : "");
     const name = el("span", "who", seatName(ctx, seat));
     const pts = el("span", "pts", t("score.points", { count: score }));
-    li.append(name, pts);
-    // who dealt (opponents' boxes say it too; on a phone only this seat's pill shows)
-    if (view.hand.dealer === seat && !view.over) li.append(el("span", "dealer", t("opp.dealer")));
+    li.append(name);
     const mark = turnMark(view.hand, seat);
     if (mark) {
       li.classList.add(mark); // the outline: whose turn it is; dashed for a seat asked to buy
-      li.append(el("span", "sr-only", t(`score.${mark}`))); // the outline, in words
+      // the outline, in words, read after the name: "You, playing now, 0 points"
+      li.append(el("span", "sr-only", `${t(`score.${mark}`)},`));
     }
+    li.append(pts);
+    // who dealt (opponents' boxes say it too; on a phone only this seat's pill shows)
+    if (view.hand.dealer === seat && !view.over) li.append(el("span", "dealer", t("opp.dealer")));
     if (view.boxes) li.append(el("span", "boxes", t("score.boxes", { count: view.boxes[seat] })));
     const said = seat === ctx.seat && saying(ctx, seat);
     if (said) li.append(el("span", "bubble", said));
