@@ -247,14 +247,29 @@ def value(name: str) -> int:
 
 
 def start(
-    page: Any, url: str, game: str, opponents: str | None = None, level: str | None = None
+    page: Any,
+    url: str,
+    game: str,
+    opponents: str | None = None,
+    level: str | None = None,
+    *,
+    preset: str | None = None,
+    friends: str | None = None,
+    name: str | None = None,
 ) -> None:
+    """Start ``game`` from the start screen with the choices given (the form's own otherwise)."""
     page.goto(url)
     page.get_by_role("radio", name=re.compile(f"^{game}")).check()
+    if preset:
+        page.locator("#preset").select_option(label=preset)
     if opponents:
         page.get_by_label("Opponents").select_option(label=opponents)
+    if friends:
+        page.get_by_label("Of them, friends").select_option(label=friends)
     if level:
         page.get_by_label("Computer level").select_option(label=level)
+    if name:
+        page.locator("#start").get_by_label("Your name").fill(name)
     page.get_by_role("button", name="Play").click()
     expect(hand(page).get_by_role("button").first).to_be_visible()
 
@@ -1829,14 +1844,10 @@ def test_an_invitation_says_the_rules_and_who_else_is_at_the_table(
     server: Any, new_page: Any
 ) -> None:
     host = new_page()
-    host.goto(server.url)
-    host.get_by_role("radio", name=re.compile("^Basic Rummy")).check()
-    host.locator("#preset").select_option(label="Classic Rummy (any number of melds)")
-    host.get_by_label("Opponents").select_option(label="3 opponents")
-    host.get_by_label("Of them, friends").select_option(label="2 friends")
-    host.get_by_label("Computer level").select_option(label="Easy")
-    host.locator("#start").get_by_label("Your name").fill("An")
-    host.get_by_role("button", name="Play").click()
+    start(
+        host, server.url, "Basic Rummy", "3 opponents", "Easy", friends="2 friends", name="An",
+        preset="Classic Rummy (any number of melds)",
+    )  # fmt: skip
     link = host.locator("#invite-list input").first.input_value()
     friend = new_page()
     friend.goto(link)
@@ -1859,13 +1870,7 @@ def test_the_sounds_help_names_the_s_key_only_where_there_is_a_keyboard(
 
 def test_the_computer_plays_for_a_friend_who_is_not_coming(server: Any, new_page: Any) -> None:
     page = new_page()
-    page.goto(server.url)
-    page.get_by_role("radio", name=re.compile("^Basic Rummy")).check()
-    page.get_by_label("Opponents").select_option(label="2 opponents")
-    page.get_by_label("Of them, friends").select_option(label="1 friend")
-    page.get_by_label("Computer level").select_option(label="Medium")
-    page.get_by_role("button", name="Play").click()
-    expect(hand(page).get_by_role("button").first).to_be_visible()
+    start(page, server.url, "Basic Rummy", "2 opponents", "Medium", friends="1 friend")
     zone = page.locator("#opponents-zone")
     expect(zone).to_contain_text("Player 2 · not here yet")
     page.keyboard.press("u")  # nothing is ever taken back at a table with friends
