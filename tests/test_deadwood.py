@@ -159,10 +159,29 @@ def three_rank_hands(draw: st.DrawFn) -> list[Card]:
     return draw(st.lists(st.sampled_from(pool), min_size=11, max_size=11, unique=True))
 
 
+@st.composite
+def hands_with_fours(draw: st.DrawFn, fours: int) -> list[Card]:
+    """11 cards holding all four cards of ``fours`` ranks, the rest from near them.
+
+    The value-only solver has its own paths for one and for two ranks held in all four suits.
+    """
+    low = draw(st.integers(1, 9))
+    ranks = draw(st.lists(st.integers(low, low + 4), min_size=fours, max_size=fours, unique=True))
+    hand = [c for c in STANDARD_PACK if c.number in ranks]
+    pool = [c for c in STANDARD_PACK if low - 1 <= c.number <= low + 5 and c not in hand]
+    return hand + draw(
+        st.lists(
+            st.sampled_from(pool), min_size=11 - len(hand), max_size=11 - len(hand), unique=True
+        )
+    )
+
+
 VALUE_HAND_KINDS = {
     "random11": random_hands(11),
     "dense11": dense_hands(11),
     "dense3ranks": three_rank_hands(),
+    "one_rank_in_all_suits": hands_with_fours(1),
+    "two_ranks_in_all_suits": hands_with_fours(2),
 }
 
 

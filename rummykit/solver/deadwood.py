@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import product, repeat
+from itertools import combinations, product, repeat
 from typing import Final, TypeAlias
 
 from rummykit.cards import STANDARD_PACK, Card
@@ -946,7 +946,38 @@ def _build_value_rows(
     return out
 
 
+def _build_keeps() -> tuple[dict[int, tuple[int, ...]], dict[int, tuple[tuple[int, int], ...]]]:
+    """The "same in every suit" set choices of up to 3 ranks, as 13-bit masks of ranks kept.
+
+    ``keeps[ranks]`` (``ranks`` a 13-bit mask of 1 to 3 ranks) lists, for every subset of those
+    ranks whose cards all go into sets, the mask of the other ranks: biggest subsets first (sets
+    are usually part of the best layout, so a good value is found early), the empty subset (no
+    set) last. ``with_four[ranks | four << 13]`` (``four`` one of the ranks, held in all four
+    suits) pairs each keep with its extra: 0 when the rank ``four`` is a set of four (a card of it
+    can be discarded leaving a set of three, deadwood unchanged), else ``_BIG``.
+    """
+    keeps: dict[int, tuple[int, ...]] = {}
+    with_four: dict[int, tuple[tuple[int, int], ...]] = {}
+    for n in (1, 2, 3):
+        for ranks in combinations(range(13), n):
+            held = sum(1 << r for r in ranks)
+            subsets = [
+                sum(1 << r for r in subset)
+                for size in range(n, -1, -1)
+                for subset in combinations(ranks, size)
+            ]
+            keeps[held] = tuple(0x1FFF & ~subset for subset in subsets)
+            for r in ranks:
+                with_four[held | 1 << (r + 13)] = tuple(
+                    (keep, _BIG if keep >> r & 1 else 0) for keep in keeps[held]
+                )
+    return keeps, with_four
+
+
 _VALUE_ROWS = _build_value_rows(_SET_ROWS)
+_KEEPS, _KEEPS_FOUR = _build_keeps()
+# The points of the highest card of every 13-bit mask of ranks (0 for none).
+_TOP_POINTS: Final = (0, *(_POINTS[m.bit_length() - 1] for m in range(1, 8192)))
 
 
 def min_deadwood_after_discard(cards: Iterable[Card]) -> int:
@@ -955,6 +986,14 @@ def min_deadwood_after_discard(cards: Iterable[Card]) -> int:
     Exact, value only: the same number as ``best_discards(cards)[0]``, without finding every
     discard achieving it, so the search stops at gin (0) and skips set choices that cannot beat
     the best value found so far. Raises ValueError for an empty hand or a repeated card.
+
+    How: with no rank held in all four suits, every rank holding 3 cards is either a set or no
+    set, the same choice in every suit, so a choice is one mask of ranks kept in the suits and
+    every choice is tried (sets first) with four table look-ups, no extras needed. With one rank
+    held in all four suits, its set of four is one more such choice (with the extra that
+    discarding one of its cards leaves a set of three), and its sets of three are tried only
+    leaving out a card that can run. With two such ranks, the pruned choices of each rank are
+    combined as in ``best_discards``.
 
     >>> from rummykit.cards import parse_natural_cards
     >>> min_deadwood_after_discard(parse_natural_cards("6S 7S 8S 9S 8C 8D 8H 3D AH 7D 7H"))
@@ -984,6 +1023,173 @@ def min_deadwood_after_discard(cards: Iterable[Card]) -> int:
     d = (mask >> 13) & 0x1FFF
     h = (mask >> 26) & 0x1FFF
     s = mask >> 39
+    tri = (c & d & (h | s)) | (h & s & (c | d))
+    if not tri:
+        low = e[c]
+        ed = e[d]
+        if ed < low:
+            low = ed
+        ed = e[h]
+        if ed < low:
+            low = ed
+        ed = e[s]
+        if ed < low:
+            low = ed
+        return t[c] + t[d] + t[h] + t[s] + low
+    if n > 11 and tri.bit_count() > 3:
+        # Four or more ranks with a possible set (only in hands bigger than a Gin Rummy hand).
+        return min(_discard_values(mask).values())
+    four = c & d & h & s
+    best = _BIG
+    # A discard lowers the deadwood of a layout by at most the points of the hand's highest
+    # card: a choice whose deadwood before the discard reaches ``thr`` cannot win.
+    thr = _BIG + _TOP_POINTS[c | d | h | s]
+    if not four:
+        for keep in _KEEPS[tri]:
+            v = t[c & keep] + t[d & keep] + t[h & keep] + t[s & keep]
+            if v >= thr:
+                continue
+            low = e[c & keep]
+            ed = e[d & keep]
+            if ed < low:
+                low = ed
+            ed = e[h & keep]
+            if ed < low:
+                low = ed
+            ed = e[s & keep]
+            if ed < low:
+                low = ed
+            v += low
+            if v < best:
+                if not v:
+                    return 0
+                thr += v - best
+                best = v
+        return best
+    if not four & (four - 1):
+        # One rank held in all four suits (``four``, one bit): the same choices, and after each
+        # choice with its set of four, its sets of three leaving out a card that can run.
+        rn = _RUNNABLE
+        run_c = rn[c] & four
+        run_d = rn[d] & four
+        run_h = rn[h] & four
+        run_s = rn[s] & four
+        for keep, xv in _KEEPS_FOUR[tri | four << 13]:
+            xc = c & keep
+            xd = d & keep
+            xh = h & keep
+            xs = s & keep
+            tc = t[xc]
+            td = t[xd]
+            th = t[xh]
+            ts = t[xs]
+            v = tc + td + th + ts
+            if v < thr:
+                low = xv
+                ed = e[xc]
+                if ed < low:
+                    low = ed
+                ed = e[xd]
+                if ed < low:
+                    low = ed
+                ed = e[xh]
+                if ed < low:
+                    low = ed
+                ed = e[xs]
+                if ed < low:
+                    low = ed
+                v += low
+                if v < best:
+                    if not v:
+                        return 0
+                    thr += v - best
+                    best = v
+            if xv:
+                continue  # the rank ``four`` is no set in this choice
+            if run_c:
+                y = xc | four
+                v = t[y] + td + th + ts
+                if v < thr:
+                    low = e[y]
+                    ed = e[xd]
+                    if ed < low:
+                        low = ed
+                    ed = e[xh]
+                    if ed < low:
+                        low = ed
+                    ed = e[xs]
+                    if ed < low:
+                        low = ed
+                    v += low
+                    if v < best:
+                        if not v:
+                            return 0
+                        thr += v - best
+                        best = v
+            if run_d:
+                y = xd | four
+                v = tc + t[y] + th + ts
+                if v < thr:
+                    low = e[y]
+                    ed = e[xc]
+                    if ed < low:
+                        low = ed
+                    ed = e[xh]
+                    if ed < low:
+                        low = ed
+                    ed = e[xs]
+                    if ed < low:
+                        low = ed
+                    v += low
+                    if v < best:
+                        if not v:
+                            return 0
+                        thr += v - best
+                        best = v
+            if run_h:
+                y = xh | four
+                v = tc + td + t[y] + ts
+                if v < thr:
+                    low = e[y]
+                    ed = e[xc]
+                    if ed < low:
+                        low = ed
+                    ed = e[xd]
+                    if ed < low:
+                        low = ed
+                    ed = e[xs]
+                    if ed < low:
+                        low = ed
+                    v += low
+                    if v < best:
+                        if not v:
+                            return 0
+                        thr += v - best
+                        best = v
+            if run_s:
+                y = xs | four
+                v = tc + td + th + t[y]
+                if v < thr:
+                    low = e[y]
+                    ed = e[xc]
+                    if ed < low:
+                        low = ed
+                    ed = e[xd]
+                    if ed < low:
+                        low = ed
+                    ed = e[xh]
+                    if ed < low:
+                        low = ed
+                    v += low
+                    if v < best:
+                        if not v:
+                            return 0
+                        thr += v - best
+                        best = v
+        return best
+    # Two or three ranks held in all four suits: the pruned choices of each rank, with their
+    # extras (which keep discards of set cards exact), as nested loops, sets first, starting
+    # from the value with no set.
     low = e[c]
     ed = e[d]
     if ed < low:
@@ -995,41 +1201,9 @@ def min_deadwood_after_discard(cards: Iterable[Card]) -> int:
     if ed < low:
         low = ed
     best = t[c] + t[d] + t[h] + t[s] + low
-    tri = (c & d & (h | s)) | (h & s & (c | d))
-    if not tri or not best:
-        return best
-    # A discard lowers the deadwood of a layout by at most the points of the hand's highest card.
-    pmax = _POINTS[(c | d | h | s).bit_length() - 1]
-    if not tri & (tri - 1):
-        # One rank with a possible set: every choice, no extras needed.
-        r = tri.bit_length() - 1
-        for u in _SET_EVERY[r][(mask >> r) & _COL]:
-            x = mask ^ u
-            c = x & 0x1FFF
-            d = (x >> 13) & 0x1FFF
-            h = (x >> 26) & 0x1FFF
-            s = x >> 39
-            v = t[c] + t[d] + t[h] + t[s]
-            if v - pmax >= best:
-                continue
-            low = e[c]
-            ed = e[d]
-            if ed < low:
-                low = ed
-            ed = e[h]
-            if ed < low:
-                low = ed
-            ed = e[s]
-            if ed < low:
-                low = ed
-            v += low
-            if v < best:
-                if not v:
-                    return 0
-                best = v
-        return best
-    # Two or three ranks: the pruned choices of each rank, with their extras (which keep discards
-    # of set cards exact), as nested loops, sets first.
+    if not best:
+        return 0
+    pmax = _TOP_POINTS[c | d | h | s]
     rn = _RUNNABLE
     table = _VALUE_ROWS
     col = _COL
@@ -1075,9 +1249,6 @@ def min_deadwood_after_discard(cards: Iterable[Card]) -> int:
                         return 0
                     best = v
         return best
-    if tri & (tri - 1):
-        # Four or more ranks (only in hands far bigger than a Gin Rummy hand).
-        return min(_discard_values(mask).values())
     r = tri.bit_length() - 1
     rows3 = table[r][(mask >> r) & col | ((runnable >> r) & col) << 1]
     for u1, xv1 in rows1:
