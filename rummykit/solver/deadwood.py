@@ -946,18 +946,18 @@ def _build_value_rows(
     return out
 
 
-def _build_keeps() -> tuple[dict[int, tuple[int, ...]], dict[int, tuple[tuple[int, int], ...]]]:
+def _build_keeps() -> tuple[dict[int, tuple[int, ...]], dict[int, tuple[tuple[int, ...], ...]]]:
     """The "same in every suit" set choices of up to 3 ranks, as 13-bit masks of ranks kept.
 
     ``keeps[ranks]`` (``ranks`` a 13-bit mask of 1 to 3 ranks) lists, for every subset of those
     ranks whose cards all go into sets, the mask of the other ranks: biggest subsets first (sets
     are usually part of the best layout, so a good value is found early), the empty subset (no
-    set) last. ``with_four[ranks | four << 13]`` (``four`` one of the ranks, held in all four
-    suits) pairs each keep with its extra: 0 when the rank ``four`` is a set of four (a card of it
-    can be discarded leaving a set of three, deadwood unchanged), else ``_BIG``.
+    set) last. ``with_four[ranks | four << 13]`` (``four`` one of the ranks, the one held in all
+    four suits) splits that list in two, in the same order: the keeps where ``four`` is a set of
+    four, then the others.
     """
     keeps: dict[int, tuple[int, ...]] = {}
-    with_four: dict[int, tuple[tuple[int, int], ...]] = {}
+    with_four: dict[int, tuple[tuple[int, ...], ...]] = {}
     for n in (1, 2, 3):
         for ranks in combinations(range(13), n):
             held = sum(1 << r for r in ranks)
@@ -968,8 +968,9 @@ def _build_keeps() -> tuple[dict[int, tuple[int, ...]], dict[int, tuple[tuple[in
             ]
             keeps[held] = tuple(0x1FFF & ~subset for subset in subsets)
             for r in ranks:
-                with_four[held | 1 << (r + 13)] = tuple(
-                    (keep, _BIG if keep >> r & 1 else 0) for keep in keeps[held]
+                with_four[held | 1 << (r + 13)] = (
+                    tuple(keep for keep in keeps[held] if not keep >> r & 1),
+                    tuple(keep for keep in keeps[held] if keep >> r & 1),
                 )
     return keeps, with_four
 
@@ -1009,14 +1010,14 @@ def min_deadwood_after_discard(cards: Iterable[Card]) -> int:
             k0.bit + k1.bit + k2.bit + k3.bit + k4.bit + k5.bit + k6.bit + k7.bit + k8.bit + k9.bit
         ) + k10.bit
     else:
+        if not n:
+            raise ValueError("an empty hand has no discard")
         mask = 0
         for card in seq:
             mask += card.bit
     if mask.bit_count() != n:
         # A repeated card carries into another bit: the sum has fewer bits than cards.
         raise ValueError("a card appears more than once in the hand")
-    if not mask:
-        raise ValueError("an empty hand has no discard")
     t = _RUN_DW
     e = _DMIN
     c = mask & 0x1FFF
@@ -1041,40 +1042,22 @@ def min_deadwood_after_discard(cards: Iterable[Card]) -> int:
         return min(_discard_values(mask).values())
     four = c & d & h & s
     best = _BIG
-    # A discard lowers the deadwood of a layout by at most the points of the hand's highest
-    # card: a choice whose deadwood before the discard reaches ``thr`` cannot win.
-    thr = _BIG + _TOP_POINTS[c | d | h | s]
+    # A discard lowers the deadwood of a layout by at most 10 (the most a card counts): a
+    # choice whose deadwood before the discard reaches ``thr`` cannot win.
+    thr = _BIG + 10
     if not four:
-        for keep in _KEEPS[tri]:
-            v = t[c & keep] + t[d & keep] + t[h & keep] + t[s & keep]
-            if v >= thr:
-                continue
-            low = e[c & keep]
-            ed = e[d & keep]
-            if ed < low:
-                low = ed
-            ed = e[h & keep]
-            if ed < low:
-                low = ed
-            ed = e[s & keep]
-            if ed < low:
-                low = ed
-            v += low
-            if v < best:
-                if not v:
-                    return 0
-                thr += v - best
-                best = v
-        return best
-    if not four & (four - 1):
-        # One rank held in all four suits (``four``, one bit): the same choices, and after each
-        # choice with its set of four, its sets of three leaving out a card that can run.
+        keeps = _KEEPS[tri]
+    elif not four & (four - 1):
+        # One rank held in all four suits (``four``, one bit): first the choices where it is a set
+        # of four, each followed by its sets of three leaving out a card that can run, then the
+        # choices where it is no set.
         rn = _RUNNABLE
         run_c = rn[c] & four
         run_d = rn[d] & four
         run_h = rn[h] & four
         run_s = rn[s] & four
-        for keep, xv in _KEEPS_FOUR[tri | four << 13]:
+        in_set, keeps = _KEEPS_FOUR[tri | four << 13]
+        for keep in in_set:
             xc = c & keep
             xd = d & keep
             xh = h & keep
@@ -1085,7 +1068,8 @@ def min_deadwood_after_discard(cards: Iterable[Card]) -> int:
             ts = t[xs]
             v = tc + td + th + ts
             if v < thr:
-                low = xv
+                # A card of the set of four can be discarded leaving a set of three: low <= 0.
+                low = 0
                 ed = e[xc]
                 if ed < low:
                     low = ed
@@ -1104,8 +1088,6 @@ def min_deadwood_after_discard(cards: Iterable[Card]) -> int:
                         return 0
                     thr += v - best
                     best = v
-            if xv:
-                continue  # the rank ``four`` is no set in this choice
             if run_c:
                 y = xc | four
                 v = t[y] + td + th + ts
@@ -1186,10 +1168,43 @@ def min_deadwood_after_discard(cards: Iterable[Card]) -> int:
                             return 0
                         thr += v - best
                         best = v
-        return best
-    # Two or three ranks held in all four suits: the pruned choices of each rank, with their
-    # extras (which keep discards of set cards exact), as nested loops, sets first, starting
-    # from the value with no set.
+    else:
+        return _after_discard_fours(mask, tri)
+    for keep in keeps:
+        v = t[c & keep] + t[d & keep] + t[h & keep] + t[s & keep]
+        if v >= thr:
+            continue
+        low = e[c & keep]
+        ed = e[d & keep]
+        if ed < low:
+            low = ed
+        ed = e[h & keep]
+        if ed < low:
+            low = ed
+        ed = e[s & keep]
+        if ed < low:
+            low = ed
+        v += low
+        if v < best:
+            if not v:
+                return 0
+            thr += v - best
+            best = v
+    return best
+
+
+def _after_discard_fours(mask: int, tri: int) -> int:
+    """``min_deadwood_after_discard`` of a hand holding two or three ranks in all four suits.
+
+    The pruned choices of each rank, with their extras (which keep discards of set cards exact),
+    as nested loops, sets first, starting from the value with no set.
+    """
+    t = _RUN_DW
+    e = _DMIN
+    c = mask & 0x1FFF
+    d = (mask >> 13) & 0x1FFF
+    h = (mask >> 26) & 0x1FFF
+    s = mask >> 39
     low = e[c]
     ed = e[d]
     if ed < low:
