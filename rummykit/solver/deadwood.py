@@ -1171,7 +1171,10 @@ def min_deadwood_after_discard(cards: Iterable[Card]) -> int:
     else:
         return _after_discard_fours(mask, tri)
     for keep in keeps:
-        v = t[c & keep] + t[d & keep] + t[h & keep] + t[s & keep]
+        v = t[c & keep] + t[d & keep]
+        if v >= thr:
+            continue  # often already out of reach with two suits (most choices are)
+        v += t[h & keep] + t[s & keep]
         if v >= thr:
             continue
         low = e[c & keep]
