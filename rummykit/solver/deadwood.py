@@ -1015,6 +1015,10 @@ def min_deadwood_after_discard(cards: Iterable[Card]) -> int:
         mask = 0
         for card in seq:
             mask += card.bit
+        if n > 11 and mask.bit_count() == n:
+            # Bigger than a Gin Rummy hand (possibly with four or more ranks of sets): the
+            # general way, every discard.
+            return min(_discard_values(mask).values())
     if mask.bit_count() != n:
         # A repeated card carries into another bit: the sum has fewer bits than cards.
         raise ValueError("a card appears more than once in the hand")
@@ -1037,9 +1041,6 @@ def min_deadwood_after_discard(cards: Iterable[Card]) -> int:
         if ed < low:
             low = ed
         return t[c] + t[d] + t[h] + t[s] + low
-    if n > 11 and tri.bit_count() > 3:
-        # Four or more ranks with a possible set (only in hands bigger than a Gin Rummy hand).
-        return min(_discard_values(mask).values())
     four = c & d & h & s
     best = _BIG
     # A discard lowers the deadwood of a layout by at most 10 (the most a card counts): a
