@@ -143,27 +143,11 @@ def dense_hands(draw: st.DrawFn, size: int = 11) -> list[Card]:
     return draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n, unique=True))
 
 
-HAND_KINDS = {
-    "random10": random_hands(10),
-    "random11": random_hands(11),
-    "dense10": dense_hands(10),
-    "dense11": dense_hands(11),
-}
-
-
-@st.composite
-def three_rank_hands(draw: st.DrawFn) -> list[Card]:
-    """11 of the 12 cards of 3 adjacent ranks: three ranks of possible sets, always gin."""
-    low = draw(st.integers(1, 11))
-    pool = [c for c in STANDARD_PACK if low <= c.number < low + 3]
-    return draw(st.lists(st.sampled_from(pool), min_size=11, max_size=11, unique=True))
-
-
 @st.composite
 def hands_with_fours(draw: st.DrawFn, fours: int) -> list[Card]:
     """11 cards holding all four cards of ``fours`` ranks, the rest from near them.
 
-    The value-only solver has its own paths for one and for two ranks held in all four suits.
+    The solver has its own paths for one and for two ranks held in all four suits.
     """
     low = draw(st.integers(1, 9))
     ranks = draw(st.lists(st.integers(low, low + 4), min_size=fours, max_size=fours, unique=True))
@@ -174,6 +158,24 @@ def hands_with_fours(draw: st.DrawFn, fours: int) -> list[Card]:
             st.sampled_from(pool), min_size=11 - len(hand), max_size=11 - len(hand), unique=True
         )
     )
+
+
+HAND_KINDS = {
+    "random10": random_hands(10),
+    "random11": random_hands(11),
+    "dense10": dense_hands(10),
+    "dense11": dense_hands(11),
+    "one_rank_in_all_suits": hands_with_fours(1),
+    "two_ranks_in_all_suits": hands_with_fours(2),
+}
+
+
+@st.composite
+def three_rank_hands(draw: st.DrawFn) -> list[Card]:
+    """11 of the 12 cards of 3 adjacent ranks: three ranks of possible sets, always gin."""
+    low = draw(st.integers(1, 11))
+    pool = [c for c in STANDARD_PACK if low <= c.number < low + 3]
+    return draw(st.lists(st.sampled_from(pool), min_size=11, max_size=11, unique=True))
 
 
 VALUE_HAND_KINDS = {
@@ -380,6 +382,19 @@ def test_openspiel_bug_hands(text: str, discard: str) -> None:
 def test_best_discards_lists_every_winner() -> None:
     assert best_discards(cards("AC 2C 3C 4H 4D 4S 9D KH KD")) == (19, cards("KD KH"))
     assert best_discards(cards("AC 2C 3C 4H 4D 4S 9D KH")) == (9, cards("KH"))
+
+
+def test_best_discards_merges_winners_of_several_choices_of_sets() -> None:
+    # Beside the set of four 8s, 27 is reached with the jacks as a set (discarding TD or QD) and
+    # with the run TD JD QD (discarding TC, JH or JS): two choices of sets tie, and every
+    # discard of both must be listed.
+    hand = cards("8C 8D 8H 8S JH JD 7H JS QD TD TC")
+    expected_value = min(brute_discards(hand).values())
+    winners = sorted(
+        (c for c, v in brute_discards(hand).items() if v == expected_value), key=lambda c: c.index
+    )
+    assert best_discards(hand) == (27, tuple(winners))
+    assert len(winners) == 5
 
 
 def test_discard_from_a_set_of_four() -> None:

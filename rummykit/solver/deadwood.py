@@ -753,6 +753,32 @@ def best_discards(cards: Iterable[Card]) -> tuple[int, tuple[Card, ...]]:
     d = (mask >> 13) & 0x1FFF
     h = (mask >> 26) & 0x1FFF
     s = mask >> 39
+    tri = (c & d & (h | s)) | (h & s & (c | d))
+    if not tri:
+        ec = e[c]
+        ed = e[d]
+        eh = e[h]
+        es = e[s]
+        low = ec
+        if ed < low:
+            low = ed
+        if eh < low:
+            low = eh
+        if es < low:
+            low = es
+        sc = _SUIT_CARDS
+        return t[c] + t[d] + t[h] + t[s] + low, (
+            (sc[0][a[c]] if ec == low else ())
+            + (sc[1][a[d]] if ed == low else ())
+            + (sc[2][a[h]] if eh == low else ())
+            + (sc[3][a[s]] if es == low else ())
+        )
+    four = c & d & h & s
+    if n <= 11 and not four & (four - 1):
+        # At most three ranks of sets and at most one of them held in all four suits.
+        best, arg = _discards_uniform(c, d, h, s, tri, four)
+        return best, _cards_of(arg)
+    # Bigger hands, or two ranks held in all four suits: from the layout with no set.
     ec = e[c]
     ed = e[d]
     eh = e[h]
@@ -765,15 +791,6 @@ def best_discards(cards: Iterable[Card]) -> tuple[int, tuple[Card, ...]]:
     if es < low:
         low = es
     best = t[c] + t[d] + t[h] + t[s] + low
-    tri = (c & d & (h | s)) | (h & s & (c | d))
-    if not tri:
-        sc = _SUIT_CARDS
-        return best, (
-            (sc[0][a[c]] if ec == low else ())
-            + (sc[1][a[d]] if ed == low else ())
-            + (sc[2][a[h]] if eh == low else ())
-            + (sc[3][a[s]] if es == low else ())
-        )
     arg = (
         (a[c] if ec == low else 0)
         | (a[d] << 13 if ed == low else 0)
@@ -821,6 +838,223 @@ def best_discards(cards: Iterable[Card]) -> tuple[int, tuple[Card, ...]]:
         best = min(values.values())
         return best, tuple(card for card, v in values.items() if v == best)
     return found_sets[0], _cards_of(found_sets[1])
+
+
+def _discards_uniform(c: int, d: int, h: int, s: int, tri: int, four: int) -> tuple[int, int]:
+    """``best_discards`` (value and the mask of winning discards) of a hand of at most 11 cards
+    with sets possible at ``tri`` and at most one rank held in all four suits (``four``).
+
+    The choices of sets of ``min_deadwood_after_discard``: a mask of ranks kept, the same in
+    every suit, for every subset of ``tri``; with ``four``, its set of four (whose cards can each
+    be discarded leaving a set of three) and its sets of three leaving out a card that can run.
+    A choice whose run-only deadwood is more than 10 (the most a discard saves) above the best
+    is skipped; ties count, as every winning discard is wanted.
+    """
+    t = _RUN_DW
+    e = _DMIN
+    a = _DARG
+    best = _BIG
+    arg = 0
+    thr = _BIG + 10
+    if not four:
+        keeps = _KEEPS[tri]
+    else:
+        rn = _RUNNABLE
+        run_c = rn[c] & four
+        run_d = rn[d] & four
+        run_h = rn[h] & four
+        run_s = rn[s] & four
+        set_of_four = four | four << 13 | four << 26 | four << 39
+        in_set, keeps = _KEEPS_FOUR[tri | four << 13]
+        for keep in in_set:
+            xc = c & keep
+            xd = d & keep
+            xh = h & keep
+            xs = s & keep
+            tc = t[xc]
+            td = t[xd]
+            th = t[xh]
+            ts = t[xs]
+            v = tc + td + th + ts
+            if v <= thr:
+                ec = e[xc]
+                ed = e[xd]
+                eh = e[xh]
+                es = e[xs]
+                low = 0
+                if ec < low:
+                    low = ec
+                if ed < low:
+                    low = ed
+                if eh < low:
+                    low = eh
+                if es < low:
+                    low = es
+                w = v + low
+                if w <= best:
+                    found = (
+                        (a[xc] if ec == low else 0)
+                        | (a[xd] << 13 if ed == low else 0)
+                        | (a[xh] << 26 if eh == low else 0)
+                        | (a[xs] << 39 if es == low else 0)
+                        | (set_of_four if not low else 0)
+                    )
+                    if w < best:
+                        best = w
+                        arg = found
+                        thr = w + 10
+                    else:
+                        arg |= found
+            if run_c:
+                y = xc | four
+                v = t[y] + td + th + ts
+                if v <= thr:
+                    ec = e[y]
+                    ed = e[xd]
+                    eh = e[xh]
+                    es = e[xs]
+                    low = ec
+                    if ed < low:
+                        low = ed
+                    if eh < low:
+                        low = eh
+                    if es < low:
+                        low = es
+                    w = v + low
+                    if w <= best:
+                        found = (
+                            (a[y] if ec == low else 0)
+                            | (a[xd] << 13 if ed == low else 0)
+                            | (a[xh] << 26 if eh == low else 0)
+                            | (a[xs] << 39 if es == low else 0)
+                        )
+                        if w < best:
+                            best = w
+                            arg = found
+                            thr = w + 10
+                        else:
+                            arg |= found
+            if run_d:
+                y = xd | four
+                v = tc + t[y] + th + ts
+                if v <= thr:
+                    ec = e[xc]
+                    ed = e[y]
+                    eh = e[xh]
+                    es = e[xs]
+                    low = ec
+                    if ed < low:
+                        low = ed
+                    if eh < low:
+                        low = eh
+                    if es < low:
+                        low = es
+                    w = v + low
+                    if w <= best:
+                        found = (
+                            (a[xc] if ec == low else 0)
+                            | (a[y] << 13 if ed == low else 0)
+                            | (a[xh] << 26 if eh == low else 0)
+                            | (a[xs] << 39 if es == low else 0)
+                        )
+                        if w < best:
+                            best = w
+                            arg = found
+                            thr = w + 10
+                        else:
+                            arg |= found
+            if run_h:
+                y = xh | four
+                v = tc + td + t[y] + ts
+                if v <= thr:
+                    ec = e[xc]
+                    ed = e[xd]
+                    eh = e[y]
+                    es = e[xs]
+                    low = ec
+                    if ed < low:
+                        low = ed
+                    if eh < low:
+                        low = eh
+                    if es < low:
+                        low = es
+                    w = v + low
+                    if w <= best:
+                        found = (
+                            (a[xc] if ec == low else 0)
+                            | (a[xd] << 13 if ed == low else 0)
+                            | (a[y] << 26 if eh == low else 0)
+                            | (a[xs] << 39 if es == low else 0)
+                        )
+                        if w < best:
+                            best = w
+                            arg = found
+                            thr = w + 10
+                        else:
+                            arg |= found
+            if run_s:
+                y = xs | four
+                v = tc + td + th + t[y]
+                if v <= thr:
+                    ec = e[xc]
+                    ed = e[xd]
+                    eh = e[xh]
+                    es = e[y]
+                    low = ec
+                    if ed < low:
+                        low = ed
+                    if eh < low:
+                        low = eh
+                    if es < low:
+                        low = es
+                    w = v + low
+                    if w <= best:
+                        found = (
+                            (a[xc] if ec == low else 0)
+                            | (a[xd] << 13 if ed == low else 0)
+                            | (a[xh] << 26 if eh == low else 0)
+                            | (a[y] << 39 if es == low else 0)
+                        )
+                        if w < best:
+                            best = w
+                            arg = found
+                            thr = w + 10
+                        else:
+                            arg |= found
+    for keep in keeps:
+        xc = c & keep
+        xd = d & keep
+        xh = h & keep
+        xs = s & keep
+        v = t[xc] + t[xd] + t[xh] + t[xs]
+        if v > thr:
+            continue
+        ec = e[xc]
+        ed = e[xd]
+        eh = e[xh]
+        es = e[xs]
+        low = ec
+        if ed < low:
+            low = ed
+        if eh < low:
+            low = eh
+        if es < low:
+            low = es
+        w = v + low
+        if w <= best:
+            found = (
+                (a[xc] if ec == low else 0)
+                | (a[xd] << 13 if ed == low else 0)
+                | (a[xh] << 26 if eh == low else 0)
+                | (a[xs] << 39 if es == low else 0)
+            )
+            if w < best:
+                best = w
+                arg = found
+                thr = w + 10
+            else:
+                arg |= found
+    return best, arg
 
 
 def _discards_with_sets(mask: int, tri: int, best: int, arg: int) -> tuple[int, int] | None:
