@@ -355,19 +355,69 @@ def _triples(mask: int) -> int:
 
 
 def _min_with_sets(mask: int, tri: int, best: int) -> int:
-    """The least deadwood of a hand with sets possible at ``tri``; ``best`` is the no-set value."""
+    """The least deadwood of a hand with sets possible at ``tri``; ``best`` is the no-set value.
+
+    Up to three such ranks with at most one of them held in all four suits (every hand of 10
+    cards, nearly every one of 11): the choices of ``_KEEPS`` (one mask of ranks kept for every
+    suit), plus, for a rank held in all four suits, its sets of three leaving out a card that can
+    run (leaving out one that cannot run is never better than the set of four). Otherwise the
+    pruned choices of each rank combined (``_choices``), or the rank-by-rank dynamic programme.
+    """
     t = _RUN_DW
-    if not tri & (tri - 1):
-        r = tri.bit_length() - 1
-        us: Sequence[int] = _SET_EVERY[r][(mask >> r) & _COL]
+    c = mask & 0x1FFF
+    d = (mask >> 13) & 0x1FFF
+    h = (mask >> 26) & 0x1FFF
+    s = mask >> 39
+    four = c & d & h & s
+    if not four:
+        keeps = _KEEPS.get(tri)
+    elif not four & (four - 1) and (split := _KEEPS_FOUR.get(tri | four << 13)) is not None:
+        in_set, keeps = split
+        rn = _RUNNABLE
+        run_c = rn[c] & four
+        run_d = rn[d] & four
+        run_h = rn[h] & four
+        run_s = rn[s] & four
+        for keep in in_set:
+            xc = c & keep
+            xd = d & keep
+            xh = h & keep
+            xs = s & keep
+            tc = t[xc]
+            td = t[xd]
+            th = t[xh]
+            ts = t[xs]
+            v = tc + td + th + ts
+            if v < best:
+                best = v
+            if run_c:
+                v = t[xc | four] + td + th + ts
+                if v < best:
+                    best = v
+            if run_d:
+                v = tc + t[xd | four] + th + ts
+                if v < best:
+                    best = v
+            if run_h:
+                v = tc + td + t[xh | four] + ts
+                if v < best:
+                    best = v
+            if run_s:
+                v = tc + td + th + t[xs | four]
+                if v < best:
+                    best = v
     else:
-        choices = _choices(
-            mask, tri, mask & 0x1FFF, (mask >> 13) & 0x1FFF, (mask >> 26) & 0x1FFF, mask >> 39
-        )
-        if choices is None:
-            return _rank_dp(mask)[0]
-        us = choices[0]
-    for u in us:
+        keeps = None
+    if keeps is not None:
+        for keep in keeps:
+            v = t[c & keep] + t[d & keep] + t[h & keep] + t[s & keep]
+            if v < best:
+                best = v
+        return best
+    choices = _choices(mask, tri, c, d, h, s)
+    if choices is None:
+        return _rank_dp(mask)[0]
+    for u in choices[0]:
         x = mask ^ u
         v = t[x & 0x1FFF] + t[(x >> 13) & 0x1FFF] + t[(x >> 26) & 0x1FFF] + t[x >> 39]
         if v < best:
@@ -423,15 +473,6 @@ def min_deadwood(cards: Iterable[Card]) -> int:
     best = t[c] + t[d] + t[h] + t[s]
     tri = (c & d & (h | s)) | (h & s & (c | d))
     if not tri or not best:
-        return best
-    if not tri & (tri - 1):
-        # One rank with a possible set (inlined: it is a quarter of random hands).
-        r = tri.bit_length() - 1
-        for u in _SET_EVERY[r][(mask >> r) & _COL]:
-            x = mask ^ u
-            v = t[x & 0x1FFF] + t[(x >> 13) & 0x1FFF] + t[(x >> 26) & 0x1FFF] + t[x >> 39]
-            if v < best:
-                best = v
         return best
     return _min_with_sets(mask, tri, best)
 
