@@ -125,6 +125,27 @@ def _sort_key(card: AnyCard) -> int:
     return card.sort_key
 
 
+def _run_error(text: str, cards: tuple[AnyCard, ...], rules: WildRules, reason: str) -> MeldError:
+    """Why ``cards`` make no run; when they are natural cards of one suit that make a run once
+    put in order (the ace low, or high after the king), that order instead of ``reason``."""
+    naturals = [c for c in cards if isinstance(c, Card)]
+    if len(naturals) == len(cards) and len({c.suit for c in naturals}) == 1:
+        low_first = sorted(naturals, key=lambda c: c.number)
+        ace_high = sorted(naturals, key=lambda c: ACE_HIGH if c.number == 1 else c.number)
+        # Cards already in either order get the reason itself (and trying the orders below
+        # never comes back here for more).
+        for order in () if naturals in (low_first, ace_high) else (low_first, ace_high):
+            try:
+                if Run.of(order, rules).wild_count:
+                    continue  # a 2 out of its place would be a wild: not what was meant
+            except MeldError:
+                continue
+            return MeldError(
+                f"{text}: write a run from its low card up, e.g. {format_cards(order)}"
+            )
+    return MeldError(f"{text}: {reason}")
+
+
 def _is_run_natural(card: AnyCard, suit: Suit, position: int) -> bool:
     """True if the card is a natural card at this position of a run of the suit."""
     if isinstance(card, Joker) or card.suit is not suit:
@@ -306,8 +327,12 @@ class Run:
             except MeldError:
                 pass
             else:
-                raise MeldError(
-                    f"{text}: write a run from its low card up, e.g. {format_cards(cs[::-1])}"
+                # (natural cards that run without a wild once sorted are told that order)
+                raise _run_error(
+                    text,
+                    cs,
+                    rules,
+                    f"write a run from its low card up, e.g. {format_cards(cs[::-1])}",
                 )
         if non_aces:
             i, c = non_aces[0]
@@ -316,19 +341,23 @@ class Run:
             i = anchors[0][0]
             fits = [p - i for p in (1, ACE_HIGH) if p - i >= 1 and p - i + n - 1 <= ACE_HIGH]
             if not fits:
-                raise MeldError(f"{text}: a run cannot go on past the ace (runs do not wrap)")
+                raise _run_error(
+                    text, cs, rules, "a run cannot go on past the ace (runs do not wrap)"
+                )
             low = fits[0]
         if low < 1:
-            raise MeldError(f"{text}: a run cannot go on below the ace (runs do not wrap)")
+            raise _run_error(text, cs, rules, "a run cannot go on below the ace (runs do not wrap)")
         if low + n - 1 > ACE_HIGH:
-            raise MeldError(f"{text}: a run cannot go on past the ace (runs do not wrap)")
+            raise _run_error(text, cs, rules, "a run cannot go on past the ace (runs do not wrap)")
         seen: set[int] = set()
         for i, c in anchors:
             if c.number in seen:
                 raise MeldError(f"{text}: two cards for one place ({c} twice)")
             seen.add(c.number)
             if not _is_run_natural(c, suit, low + i):
-                raise MeldError(f"{text}: {c} is out of sequence (write a wild for a missing card)")
+                raise _run_error(
+                    text, cs, rules, f"{c} is out of sequence (write a wild for a missing card)"
+                )
         run = cls(suit, low, cs)
         _check_wilds(text, run.wild_count, n - run.wild_count, rules.max_wilds_run, "run")
         return run

@@ -190,13 +190,34 @@ def test_ace_high_and_ace_low() -> None:
         ("X KH X JH", "from its low card up, e.g. JH X KH X"),
         # Falling, but no run the other way round either: the first real reason.
         ("4H 3H X X X", "3H is out of sequence"),
-        ("KH QH JH AH", "past the ace"),
         ("QH JH X X X", "past the ace"),
+        # Natural cards of one suit that make a run in another order: that order.
+        ("5H 3H 4H 6H", "from its low card up, e.g. 3H 4H 5H 6H"),
+        ("KH QH JH AH", "from its low card up, e.g. JH QH KH AH"),
+        ("QH AH KH JH", "from its low card up, e.g. JH QH KH AH"),
+        ("4H 3H AH 2H", "from its low card up, e.g. AH 2H 3H 4H"),
+        # With a wild the order cannot be guessed: the card out of place.
+        ("3H 5H 4H X", "5H is out of sequence"),
     ],
 )
 def test_invalid_runs_say_why(text: str, reason: str) -> None:
     with pytest.raises(MeldError, match=reason):
         Run.parse(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_natural_runs_out_of_order_are_told_their_order(data: st.DataObject) -> None:
+    length = data.draw(st.integers(4, 8))
+    low = data.draw(st.integers(1, 15 - length))  # the ace may end a run high, after the king
+    suit = data.draw(st.sampled_from("CDHS"))
+    run = [Card.parse(f"{'A23456789TJQKA'[n - 1]}{suit}") for n in range(low, low + length)]
+    shuffled = data.draw(st.permutations(run))
+    if shuffled == run:
+        assert Run.of(shuffled).cards == tuple(run)
+        return
+    with pytest.raises(MeldError, match=f"from its low card up, e.g. {format_cards(run)}$"):
+        Run.of(shuffled)
 
 
 def test_a_two_in_its_own_place_is_natural() -> None:
