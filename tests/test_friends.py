@@ -20,7 +20,14 @@ from test_server import check_private, greedy
 from rummykit.server.app import create_app
 from rummykit.server.protocol import ProtocolError
 from rummykit.server.store import Store
-from rummykit.server.tables import MAX_NAME, BadName, Table, TableManager, clean_name
+from rummykit.server.tables import (
+    MAX_NAME,
+    BadName,
+    NameTaken,
+    Table,
+    TableManager,
+    clean_name,
+)
 
 
 @pytest.fixture
@@ -174,6 +181,41 @@ def test_the_words_the_page_names_seats_with_are_no_names(name: str, store: Stor
 def test_names_that_only_contain_those_words_are_fine() -> None:
     for name in ("Youssef", "Computer Nerd 2000", "Bạn Hiền", "Máy Bay", "Player One", "An"):
         assert clean_name(name) == name
+    # A dot inside a word (Catalan) is not the page's separator.
+    assert clean_name("Marcel·la") == "Marcel·la"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        *("Máy · Dễ", "Computer · Easy", "Lan · not connected", "Lan · không kết nối"),
+        *("An • Khó", "An ·Khó", "An· Khó", "Máy Dễ", "computer easy", "MÁY TRUNG BÌNH"),
+        *("Máy: Khó", "Computer - Hard", "Máy Đánh bừa"),
+    ],
+)
+def test_names_that_read_as_the_page_labels_of_a_seat_are_refused(name: str) -> None:
+    """The page shows a computer as "Máy · Dễ" and a person as "Lan · not connected": a friend
+    with such a name would pass for a computer, or for someone who left."""
+    with pytest.raises(BadName, match="choose another name"):
+        clean_name(name)
+
+
+def test_a_friend_cannot_take_a_name_someone_at_the_table_has(store: Store) -> None:
+    table, _ = Table.create(
+        store, variant="rummy", opponents=3, level="easy", seed=3, friends=2, name="An"
+    )
+    code1, code2 = table.invites[1], table.invites[2]
+    for same in ("An", "an", " AN ", unicodedata.normalize("NFD", "An")):
+        with pytest.raises(NameTaken, match="already called"):
+            table.join(code1, same)
+        assert table.seats[1].open  # the seat still waits for its friend
+    assert table.join(code1, "Lan")[0] == 1
+    with pytest.raises(NameTaken):
+        table.join(code2, "LAN")
+    assert table.join(code2, "Lân")[0] == 2  # another name (an accent makes it one)
+    # No name at all is never taken (the page says "Player 2").
+    other, _ = Table.create(store, variant="gin", opponents=1, level="easy", friends=1)
+    assert other.join(other.invites[1])[0] == 1
 
 
 def test_friends_are_counted_among_the_opponents(store: Store) -> None:
@@ -214,6 +256,8 @@ def test_the_http_api_creates_invitations_and_joins(client: TestClient) -> None:
     assert _join(client, table, {"code": code, "seat": 2}).status_code == 400
     assert _join(client, table, [code]).status_code == 400
     assert _join(client, table, {"code": code, "name": "x" * 99}).status_code == 400
+    taken = _join(client, table, {"code": code, "name": "an"})  # the host's name
+    assert taken.status_code == 409 and taken.json()["field"] == "name", taken.text
     joined = _join(client, table, {"code": code, "name": "Lan"})
     assert joined.status_code == 200, joined.text
     assert joined.json()["seat"] == 1 and joined.json()["table"] == table

@@ -51,7 +51,7 @@ from rummykit.server.protocol import (
     parse_incoming,
 )
 from rummykit.server.store import Store
-from rummykit.server.tables import BadName, Table, TableManager, game_catalogue
+from rummykit.server.tables import BadName, NameTaken, Table, TableManager, game_catalogue
 
 __all__ = ["WEB_DIR", "Hub", "PageCompression", "create_app"]
 
@@ -582,6 +582,8 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
                 hub.wake(table)  # their turn's clock, if it is their turn, runs from now
         except ProtocolError as exc:
             return JSONResponse({"error": str(exc)}, status_code=403)
+        except NameTaken as exc:
+            return JSONResponse({"error": str(exc), "field": "name"}, status_code=409)
         except ValueError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         finally:

@@ -226,10 +226,12 @@ class BadName(ValueError):
 
 RESERVED_NAMES = re.compile(
     r"(you|computer|computer \d+|computer for .*|player \d+"
-    r"|bạn|máy|máy \d+|máy chơi thay .*|người chơi \d+)"
+    r"|bạn|máy|máy \d+|máy chơi thay .*|người chơi \d+"
+    r"|(computer|máy)\W*(random moves|easy|medium|hard|đánh bừa.*|dễ|trung bình|khó))"
 )
 """Names the page gives seats itself, in English and Vietnamese (``seat.*`` in the page's
-catalogues): a person named "You" or "Computer" would read on the others' pages as one of them,
+catalogues), and a computer's name with its level ("Computer Easy", "Máy Dễ": the page shows
+"Máy · Dễ"): a person named "You" or "Computer" would read on the others' pages as one of them,
 or as a computer."""
 
 
@@ -266,7 +268,29 @@ def clean_name(value: Any) -> str | None:
         raise BadName(
             f"{name!r} is what the page calls a seat (You, Computer, Player 2...): choose another name"
         )
+    if LABEL_DOT.search(name):
+        # "Máy · Dễ" or "Lan · not connected" would read as the page's own label of a seat.
+        raise BadName(
+            f"{name!r}: a dot between spaces is how the page adds a seat's level or state to its"
+            " name: choose another name"
+        )
     return name or None
+
+
+LABEL_DOT = re.compile(
+    r"\s[\u00b7\u2022\u2027\u2219\u22c5\u30fb]|[\u00b7\u2022\u2027\u2219\u22c5\u30fb]\s"
+)
+"""A middle dot (or a look-alike) beside a space: the page writes "name · level" and "name · not
+connected". A dot inside a word (the Catalan "l·l") is fine."""
+
+
+class NameTaken(BadName):
+    """A name another seat at the table already has (two "An"s cannot be told apart)."""
+
+
+def same_name(a: str, b: str) -> bool:
+    """Whether two seat names read the same (case, and composed or decomposed accents, aside)."""
+    return unicodedata.normalize("NFC", a).casefold() == unicodedata.normalize("NFC", b).casefold()
 
 
 MAX_MARKS = 3
@@ -657,8 +681,8 @@ class Table:
         """A friend takes the seat kept for them with invitation ``code``; committed.
 
         Returns the seat and its new secret token; the code is spent. Raises ProtocolError
-        ("auth") for a code that matches no open seat (wrong, or already used), ValueError for a
-        bad name.
+        ("auth") for a code that matches no open seat (wrong, or already used), :class:`BadName`
+        (a ValueError) for a bad name, :class:`NameTaken` for a name another seat has.
         """
         name = clean_name(name)
         digest = hash_token(code)
@@ -668,6 +692,10 @@ class Table:
                 and seat.invite_hash is not None
                 and hmac.compare_digest(seat.invite_hash, digest)
             ):
+                if name is not None and any(
+                    other.name is not None and same_name(other.name, name) for other in self.seats
+                ):
+                    raise NameTaken(f"someone at this table is already called {name}")
                 token = secrets.token_urlsafe(24)
                 self._replace_seat(number, Seat("human", token_hash=hash_token(token), name=name))
                 return number, token

@@ -1857,6 +1857,43 @@ def test_an_invitation_says_the_rules_and_who_else_is_at_the_table(
     )
 
 
+def test_a_cut_link_a_wrong_code_and_a_name_taken_are_each_explained(
+    server: Any, new_page: Any
+) -> None:
+    """Found by a QA round with several browsers: a link a chat app cut short was silently
+    ignored, and a wrong code was called "seat taken" although the seat was free."""
+    host = new_page()
+    start(host, server.url, "Basic Rummy", "3 opponents", "Easy", friends="2 friends", name="An")
+    link = host.locator("#invite-list input").first.input_value()
+    friend = new_page()
+    # The code is missing: the page says the link is not complete.
+    friend.goto(link.rsplit(".", 1)[0])
+    expect(friend.locator("#alert")).to_contain_text("That invitation link is not complete")
+    expect(friend.get_by_role("heading", name="New game")).to_be_visible()
+    # The code is cut short: the seat is still free, so the page no longer says it is taken.
+    friend.goto(link[:-2])
+    friend.locator("#join").get_by_label("Your name").fill("Lan")
+    friend.get_by_role("button", name="Take my seat").click()
+    expect(friend.locator("#alert")).to_contain_text("the link may be cut short")
+    # The whole link, with the host's name: choose another; the join screen stays.
+    friend.goto(link)
+    friend.locator("#join").get_by_label("Your name").fill("an")
+    friend.get_by_role("button", name="Take my seat").click()
+    expect(friend.locator("#alert")).to_contain_text("Someone at this table is already called an")
+    expect(friend.locator("#join")).to_be_visible()
+    friend.locator("#join").get_by_label("Your name").fill("Lan")
+    friend.get_by_role("button", name="Take my seat").click()
+    expect(friend.locator("#table")).to_be_visible()
+    expect(host.locator("#opponents-zone")).to_contain_text("Lan")
+    # The seat nobody took goes to the computer: Lan's Continue line names it as the table does.
+    host.get_by_role("button", name="Let the computer play instead of Player 3").click()
+    expect(friend.locator("#opponents-zone")).to_contain_text("Computer for Player 3")
+    friend.goto(server.url)
+    expect(friend.locator("#continue-list")).to_contain_text(
+        "With An, Computer for Player 3, and a computer (Easy)."
+    )
+
+
 def test_the_sounds_help_names_the_s_key_only_where_there_is_a_keyboard(
     server: Any, new_page: Any
 ) -> None:

@@ -463,10 +463,16 @@ function inviteLink(table, code) {
 
 const JOIN = /^#join=([0-9a-f]{1,64})\.([A-Za-z0-9_-]{1,64})$/;
 
-/** A page opened from an invitation link: the join screen (or Continue, if already seated). */
+/** A page opened from an invitation link: the join screen (or Continue, if already seated). A
+ * link cut short (a chat app broke it) says so. */
 async function openInvitation() {
   const found = JOIN.exec(location.hash);
-  if (!found) return false;
+  if (!found) {
+    if (!location.hash.startsWith("#join=")) return false;
+    history.replaceState(null, "", location.pathname + location.search);
+    showAlert(t("join.broken"));
+    return false;
+  }
   history.replaceState(null, "", location.pathname + location.search);
   const [, table, code] = found;
   if (sessions().some((x) => x.table === table)) {
@@ -513,7 +519,9 @@ async function joinTable() {
   if (answer.status === 0) return failed("join.gone", answer); // (try again)
   if (answer.status !== 200) {
     if (answer.status === 400) return failed("join.bad_name", answer);
-    showAlert(answer.status === 403 ? t("join.taken") : t("join.gone"));
+    if (answer.status === 409) return showAlert(t("join.name_taken", { name })); // (choose another)
+    // 403: the code matches no open seat: taken since the page opened, or the link cut short.
+    showAlert(answer.status === 403 ? t("join.not_valid") : t("join.gone"));
     cancelJoin();
     return;
   }

@@ -248,15 +248,17 @@ export function readStart(games) {
 }
 
 /** Who sits at the table besides this seat, in words: the friends by name, then the computers
- * by level ("Lan, Minh and 2 computers (Easy)"). A computer playing for a person who left is
- * that person. */
+ * by level ("Lan, Minh and 2 computers (Easy)"). A computer playing for a person (who left, or
+ * never came) is named as the table names it: "Computer for Lan". */
 export function opponentsText(info, mySeat) {
   const names = [];
   const levels = new Map();
   info.seats.forEach((s, seat) => {
     if (seat === mySeat) return;
+    const person = s.name || t("seat.player_n", { n: seat + 1 });
     if (s.kind === "human" && !s.joined) names.push(t("start.continue_not_joined"));
-    else if (s.kind === "human" || s.stand_in) names.push(s.name || t("seat.player_n", { n: seat + 1 }));
+    else if (s.kind === "human") names.push(person);
+    else if (s.stand_in) names.push(t("seat.computer_for", { name: person }));
     else levels.set(s.level, (levels.get(s.level) || 0) + 1);
   });
   for (const [level, count] of levels) {
