@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from test_server import check_private, greedy
+from test_server import _hidden, _tokens, check_private, greedy
 
 from rummykit.server.app import create_app
 from rummykit.server.protocol import ProtocolError
@@ -644,6 +644,57 @@ def test_a_friend_who_comes_back_takes_their_seat_back_from_the_computer(
     # Who made each move is stored too: rebuilt from the store, the log still says it.
     log = again.hand_log(1)
     assert [i for i, e in enumerate(log) if e.get("stand_in")] == by_computer
+
+
+def test_a_friend_who_comes_back_after_a_hand_ended_is_told_how_it_ended(store: Store) -> None:
+    """Lan left during hand 1; the computer played it out for her and An dealt hand 2. The first
+    view of her page when it connects again (the one with ``hand_log``) holds ``previous``: how
+    hand 1 ended, as she would have seen it, and which of its moves the computer made for her;
+    never a card that was still hidden then, nor one of hand 2's."""
+    table, _ = Table.create(store, variant="gin", opponents=1, level="easy", seed=5, friends=1)
+    _, lan = table.join(table.invites[1], "Lan")
+    assert "previous" not in table.view_message(1, with_hand_log=True)  # the first hand
+    table.give_to_computer(1, "easy", connected=[0])
+    while not table.hand.is_over:
+        if table.computer_to_act() is not None:
+            table.step_computer()
+        else:
+            legal = [str(a) for a in table.hand.view(0).legal_actions]
+            table.act(0, greedy(legal), table.seq)
+    # While hand 1's own score is up, it is what a page shows: nothing more is sent.
+    assert "previous" not in table.view_message(0, with_hand_log=True)
+    first = table.match.hands[0]
+    assert first.result is not None
+    by_computer = [i for i, (seat, _) in enumerate(first.history) if seat == 1]
+    table.next_hand(0, table.seq)
+    assert table.take_back(1) and table.check_token(1, lan)
+    message = table.view_message(1, with_hand_log=True)
+    previous = message["previous"]
+    view = previous["view"]
+    assert view["hand_number"] == 1 and message["view"]["hand_number"] == 2
+    assert view["hand"]["seat"] == 1 and view["hand"]["phase"] == "hand_over"
+    assert view["hand"]["result"] == first.result.to_dict()
+    assert view["hand"]["history"] == [[seat, str(action)] for seat, action in first.history]
+    # The scores as they stood at its end (the same now: hand 2 is under way).
+    assert view["scores"] == view["hand_scores"][0] == list(first.result.scores)
+    assert view["scores"] == message["view"]["scores"]
+    assert by_computer and previous["stand_in"] == by_computer
+    # Hand 1's cards still hidden at its end (its stock) are not in it; the rest of the message
+    # hides hand 2's cards as every view does.
+    assert not _tokens(previous) & _hidden(first, 1)
+    check_private(
+        table.match, 1, {k: v for k, v in message.items() if k not in {"hand_log", "previous"}}
+    )
+    # An's page gets the same, as An saw hand 1 (An's own moves were An's).
+    mine = table.view_message(0, with_hand_log=True)["previous"]
+    assert mine["view"]["hand"]["seat"] == 0 and mine["stand_in"] == by_computer
+    assert mine["view"]["hand"]["result"] == view["hand"]["result"]
+    # Rebuilt from the store after a restart, it is the same.
+    again = TableManager(store).get(table.id)
+    assert again is not None
+    assert again.view_message(1, with_hand_log=True)["previous"] == previous
+    # Only the first view after a (re)connect carries it; the views after each move do not.
+    assert "previous" not in table.view_message(1)
 
 
 def test_people_at_one_table_say_phrases_to_each_other(client: TestClient) -> None:

@@ -918,7 +918,8 @@ class Table:
         """The view message for ``seat``: ``view(seat)`` data, aids, and the log of the last move.
 
         ``with_hand_log`` adds ``hand_log``, every move of the hand so far as the seat saw it (for
-        a page that joins mid-hand).
+        a page that joins mid-hand), and, while a hand after the first is in play, ``previous``
+        (see :meth:`previous_hand`).
         """
         message = {
             "t": "view",
@@ -933,7 +934,30 @@ class Table:
         }
         if with_hand_log:
             message["hand_log"] = self.hand_log(seat)
+            previous = self.previous_hand(seat)
+            if previous is not None:
+                message["previous"] = previous
         return message
+
+    def previous_hand(self, seat: int) -> dict[str, Any] | None:
+        """How the hand before the one in play ended, as ``seat`` saw it then; None in the first
+        hand, or once the hand in play is over (its own score is what a page shows then).
+
+        ``view`` is the match view as it stood at that hand's end (the scores have not changed
+        since: the hand in play is not over), and ``stand_in`` the numbers of that hand's moves
+        the computer made in a person's seat. A page that did not show that hand's end (it was
+        closed, or its connection down, while the others finished it) shows it from this. It
+        holds nothing the seat was not shown when the hand ended.
+        """
+        hands = self.match.hands
+        if len(hands) < 2 or self.hand.is_over:
+            return None
+        index = len(hands) - 2
+        view = self.match_view(seat)
+        view["hand"] = hands[index].view(seat).to_dict()
+        view["hand_number"] = index + 1
+        moves = sorted(number for hand, number in self.stand_in_moves if hand == index)
+        return {"view": view, "stand_in": moves}
 
     def _crazy_options(self) -> CrazyOptions | None:
         options = self.hand.game.options

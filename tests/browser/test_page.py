@@ -3013,6 +3013,82 @@ def test_a_friend_still_reading_the_score_is_named_and_told_their_turn_has_come(
     )
 
 
+def test_a_friend_back_after_a_hand_ended_without_them_sees_its_score_first(
+    server: Any, new_page: Any
+) -> None:
+    """Lan closes her page; An lets the computer play for her, finishes the hand and deals the
+    next. When Lan comes back (her page opens again), it opens the score of the hand she missed, as
+    for a hand dealt while the score is up, naming a knock the computer made for her as the
+    computer's; once closed, it does not come back on a reload."""
+    host, friend = gin_with_a_friend(server, new_page)
+    expect(hand(friend).get_by_role("button").first).to_be_visible()
+    friend.goto("about:blank")  # Lan leaves (her seat stays stored in her browser)
+    host.get_by_role("button", name="Let the computer play instead of Lan").click()
+    expect(host.locator("#opponents-zone .opp-name")).to_have_text("Computer for Lan · Medium")
+    for _ in range(400):
+        wait_turn(host)
+        if result_open(host):
+            break
+        gin_turn_to_knock(host)
+    else:
+        pytest.fail("the hand did not end")
+    result = host.evaluate("() => window.rummykit.state.msg.view.hand.result")
+    next_hand(host, lambda: act(host, host.get_by_role("button", name=re.compile("^Next hand"))))
+    expect(host.locator("#scorebar")).to_contain_text("Hand 2")
+    friend.goto(server.url)  # (the page goes back to the table it was at)
+    dialog = friend.locator("#dlg-result")
+    friend.wait_for_function("() => document.querySelector('#dlg-result').open")
+    assert dialog.evaluate("d => d.dataset.hand") == "1"
+    title = dialog.get_by_role("heading", level=2)
+    if result["outcome"] == "knock":  # (else gin or an undercut: named by who scored)
+        knocker = "Computer for you" if result["knocker"] == 1 else "An"
+        expect(title).to_have_text(re.compile(f"^{knocker} knocked: "))
+    else:
+        expect(title).to_have_text(re.compile(r"^(Gin|Big gin|Undercut|The hand is cancelled)"))
+    if result["outcome"] != "cancelled":  # the melds and the totals after that hand
+        expect(dialog.locator(".result-seat h3")).to_have_count(2)
+        totals = dialog.locator("table tr").last
+        expect(totals).to_contain_text(str(result["scores"][result["winner"]]))
+    headline = title.inner_text()
+    # The log says how it ended, above the hand in play; the button only closes the score.
+    close = friend.get_by_role("button", name="To the next hand (already dealt)")
+    expect(close).to_be_focused()
+    close.click()
+    expect(dialog).not_to_have_attribute("open", "")
+    log = friend.locator("#log li").all_inner_texts()
+    assert headline in log and log.index(headline) < log.index("Hand 2 is dealt."), log
+    expect(friend.locator("#scorebar")).to_contain_text("Hand 2")
+    friend.reload()
+    expect(hand(friend).get_by_role("button").first).to_be_visible()
+    friend.wait_for_timeout(300)  # (a score that opened would be open by now)
+    assert not result_open(friend)
+    # Who knocked, in a title: the computer when it made the knock for this person (from the
+    # marks sent with a hand shown after it ended, or from the log of the hand just over).
+    assert friend.evaluate(KNOCK_TITLES) == [
+        "Computer for you knocked: 7 points to you",
+        "You knocked: 7 points to you",
+        "Computer for you knocked: 7 points to you",
+        "You knocked: 7 points to you",
+    ]
+
+
+KNOCK_TITLES = """async () => {
+  const { resultTitle } = await import('/js/results.js');
+  const { welcome, msg } = window.rummykit.state;
+  const r = { outcome: 'knock', knocker: 1, winner: 1, points: 7 };
+  const history = [[0, 'draw'], [1, 'knock 9S'], [0, 'done']];
+  const past = { ...msg, view: { ...msg.view, hand: { ...msg.view.hand, history } } };
+  const ctx = { welcome, msg, seat: 1, ui: { log: [] } };
+  const move = (seat, action, standIn) => ({ kind: 'move', entry: { seat, action }, gained: [], standIn });
+  return [
+    resultTitle({ ...ctx, msg: past, standIns: new Set([1]) }, r),
+    resultTitle({ ...ctx, msg: past, standIns: new Set([0, 2]) }, r),
+    resultTitle({ ...ctx, ui: { log: [{ kind: 'hand', n: 1 }, move(1, 'knock 9S', true), move(0, 'done', false)] } }, r),
+    resultTitle({ ...ctx, ui: { log: [move(1, 'knock 9S', true), { kind: 'hand', n: 2 }, move(1, 'knock', false)] } }, r),
+  ];
+}"""
+
+
 HAND_BOXES = """() => [...document.querySelectorAll('#hand .card')].map((c) => {
   const r = c.getBoundingClientRect();
   return [Math.round(r.width), Math.round(r.top), Math.round(r.right)];

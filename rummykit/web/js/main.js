@@ -7,7 +7,7 @@ import { currentLanguage, has as hasText, onLanguage, preferredLanguage, setLang
 import { has, meldFor, targetsFor, verbs } from "./intents.js";
 import { celebrate } from "./motion.js";
 import { renderPileDialog } from "./pile.js";
-import { renderResult, renderReview, resultTitle, reviewedHand } from "./results.js";
+import { decidedByStandIn, renderResult, renderReview, resultTitle, reviewedHand } from "./results.js";
 import { Connection } from "./socket.js";
 import { play, setSound, soundOn } from "./sound.js";
 import { clearStats, recordResult, renderStats } from "./stats.js";
@@ -409,7 +409,7 @@ async function refreshContinue() {
     let info = await tableInfo(session.table);
     let current = session;
     if (info && info !== "gone" && info.over && info.next) {
-      current = { ...session, table: info.next, invites: [], finished: undefined, celebrated: undefined };
+      current = { ...session, table: info.next, invites: [], finished: undefined, celebrated: undefined, ended: 0 };
       dropSession(session.table);
       saveSession(current);
       info = await tableInfo(current.table);
@@ -450,7 +450,8 @@ async function startGame(settings) {
   // The invitation links live only here (the server keeps their hashes): kept with the session
   // so that they survive a reload until every friend has joined.
   const invites = (data.invites || []).map((i) => ({ seat: i.seat, link: inviteLink(data.table, i.code) }));
-  const session = { table: data.table, seat: data.seat, token: data.token, invites };
+  // (``ended``: no hand of the new table has ended yet, see missedHand)
+  const session = { table: data.table, seat: data.seat, token: data.token, invites, ended: 0 };
   saveSession(session);
   connect(session);
 }
@@ -526,7 +527,7 @@ async function joinTable() {
     return;
   }
   S.invitation = null;
-  const session = { table: data.table, seat: data.seat, token: data.token, invites: [] };
+  const session = { table: data.table, seat: data.seat, token: data.token, invites: [], ended: 0 };
   saveSession(session);
   connect(session);
 }
@@ -668,7 +669,7 @@ function moveTo(table, { keepScore = false } = {}) {
     } else $("dlg-result").close();
   }
   dropSession(S.session.table);
-  const session = { ...S.session, table, invites: [], finished: undefined, celebrated: undefined };
+  const session = { ...S.session, table, invites: [], finished: undefined, celebrated: undefined, ended: 0 };
   saveSession(session);
   // The reviews this score screen shows already stay with it; no new one can be asked (this
   // page's socket is at the new match now).
@@ -836,7 +837,9 @@ function onSeats(m) {
     // A link is kept while its seat waits for its friend (not once taken, or given to the computer).
     const waiting = (seat) => seat && seat.kind === "human" && seat.joined === false;
     S.session.invites = S.session.invites.filter((i) => waiting(m.seats[i.seat]));
-    saveSession(S.session);
+    // (what the stored seat has learnt since, e.g. ``ended``, is kept)
+    const stored = sessions().find((x) => x.table === S.session.table) || S.session;
+    saveSession({ ...stored, invites: S.session.invites });
   }
   scheduleRender();
 }
@@ -966,7 +969,28 @@ function onView(m) {
     // How the hand ended stays in the log once its score is closed.
     ui.endLogged = m.view.hand_number;
     const result = hand.result;
-    ui.log.push({ kind: "end", line: (c) => resultTitle(c, result) });
+    // (who made the deciding move, the person or the computer for them, is read from this
+    // hand's log now: the line stays after the next hand's moves come)
+    const decided = decidedByStandIn(ctx(), result);
+    ui.log.push({ kind: "end", line: (c) => resultTitle({ ...c, decidedByStandIn: decided }, result) });
+  }
+  // The end of the last hand, when this page never showed it (it was closed, or its connection
+  // was down, while the others finished that hand and dealt this one): the log says how it
+  // ended, and its score opens as it does for a hand dealt while the score is up.
+  const stored = sessions().find((x) => x.table === S.session.table) || {};
+  const missed = missedHand(m, stored);
+  if (missed) {
+    const past = { msg: { ...m, view: missed.view, log: [], gained: [] }, standIns: new Set(missed.stand_in) };
+    const result = missed.view.hand.result;
+    const line = { kind: "end", line: (c) => resultTitle({ ...c, ...past }, result) };
+    const at = prev ? ui.log.findLastIndex((item) => item.kind === "hand") : -1;
+    if (at >= 0) ui.log.splice(at, 0, line);
+    else ui.log.unshift(line, { kind: "hand", n: m.view.hand_number, contract: m.view.hand.contract || null });
+    announce(resultTitle({ ...ctx(), ...past }, result));
+    ui.dealtWhileOpen = true;
+    openResult({ ...ctx(), ...past });
+    const crazy = S.welcome.game === "crazy"; // (after the score's own wording of the button)
+    $("btn-next").textContent = t(crazy ? "result.to_next_round" : "result.to_next_hand");
   }
   const awayNow = (m.away || []).includes(S.session.seat);
   if (!awayNow) ui.backSent = false;
@@ -1002,6 +1026,10 @@ function onView(m) {
   // The start screen's Continue says when this browser last saw the table (and its "Last
   // match" line when the match ended).
   const change = { seen: Date.now() };
+  // ``ended``: the last hand whose end this page showed (its score opens below when it is over).
+  if (hand.phase === "hand_over") change.ended = m.view.hand_number;
+  else if (missed) change.ended = missed.view.hand_number;
+  else if (!Number.isInteger(stored.ended)) change.ended = m.view.hand_number - 1; // (new here)
   if (m.view.over && !sessions().some((x) => x.table === S.session.table && x.finished)) change.finished = change.seen;
   // The first time this browser shows the end of a match this person won (not after a reload).
   const cheered = (x) => x.table === S.session.table && x.celebrated;
@@ -1495,9 +1523,19 @@ function tellReading(on) {
   if (S.online && S.conn) S.conn.send({ t: "reading", on });
 }
 
-function openResult() {
+/** ``m.previous`` (the hand before the one in play, as it ended) if this page has not shown
+ * that hand's end: ``stored.ended`` (its session's) is an earlier hand. A session from before
+ * pages kept ``ended``, or one just made, has nothing to catch up. */
+function missedHand(m, stored) {
+  if (!m.previous || !S.welcome || $("dlg-result").open) return null;
+  const ended = stored.ended;
+  return Number.isInteger(ended) && ended < m.previous.view.hand_number ? m.previous : null;
+}
+
+/** Open the score of the hand just over (or, given ``c``, of the hand ``c.msg`` holds). */
+function openResult(c = ctx()) {
   S.rematchJoined = false;
-  renderResult(ctx());
+  renderResult(c);
   const dlg = $("dlg-result");
   const next = $("btn-next");
   // The focus goes to the button at the bottom, but the dialog opens at its top (the headline);
@@ -1994,7 +2032,7 @@ function wire() {
     const b = event.target.closest("button[data-action]");
     if (b && (S.ui.pendingEnds || []).includes(b.dataset.action)) act(b.dataset.action);
   });
-  $("btn-result").addEventListener("click", openResult);
+  $("btn-result").addEventListener("click", () => openResult());
   $("btn-leave").addEventListener("click", askLeave);
   $("dlg-leave").addEventListener("close", () => {
     if ($("dlg-leave").returnValue === "leave") leaveTable();

@@ -54,12 +54,37 @@ export function sentenceCase(text) {
   return text.replace(/(^|[.!?]\s+)(\p{Ll})/gu, (_, before, letter) => before + letter.toUpperCase());
 }
 
+/** Whether the computer made the move that decided the hand (Gin: the knock; the other games:
+ * the winner's last move) in that seat for its person, who was away then; undefined when the
+ * move is not known (names then follow the seat as it is now). From ``ctx.decidedByStandIn``
+ * if given, else the marks of a hand shown after it ended (``ctx.standIns``, its moves' numbers),
+ * else the log of the hand in play. */
+export function decidedByStandIn(ctx, r) {
+  if ("decidedByStandIn" in ctx) return ctx.decidedByStandIn;
+  const gin = ctx.welcome.game === "gin";
+  const seat = gin ? r.knocker : r.winner;
+  if (seat === null || seat === undefined) return undefined;
+  const decides = (action) => !gin || /^(knock|biggin)\b/.test(action);
+  if (ctx.standIns) {
+    const history = ctx.msg.view.hand.history;
+    for (let i = history.length - 1; i >= 0; i--) {
+      if (history[i][0] === seat && decides(history[i][1])) return ctx.standIns.has(i);
+    }
+    return undefined;
+  }
+  const log = (ctx.ui && ctx.ui.log) || [];
+  for (let i = log.length - 1; i >= 0 && log[i].kind !== "hand"; i--) {
+    const item = log[i];
+    if (item.kind === "move" && item.entry.seat === seat && decides(item.entry.action)) return item.standIn;
+  }
+  return undefined;
+}
+
 function ginTitle(ctx, r) {
   const name = r.winner === null ? "" : objectName(ctx, r.winner);
   const k = `result.gin.${r.outcome}`;
-  return sentenceCase(
-    t(k, { name, count: r.points, knocker: r.knocker === null ? "" : seatName(ctx, r.knocker) }),
-  );
+  const knocker = r.knocker === null ? "" : seatName(ctx, r.knocker, decidedByStandIn(ctx, r));
+  return sentenceCase(t(k, { name, count: r.points, knocker }));
 }
 
 function ginBody(ctx, r, body) {
@@ -127,7 +152,7 @@ function seatHeading(ctx, r, seat) {
 
 function rummyTitle(ctx, r) {
   if (r.outcome === "stalemate") return t("result.rummy.stalemate");
-  return t("result.rummy.out", { name: seatName(ctx, r.winner), count: r.points });
+  return t("result.rummy.out", { name: seatName(ctx, r.winner, decidedByStandIn(ctx, r)), count: r.points });
 }
 
 function rummyBody(ctx, r, body) {
@@ -153,7 +178,7 @@ function rummyBody(ctx, r, body) {
 
 function crazyTitle(ctx, r) {
   if (r.outcome === "stock_out") return t("result.crazy.stock_out");
-  return t("result.crazy.out", { name: seatName(ctx, r.winner) });
+  return t("result.crazy.out", { name: seatName(ctx, r.winner, decidedByStandIn(ctx, r)) });
 }
 
 function crazyBody(ctx, r, body) {
