@@ -180,13 +180,17 @@ def tap_card(button: Any) -> None:
 
 def select(page: Any, name: str) -> Any:
     button = card_button(page, name)
-    if button.get_attribute("aria-pressed") != "true":
+    key = button.get_attribute("data-key")
+    chosen = "(key) => window.rummykit.state.ui.selected.has(key)"
+    # The page's own selection decides, not the drawn one: a redraw may still be on its way (a
+    # loaded machine), and a tap on a card already selected throws it in Gin.
+    if not page.evaluate(chosen, key):
         tap_card(button)
-        key = button.get_attribute("data-key")
-        chosen = "(key) => window.rummykit.state.ui.selected.has(key)"
-        if not page.evaluate(chosen, key):
-            # On a loaded machine the hand may still be settling (a card just drawn slides
-            # in) as the click lands, and another card takes it: tap this one again.
+        try:
+            page.wait_for_function(chosen, arg=key, timeout=2_000)
+        except PlaywrightTimeoutError:
+            # The hand may still be settling (a card just drawn slides in) as the click lands,
+            # and another card takes it: tap this one again.
             tap_card(button)
     expect(button).to_have_attribute("aria-pressed", "true")
     return button
@@ -3050,6 +3054,12 @@ def test_a_friend_back_after_a_hand_ended_without_them_sees_its_score_first(
         totals = dialog.locator("table tr").last
         expect(totals).to_contain_text(str(result["scores"][result["winner"]]))
     headline = title.inner_text()
+    # Lan's record counts that hand (once, as every hand).
+    counted = friend.evaluate(
+        "() => JSON.parse(localStorage.getItem('rummykit.stats')).seen"
+        ".includes(`${window.rummykit.state.welcome.table}#1`)"
+    )
+    assert counted
     # The log says how it ended, above the hand in play; the button only closes the score.
     close = friend.get_by_role("button", name="To the next hand (already dealt)")
     expect(close).to_be_focused()

@@ -987,6 +987,7 @@ function onView(m) {
     if (at >= 0) ui.log.splice(at, 0, line);
     else ui.log.unshift(line, { kind: "hand", n: m.view.hand_number, contract: m.view.hand.contract || null });
     announce(resultTitle({ ...ctx(), ...past }, result));
+    recordResult(S.welcome, past.msg); // (the record counts that hand too, once)
     ui.dealtWhileOpen = true;
     openResult({ ...ctx(), ...past });
     const crazy = S.welcome.game === "crazy"; // (after the score's own wording of the button)
