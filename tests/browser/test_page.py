@@ -3050,6 +3050,8 @@ def test_a_friend_back_after_a_hand_ended_without_them_sees_its_score_first(
     else:
         expect(title).to_have_text(re.compile(r"^(Gin|Big gin|Undercut|The hand is cancelled)"))
     if result["outcome"] != "cancelled":  # the melds and the totals after that hand
+        knocked = "Computer for you" if result["knocker"] == 1 else "An"
+        expect(dialog.locator(".result-seat h3").first).to_have_text(f"{knocked} (knocked)")
         expect(dialog.locator(".result-seat h3")).to_have_count(2)
         totals = dialog.locator("table tr").last
         expect(totals).to_contain_text(str(result["scores"][result["winner"]]))

@@ -95,7 +95,8 @@ function ginBody(ctx, r, body) {
   for (const seat of [r.knocker, 1 - r.knocker]) {
     const box = el("section", "result-seat");
     const role = seat === r.knocker ? t("result.knocker") : t("result.defender");
-    box.append(el("h3", "", `${seatName(ctx, seat)} (${role})`));
+    const name = seatName(ctx, seat, seat === r.knocker ? decidedByStandIn(ctx, r) : undefined);
+    box.append(el("h3", "", `${name} (${role})`));
     const melds = el("div", "result-melds");
     r.melds[seat].forEach((m, i) => {
       // The defender's lay-offs are shown on the knocker's melds they went onto, marked.
@@ -145,7 +146,8 @@ function leftLine(ctx, r, seat, text) {
 }
 
 function seatHeading(ctx, r, seat) {
-  const h = el("h3", "", seatName(ctx, seat));
+  // (the one who went out named as the title names them: the computer, if it did for them)
+  const h = el("h3", "", seatName(ctx, seat, seat === r.winner ? decidedByStandIn(ctx, r) : undefined));
   if (seat === r.winner) h.append(el("span", "went-out", ` · ${t("result.out_marker")}`));
   return h;
 }
