@@ -646,12 +646,18 @@ def test_a_friend_who_comes_back_takes_their_seat_back_from_the_computer(
     assert [i for i, e in enumerate(log) if e.get("stand_in")] == by_computer
 
 
-def test_a_friend_who_comes_back_after_a_hand_ended_is_told_how_it_ended(store: Store) -> None:
+@pytest.mark.parametrize(("variant", "opponents"), [("gin", 1), ("rummy", 2), ("crazy", 2)])
+def test_a_friend_who_comes_back_after_a_hand_ended_is_told_how_it_ended(
+    store: Store, variant: str, opponents: int
+) -> None:
     """Lan left during hand 1; the computer played it out for her and An dealt hand 2. The first
     view of her page when it connects again (the one with ``hand_log``) holds ``previous``: how
-    hand 1 ended, as she would have seen it, and which of its moves the computer made for her;
-    never a card that was still hidden then, nor one of hand 2's."""
-    table, _ = Table.create(store, variant="gin", opponents=1, level="easy", seed=5, friends=1)
+    hand 1 ended, as she would have seen it, and which of its moves the computer made for her
+    (not those of a computer's own seat); never a card that was still hidden then, nor one of
+    hand 2's."""
+    table, _ = Table.create(
+        store, variant=variant, opponents=opponents, level="easy", seed=5, friends=1
+    )
     _, lan = table.join(table.invites[1], "Lan")
     assert "previous" not in table.view_message(1, with_hand_log=True)  # the first hand
     table.give_to_computer(1, "easy", connected=[0])
@@ -674,7 +680,7 @@ def test_a_friend_who_comes_back_after_a_hand_ended_is_told_how_it_ended(store: 
     assert view["hand_number"] == 1 and message["view"]["hand_number"] == 2
     assert view["hand"]["seat"] == 1 and view["hand"]["phase"] == "hand_over"
     assert view["hand"]["result"] == first.result.to_dict()
-    assert view["hand"]["history"] == [[seat, str(action)] for seat, action in first.history]
+    assert [seat for seat, _ in view["hand"]["history"]] == [seat for seat, _ in first.history]
     # The scores as they stood at its end (the same now: hand 2 is under way).
     assert view["scores"] == view["hand_scores"][0] == list(first.result.scores)
     assert view["scores"] == message["view"]["scores"]
