@@ -3074,6 +3074,33 @@ def test_a_friend_back_after_a_hand_ended_without_them_sees_its_score_first(
     expect(hand(friend).get_by_role("button").first).to_be_visible()
     friend.wait_for_timeout(300)  # (a score that opened would be open by now)
     assert not result_open(friend)
+    # Lan's page stays open this time, but its connection is down (and comes back only when
+    # the test says) while hand 2 is played out and hand 3 dealt: on reconnecting, the same.
+    friend.evaluate(
+        """() => {
+      const conn = window.rummykit.state.conn;
+      window.__reopen = conn.open.bind(conn);
+      conn.open = () => {};
+      conn.ws.close();
+    }"""
+    )
+    host.get_by_role("button", name="Let the computer play instead of Lan").click()
+    for _ in range(400):
+        wait_turn(host)
+        if result_open(host):
+            break
+        gin_turn_to_knock(host)
+    else:
+        pytest.fail("hand 2 did not end")
+    next_hand(host, lambda: act(host, host.get_by_role("button", name=re.compile("^Next hand"))))
+    expect(host.locator("#scorebar")).to_contain_text("Hand 3")
+    friend.evaluate("() => window.__reopen()")
+    friend.wait_for_function("() => document.querySelector('#dlg-result').open")
+    assert dialog.evaluate("d => d.dataset.hand") == "2"
+    headline = title.inner_text()
+    close.click()
+    log = friend.locator("#log li").all_inner_texts()
+    assert headline in log and log.index(headline) < log.index("Hand 3 is dealt."), log
     # Who knocked, in a title: the computer when it made the knock for this person (from the
     # marks sent with a hand shown after it ended, or from the log of the hand just over).
     assert friend.evaluate(KNOCK_TITLES) == [
