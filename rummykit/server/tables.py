@@ -1296,6 +1296,10 @@ class Table:
         def work() -> dict[str, Any]:
             review = review_hand(hand, seat, level=level, skip=skip)
             answer = {"t": "review", "hand": index + 1, **review.to_dict()}
+            # (the seat's moves the computer made while its person was away: not reviewed)
+            answer["stood_in"] = sum(
+                1 for n, (actor, _) in enumerate(hand.history) if actor == seat and n in skip
+            )
             self.reviews[key] = answer  # a finished hand's review never changes
             return answer
 

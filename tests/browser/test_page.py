@@ -3065,6 +3065,11 @@ def test_a_friend_back_after_a_hand_ended_without_them_sees_its_score_first(
     # The log says how it ended, above the hand in play; the button only closes the score.
     close = friend.get_by_role("button", name="To the next hand (already dealt)")
     expect(close).to_be_focused()
+    # Her moves were all the computer's: a review of that hand says so.
+    dialog.get_by_role("button", name="Review my moves").click()
+    expect(dialog.locator("#review")).to_contain_text(
+        "The computer made every one of your moves in this hand (you were away)"
+    )
     close.click()
     expect(dialog).not_to_have_attribute("open", "")
     log = friend.locator("#log li").all_inner_texts()

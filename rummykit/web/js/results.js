@@ -395,13 +395,16 @@ export function renderReview(ctx) {
   }
   const data = review.data;
   const lang = currentLanguage();
+  // The moves the computer made for this person while they were away are not theirs to review.
+  const stoodIn = data.stood_in || 0;
   if (!data.steps.length) {
-    box.append(el("p", "", t("review.none")));
+    box.append(el("p", "", t(stoodIn ? "review.none_stand_in" : "review.none")));
     return;
   }
   const differs = data.steps.some((s) => s.verdict === "different");
   const summary = { level: t(`level.${data.level}`), agreed: data.agreed, count: data.decisions };
   box.append(el("p", "review-summary", differs ? t("review.summary", summary) : t("review.all_same")));
+  if (stoodIn) box.append(el("p", "review-left-out", t("review.left_out", { count: stoodIn })));
   const list = el("ol", "review-steps");
   list.setAttribute("aria-labelledby", "review-title");
   if (differs) {
