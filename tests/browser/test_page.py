@@ -3888,7 +3888,14 @@ def test_a_laptop_table_keeps_the_piles_and_opponents_in_place_from_turn_to_turn
     for _ in range(80):
         wait_turn(page)
         if result_open(page):
-            break
+            if len(places) >= 2:
+                break
+            # A computer went out before this seat's second turn (six at the table, a quick
+            # hand): the next hand's turns are measured too, the places must stay the same.
+            next_hand(
+                page, lambda: act(page, page.get_by_role("button", name=re.compile("^Next hand")))
+            )
+            continue
         if page.get_by_role("button", name=re.compile("^Stock")).is_enabled():
             page.wait_for_timeout(100)
             places.append(page.evaluate(PLACES))
