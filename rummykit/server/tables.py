@@ -956,8 +956,12 @@ class Table:
         view = self.match_view(seat)
         view["hand"] = hands[index].view(seat).to_dict()
         view["hand_number"] = index + 1
-        moves = sorted(number for hand, number in self.stand_in_moves if hand == index)
-        return {"view": view, "stand_in": moves}
+        return {"view": view, "stand_in": sorted(self.stand_in_numbers(index))}
+
+    def stand_in_numbers(self, index: int) -> frozenset[int]:
+        """The numbers (from 0) of the moves of hand ``index`` (from 0) that the computer made
+        in a person's seat."""
+        return frozenset(number for hand, number in self.stand_in_moves if hand == index)
 
     def _crazy_options(self) -> CrazyOptions | None:
         options = self.hand.game.options
@@ -1290,7 +1294,7 @@ class Table:
         done = self.reviews.get(key)
         if done is not None:
             return lambda: done
-        skip = frozenset(n for h, n in self.stand_in_moves if h == index)
+        skip = self.stand_in_numbers(index)
         level = self.advice_level
 
         def work() -> dict[str, Any]:

@@ -1954,6 +1954,16 @@ def gin_turn_to_knock(page: Any) -> None:
     act(page, knock if knock.is_enabled() and deadwood <= 10 else card)
 
 
+def play_gin_hand_out(page: Any) -> None:
+    """Play this seat's Gin turns (knocking whenever it may) until the hand's score is up."""
+    for _ in range(400):
+        wait_turn(page)
+        if result_open(page):
+            return
+        gin_turn_to_knock(page)
+    pytest.fail("the hand did not end")
+
+
 MATCH_RESULT_SHOWN = """() => {
   const dlg = document.querySelector('#dlg-result');
   const top = dlg.getBoundingClientRect().top;
@@ -2467,13 +2477,7 @@ def test_review_my_moves_compares_each_decision_with_the_computer(
     dialog = page.get_by_role("dialog")
     review_button = dialog.get_by_role("button", name="Review my moves")
     for _ in range(3):  # a hand the computer ends before the person chose anything has no review
-        for _ in range(300):
-            wait_turn(page)
-            if result_open(page):
-                break
-            gin_turn_to_knock(page)
-        else:
-            pytest.fail("the hand did not end")
+        play_gin_hand_out(page)
         review_button.click()
         expect(review_button).to_be_hidden()
         expect(dialog.locator("#review h3")).to_be_visible()
@@ -3029,13 +3033,7 @@ def test_a_friend_back_after_a_hand_ended_without_them_sees_its_score_first(
     friend.goto("about:blank")  # Lan leaves (her seat stays stored in her browser)
     host.get_by_role("button", name="Let the computer play instead of Lan").click()
     expect(host.locator("#opponents-zone .opp-name")).to_have_text("Computer for Lan · Medium")
-    for _ in range(400):
-        wait_turn(host)
-        if result_open(host):
-            break
-        gin_turn_to_knock(host)
-    else:
-        pytest.fail("the hand did not end")
+    play_gin_hand_out(host)
     result = host.evaluate("() => window.rummykit.state.msg.view.hand.result")
     next_hand(host, lambda: act(host, host.get_by_role("button", name=re.compile("^Next hand"))))
     expect(host.locator("#scorebar")).to_contain_text("Hand 2")
@@ -3090,13 +3088,7 @@ def test_a_friend_back_after_a_hand_ended_without_them_sees_its_score_first(
     }"""
     )
     host.get_by_role("button", name="Let the computer play instead of Lan").click()
-    for _ in range(400):
-        wait_turn(host)
-        if result_open(host):
-            break
-        gin_turn_to_knock(host)
-    else:
-        pytest.fail("hand 2 did not end")
+    play_gin_hand_out(host)
     next_hand(host, lambda: act(host, host.get_by_role("button", name=re.compile("^Next hand"))))
     expect(host.locator("#scorebar")).to_contain_text("Hand 3")
     friend.evaluate("() => window.__reopen()")
