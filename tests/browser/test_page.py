@@ -3463,6 +3463,18 @@ def test_a_small_phone_scrolls_to_the_meld_a_selected_card_fits(
     assert scrolled >= 2
 
 
+WHERE = """sel => {
+  const box = (el) => { const r = el.getBoundingClientRect(); return [r.top, r.bottom].map(Math.round); };
+  const board = document.getElementById("board");
+  return {it: box(document.querySelector(sel)), board: box(board), scroll: board.scrollTop,
+          window: window.innerHeight,
+          groups: [...document.querySelectorAll("#melds-zone .meld-group")].map(
+            (g) => [g.querySelectorAll(".table-meld").length, ...box(g)])};
+}"""
+"""Where an element is, beside the board's box and scroll and each group of melds (a failure's
+message)."""
+
+
 def test_a_phone_held_sideways_shows_the_piles_opponents_and_melds_together(
     server: Any, new_page: Any, shot: Any
 ) -> None:
@@ -3488,11 +3500,17 @@ def test_a_phone_held_sideways_shows_the_piles_opponents_and_melds_together(
             # (the board scrolls to the piles at the start of a turn, a frame or two after it)
             with contextlib.suppress(PlaywrightTimeoutError):  # (the asserts name what is not)
                 page.wait_for_function(
-                    f"all => all.every(s => ({IN_VIEW})(s))", arg=wanted, timeout=3_000
+                    f"all => all.every(s => ({IN_VIEW})(s))", arg=wanted, timeout=5_000
                 )
             known = page.locator("#opponents-zone .opp-known").count()
             for selector in wanted:
-                assert in_view(page, selector), (selector, melds, known)
+                # (on failure: where it is, the board's box and scroll, the melds per group)
+                assert in_view(page, selector), (
+                    selector,
+                    melds,
+                    known,
+                    page.evaluate(WHERE, selector),
+                )
             if not checked:
                 title = page.locator(".hand-info").bounding_box()
                 first = page.locator("#hand .card").first.bounding_box()
