@@ -1489,7 +1489,9 @@ def play(
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(min=0, max=65535, help="Port to listen on.")] = 8000,
+    port: Annotated[
+        int, typer.Option(min=0, max=65535, help="Port to listen on (0: any free port).")
+    ] = 8000,
     db: Annotated[
         Path | None,
         typer.Option(help="SQLite file of the tables (default: ~/.local/share/rummykit)."),
@@ -1508,19 +1510,23 @@ def serve(
     if db is None:
         data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
         db = Path(data_home) / "rummykit" / "tables.sqlite3"
-    where = serve_addresses(host, port)
-    _err().print(f"rummykit {__version__}: {where}  (games kept in {db})", soft_wrap=True)
     from rummykit.server.protocol import MAX_MESSAGE
 
     # A WebSocket frame is read whole before its length is checked: keep frames near the
     # longest message (4 bytes a character at most), not uvicorn's 16 MiB.
-    uvicorn.run(
+    config = uvicorn.Config(
         create_app(db, delay=delay),
         host=host,
         port=port,
         log_level="warning",
         ws_max_size=4 * MAX_MESSAGE + 1024,
     )
+    # Bound before the address is printed: port 0 takes a free port, and the line printed
+    # names the port really served (tests read it; nothing can take the port in between).
+    sock = config.bind_socket()
+    where = serve_addresses(host, int(sock.getsockname()[1]))
+    _err().print(f"rummykit {__version__}: {where}  (games kept in {db})", soft_wrap=True)
+    uvicorn.Server(config).run(sockets=[sock])
 
 
 def serve_addresses(host: str, port: int, lan: str | None = None) -> str:

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Final, Literal, TypeAlias
 
 from rummykit.cards import AnyCard, Card, Joker, Rank, Suit, format_cards, parse_cards
@@ -132,18 +133,21 @@ def _run_error(text: str, cards: tuple[AnyCard, ...], rules: WildRules, reason: 
     if len(naturals) == len(cards) and len({c.suit for c in naturals}) == 1:
         low_first = sorted(naturals, key=lambda c: c.number)
         ace_high = sorted(naturals, key=lambda c: ACE_HIGH if c.number == 1 else c.number)
-        # Cards already in either order get the reason itself (and trying the orders below
-        # never comes back here for more).
-        for order in () if naturals in (low_first, ace_high) else (low_first, ace_high):
-            try:
-                if Run.of(order, rules).wild_count:
-                    continue  # a 2 out of its place would be a wild: not what was meant
-            except MeldError:
-                continue
-            return MeldError(
-                f"{text}: write a run from its low card up, e.g. {format_cards(order)}"
-            )
+        for order in (low_first, ace_high):
+            if order != naturals and _in_sequence(order):
+                return MeldError(
+                    f"{text}: write a run from its low card up, e.g. {format_cards(order)}"
+                )
     return MeldError(f"{text}: {reason}")
+
+
+def _in_sequence(cards: list[Card]) -> bool:
+    """True if these natural cards (of one suit, of a run's length) make a run written in this
+    order, each natural in its place: an ace first is low, an ace last high."""
+    places = [c.number for c in cards]
+    if places[-1] == 1:
+        places[-1] = ACE_HIGH
+    return all(b == a + 1 for a, b in pairwise(places))
 
 
 def _is_run_natural(card: AnyCard, suit: Suit, position: int) -> bool:

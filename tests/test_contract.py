@@ -11,6 +11,7 @@ from itertools import combinations_with_replacement, product
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 from rummykit.cards import JOKER, AnyCard, Card, Joker, Rank, Suit, double_pack, parse_cards
 from rummykit.solver.contract import (
@@ -511,7 +512,8 @@ def check_against_brute_force(contract: Contract, hand: tuple[AnyCard, ...]) -> 
         assert contract_distance(hand, contract) == 0
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.slow
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hands_any())
 def test_solver_matches_brute_force_on_random_hands(
     case: tuple[Contract, tuple[AnyCard, ...]],
@@ -519,7 +521,8 @@ def test_solver_matches_brute_force_on_random_hands(
     check_against_brute_force(*case)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.slow
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hands_dense())
 def test_solver_matches_brute_force_on_dense_hands(
     case: tuple[Contract, tuple[AnyCard, ...]],
@@ -527,7 +530,8 @@ def test_solver_matches_brute_force_on_dense_hands(
     check_against_brute_force(*case)
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.slow
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hands_at_the_ends())
 def test_solver_matches_brute_force_around_the_ace(
     case: tuple[Contract, tuple[AnyCard, ...]],
@@ -571,7 +575,8 @@ def small_hands(draw: st.DrawFn) -> tuple[Contract, tuple[AnyCard, ...]]:
     return contract, tuple(pool[i] for i in sorted(picks))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.slow
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_hands())
 def test_distance_matches_brute_force_on_small_hands(
     case: tuple[Contract, tuple[AnyCard, ...]],
@@ -579,7 +584,8 @@ def test_distance_matches_brute_force_on_small_hands(
     check_distance(*case, brute_below=2)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.slow
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hands_any())
 def test_distance_named_cards_complete_the_contract(
     case: tuple[Contract, tuple[AnyCard, ...]],

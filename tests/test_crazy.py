@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 from rummykit.actions import (
     Buy,
@@ -233,6 +234,7 @@ def test_a_house_rule_lets_a_buy_take_the_last_card_and_end_the_round() -> None:
     assert CrazyOptions().buy_keeps_draw is True
 
 
+@pytest.mark.slow
 def test_a_buy_never_ends_the_round_in_random_games() -> None:
     """With few restocks the stock runs out often; after every buy the player in turn draws."""
     buys = 0
@@ -678,7 +680,8 @@ def play_game(match: CrazyMatch, rng: random.Random, check_every: int = 0) -> in
     return steps
 
 
-@settings(max_examples=8, deadline=None)
+@pytest.mark.slow
+@settings(max_examples=examples(8), deadline=None)
 @given(st.integers(2, 6), st.integers(0, 2**32))
 def test_random_games_keep_every_invariant(players: int, seed: int) -> None:
     match = Crazy().new_match(players=players, seed=seed, dealer=seed % players)
@@ -697,6 +700,7 @@ def test_random_games_keep_every_invariant(players: int, seed: int) -> None:
     assert r.winners == tuple(i for i, t in enumerate(r.totals) if t == min(r.totals))
 
 
+@pytest.mark.slow
 def test_many_random_games_end() -> None:
     outcomes: Counter[str] = Counter()
     for seed in range(20):
@@ -783,7 +787,7 @@ def test_restock_limit_ends_a_round_that_cannot_end() -> None:
         CrazyOptions(max_restocks=-1)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(seed=st.integers(0, 10**6), players=st.integers(3, 5))
 def test_a_known_card_thrown_is_no_longer_known_whatever_copy_was_thrown(
     seed: int, players: int

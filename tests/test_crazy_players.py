@@ -326,6 +326,7 @@ def _duplicate_points(a: str, b: str, seeds: range) -> tuple[int, int]:
     return points[a], points[b]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("stronger", "weaker"), [("hard", "medium"), ("medium", "easy")])
 def test_level_order_holds_on_fixed_deals(stronger: str, weaker: str) -> None:
     # A regression guard, not a measurement (bench/crazy_players.py measures): seven deals,
@@ -355,6 +356,7 @@ def test_the_dealer_is_told_a_pass_lets_the_next_player_have_the_up_card(level: 
     assert reason.text("vi").endswith("nhường cho người kế tiếp")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["medium", "hard"])
 def test_a_spare_card_held_twice_is_called_one_of_two(level: str) -> None:
     # "Q♣ is not needed" read as a contradiction right after "take Q♣" when the hand holds two

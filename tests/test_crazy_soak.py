@@ -12,10 +12,14 @@ import os
 import random
 from collections import Counter
 
+import pytest
+
 from rummykit.actions import Action, Discard, Down, LayOff, Swap
 from rummykit.cards import AnyCard, Card
 from rummykit.games.crazy import Crazy, CrazyOptions, CrazyOutcome
 from rummykit.wild_melds import Book, Run, hand_points, is_wild
+
+pytestmark = pytest.mark.soak
 
 GAMES = int(os.environ.get("RUMMYKIT_SOAK_GAMES", "1000"))
 

@@ -10,6 +10,7 @@ from itertools import combinations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 from rummykit.cards import STANDARD_PACK, Card, parse_natural_cards
 from rummykit.melds import Meld, MeldKind, is_run, is_set
@@ -193,7 +194,7 @@ VALUE_HAND_KINDS = {
 
 
 @pytest.mark.parametrize("kind", HAND_KINDS)
-@settings(max_examples=EXAMPLES, deadline=None)
+@settings(max_examples=examples(EXAMPLES), deadline=None)
 @given(data=st.data())
 def test_min_deadwood_and_arrangement_match_brute_force(kind: str, data: st.DataObject) -> None:
     hand = data.draw(HAND_KINDS[kind])
@@ -207,7 +208,7 @@ def test_min_deadwood_and_arrangement_match_brute_force(kind: str, data: st.Data
 
 
 @pytest.mark.parametrize("kind", HAND_KINDS)
-@settings(max_examples=EXAMPLES, deadline=None)
+@settings(max_examples=examples(EXAMPLES), deadline=None)
 @given(data=st.data())
 def test_discards_match_brute_force(kind: str, data: st.DataObject) -> None:
     hand = data.draw(HAND_KINDS[kind])
@@ -220,7 +221,7 @@ def test_discards_match_brute_force(kind: str, data: st.DataObject) -> None:
     assert best_discards(hand) == (best, winners)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(size=st.integers(0, 9), data=st.data())
 def test_small_hands_match_brute_force(size: int, data: st.DataObject) -> None:
     hand = data.draw(st.one_of(random_hands(size), dense_hands(size)))
@@ -231,7 +232,7 @@ def test_small_hands_match_brute_force(size: int, data: st.DataObject) -> None:
         assert best_discards(hand)[0] == min(brute_discards(hand).values())
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(data=st.data())
 def test_forced_dynamic_programme_matches_brute_force(data: st.DataObject) -> None:
     """The fallback for hands with very many set choices, forced on small hands."""
@@ -252,7 +253,7 @@ def test_forced_dynamic_programme_matches_brute_force(data: st.DataObject) -> No
     assert from_dp.deadwood == brute_deadwood(hand)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(size=st.integers(12, 52), data=st.data())
 def test_big_hands_enumeration_and_dynamic_programme_agree(size: int, data: st.DataObject) -> None:
     hand = data.draw(st.one_of(random_hands(size), dense_hands(size)))
@@ -288,7 +289,7 @@ def test_set_heavy_hands_use_the_dynamic_programme() -> None:
 
 
 @pytest.mark.parametrize("kind", VALUE_HAND_KINDS)
-@settings(max_examples=EXAMPLES, deadline=None)
+@settings(max_examples=examples(EXAMPLES), deadline=None)
 @given(data=st.data())
 def test_min_deadwood_after_discard_matches_brute_force(kind: str, data: st.DataObject) -> None:
     hand = data.draw(VALUE_HAND_KINDS[kind])
@@ -298,14 +299,14 @@ def test_min_deadwood_after_discard_matches_brute_force(kind: str, data: st.Data
     assert best_discards(hand)[0] == expected
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(size=st.integers(1, 10), data=st.data())
 def test_min_deadwood_after_discard_small_hands(size: int, data: st.DataObject) -> None:
     hand = data.draw(st.one_of(random_hands(size), dense_hands(size)))
     assert min_deadwood_after_discard(hand) == min(brute_discards(hand).values())
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(size=st.integers(12, 30), data=st.data())
 def test_min_deadwood_after_discard_big_hands(size: int, data: st.DataObject) -> None:
     """Hands beyond 11 cards, including 4+ ranks of possible sets (the general fallback)."""
@@ -513,7 +514,7 @@ def layoff_cases(draw: st.DrawFn) -> tuple[list[Card], list[Meld]]:
     return hand, melds
 
 
-@settings(max_examples=EXAMPLES, deadline=None)
+@settings(max_examples=examples(EXAMPLES), deadline=None)
 @given(case=layoff_cases())
 def test_best_layoffs_matches_brute_force(case: tuple[list[Card], list[Meld]]) -> None:
     hand, melds = case

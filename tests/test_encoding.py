@@ -11,6 +11,7 @@ from typing import Any, cast
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 from rummykit.actions import Buy, Down, Knock, LayOff, NewMeld, Swap, parse_action
 from rummykit.cards import JOKER, STANDARD_PACK, Card
@@ -134,7 +135,7 @@ def _hidden(hands: list[list[Card]], seat: int, known: tuple[tuple[Card, ...], .
     return out
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(seed=st.integers(0, 2**32), dealer=st.integers(0, 1))
 def test_random_gin_hands_by_numbers(seed: int, dealer: int) -> None:
     enc = encoder_for(Gin())
@@ -162,7 +163,8 @@ def test_random_gin_hands_by_numbers(seed: int, dealer: int) -> None:
     assert obs[enc.plane("phase").start + 4] == 1.0  # hand over
 
 
-@settings(max_examples=25, deadline=None)
+@pytest.mark.slow
+@settings(max_examples=examples(25), deadline=None)
 @given(
     players=st.integers(2, 6),
     seed=st.integers(0, 2**32),

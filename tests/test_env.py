@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 from rummykit.encoding import encoder_for
 from rummykit.env import RummyEnv
@@ -29,7 +30,8 @@ def _play(env: RummyEnv, seed: int, pick: random.Random) -> tuple[list[Any], flo
     return steps, total, info
 
 
-@settings(max_examples=25, deadline=None)
+@pytest.mark.slow
+@settings(max_examples=examples(25), deadline=None)
 @given(
     seed=st.integers(0, 2**32 - 1),
     setup=st.sampled_from(

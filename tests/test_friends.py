@@ -29,6 +29,8 @@ from rummykit.server.tables import (
     clean_name,
 )
 
+pytestmark = pytest.mark.server
+
 
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[Store]:

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 from rummykit.actions import (
     Action,
@@ -482,7 +483,8 @@ def conserved(s: GinState) -> None:
     assert sorted(c.index for c in cards) == list(range(52))
 
 
-@settings(max_examples=40, deadline=None)
+@pytest.mark.slow
+@settings(max_examples=examples(40), deadline=None)
 @given(st.integers(0, 2**32), st.booleans())
 def test_random_hands_refuse_exactly_the_illegal_actions(seed: int, big_gin: bool) -> None:
     """At every step: can() agrees with legal_actions(), and refused actions change nothing."""
@@ -509,6 +511,7 @@ def test_random_hands_refuse_exactly_the_illegal_actions(seed: int, big_gin: boo
     assert s.result is not None
 
 
+@pytest.mark.slow
 def test_thousands_of_random_hands_conserve_cards_and_score_consistently() -> None:
     outcomes: dict[Outcome, int] = {}
     for seed in range(2000):

@@ -470,6 +470,7 @@ def test_levels_are_ordered_medium_beats_easy() -> None:
     assert _duplicate("medium", "easy", 40, 5) > 200
 
 
+@pytest.mark.slow
 def test_levels_are_ordered_hard_beats_medium() -> None:
     """Hard out-scores medium over the same deals (about 3.8 points a hand over 1000 deals both
     ways round in bench/gin_duel.py); 48 hands only catch a gross regression, such as hard waiting

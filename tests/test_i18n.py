@@ -15,6 +15,8 @@ from rummykit.server.app import WEB_DIR
 from rummykit.server.protocol import PHRASES
 from rummykit.server.tables import MAIN_OPTIONS
 
+pytestmark = pytest.mark.server
+
 LANGUAGES = ("vi", "en")
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 

@@ -7,6 +7,7 @@ import dataclasses
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 from rummykit.actions import Action, Discard, Draw, Pass, Take
 from rummykit.games import Gin, Rummy, find_game
@@ -60,7 +61,7 @@ def test_random_player_choices_depend_on_its_own_generator_only() -> None:
     assert set(first) == {Take(), Pass()}  # both offer actions come up in 20 tries
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(seed=st.integers(0, 2**32), player_seed=st.integers(0, 2**32))
 def test_random_player_only_picks_legal_actions(seed: int, player_seed: int) -> None:
     state = Gin().new_hand(seed=seed, dealer=seed % 2)
@@ -78,7 +79,7 @@ def test_random_player_only_picks_legal_actions(seed: int, player_seed: int) -> 
     assert steps > 0
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(
     seed=st.integers(0, 2**32),
     players=st.integers(2, 6),

@@ -20,6 +20,8 @@ from rummykit.server.protocol import (
     parse_incoming,
 )
 
+pytestmark = pytest.mark.server
+
 
 @pytest.mark.parametrize(
     ("text", "expected"),

@@ -10,6 +10,7 @@ from typing import Any, assert_type
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 from rummykit.actions import Discard, Draw
 from rummykit.cards import STANDARD_PACK, Card
@@ -80,7 +81,7 @@ def _play_randomly(state: HandState, seed: int, steps: int) -> None:
         state.apply(legal[rng.randrange(len(legal))], seat)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     table=st.sampled_from([*TABLES, ("rummy-classic", 6), ("crazy", 2)]),
     seed=st.integers(0, 10**6),

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 from rummykit.actions import parse_action
 from rummykit.games import Phase, find_game
@@ -97,7 +98,7 @@ def test_golden_match_replays_to_the_same_result() -> None:
     assert dump_record(data) == (RECORDS / "gin_match.json").read_text(encoding="utf-8")
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(st.integers(0, 2**40), st.integers(0, 1))
 def test_random_hand_records_round_trip(seed: int, dealer: int) -> None:
     rng = random.Random(seed)

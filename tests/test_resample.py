@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 from rummykit.actions import (
     Action,
@@ -181,7 +182,7 @@ TABLES = st.one_of(
 )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     TABLES,
     st.integers(0, 2**32),
@@ -210,7 +211,7 @@ def test_resample_keeps_the_seats_view_and_plays_on(
     assert snapshot(state) == before
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(
     st.sampled_from(["rummy", "rummy-classic", "crazy"]),
     st.integers(2, 6),
@@ -452,7 +453,7 @@ def test_a_resampled_hand_keeps_no_trace_of_the_true_deal() -> None:
         assert len(others) > 1 and tuple(state.deal.hands[0]) not in others
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(
     setup=st.sampled_from([("gin", 2), ("rummy", 4), ("rummy-classic", 3), ("crazy", 4)]),
     seed=st.integers(0, 10**6),

@@ -8,6 +8,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 from rummykit.games import find_game
 from rummykit.games.base import standings
@@ -20,7 +21,7 @@ def _play_hand(state: object, rng: random.Random) -> None:
         state.apply(rng.choice(state.legal_actions()))  # type: ignore[attr-defined]
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(setup=st.sampled_from(SETUPS), seed=st.integers(0, 10**6))
 def test_a_hands_returns_add_up_to_zero_and_rank_the_seats(
     setup: tuple[str, int], seed: int

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 from rummykit.actions import Action, Discard, Down, Knock, LayOff, parse_action
 from rummykit.cards import STANDARD_PACK, AnyCard, Card, parse_cards
@@ -116,7 +117,7 @@ def test_a_level_reviewed_at_its_own_level_and_seeds_agrees_with_itself(
     assert review.agreed == review.decisions
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(
     table=st.sampled_from(TABLES),
     seed=st.integers(0, 10_000),

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 from rummykit.actions import Action, Discard, Draw, LayOff, NewMeld, Take, parse_action
 from rummykit.cards import STANDARD_PACK, Card, parse_natural_cards
@@ -512,7 +513,8 @@ def check_invariants(s: RummyState) -> None:
         assert Meld.of(t.meld.cards) == t.meld
 
 
-@settings(max_examples=30, deadline=None)
+@pytest.mark.slow
+@settings(max_examples=examples(30), deadline=None)
 @given(st.integers(2, 6), st.integers(0, 2**32), st.sampled_from(sorted(PRESETS)), st.booleans())
 def test_random_hands_refuse_exactly_the_illegal_actions(
     players: int, seed: int, preset: str, forbid: bool
@@ -546,6 +548,7 @@ def play_randomly(s: RummyState, rng: random.Random) -> None:
         s.apply(rng.choice(plays) if plays and rng.random() < 0.7 else rng.choice(legal))
 
 
+@pytest.mark.slow
 def test_thousands_of_random_hands_for_every_table_size() -> None:
     outcomes: dict[tuple[int, RummyOutcome], int] = {}
     for seed in range(1500):

@@ -433,6 +433,7 @@ def test_medium_beats_easy_over_seeded_hands() -> None:
     assert totals["medium"] > 1.5 * totals["easy"], totals
 
 
+@pytest.mark.slow
 def test_hard_beats_medium_over_seeded_hands() -> None:
     totals = _points(("hard", "medium"), 20, 5, 2)
     assert totals["hard"] > totals["medium"], totals
@@ -545,6 +546,7 @@ def _stalemates(level: str, players: int, hands: int, seed: int) -> int:
     return count
 
 
+@pytest.mark.slow
 def test_four_medium_players_rarely_stalemate() -> None:
     # Measured on these 40 seeded hands: 21 stalemates (52%) when medium took only discards
     # that made a meld or fitted the table, 8 (20%) now; a structural share remains (after the
@@ -569,6 +571,7 @@ def _params(reason: object, key: str) -> dict[str, object] | None:
     return None
 
 
+@pytest.mark.slow
 def test_the_hint_never_takes_a_card_for_one_it_means_to_throw() -> None:
     """Following the hard player's hints at four seats: a take "because it goes with" a card
     names a card the rest of that turn keeps; when the turn planned with the take throws the card

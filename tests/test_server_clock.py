@@ -28,6 +28,8 @@ from rummykit.server.protocol import ProtocolError
 from rummykit.server.store import SCHEMA, Store
 from rummykit.server.tables import TIMEOUT_LEVEL, Table
 
+pytestmark = pytest.mark.server
+
 
 class Clock:
     """A clock the test moves by hand."""

@@ -20,6 +20,8 @@ from rummykit.server.app import Hub, create_app
 from rummykit.server.store import Store
 from rummykit.server.tables import Table, TableManager
 
+pytestmark = pytest.mark.server
+
 
 @pytest.fixture
 def client(tmp_path: Path) -> Any:

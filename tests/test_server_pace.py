@@ -15,6 +15,8 @@ from rummykit.server.protocol import PACES, Hello, PaceRequest, ProtocolError, p
 from rummykit.server.store import Store
 from rummykit.server.tables import TableManager
 
+pytestmark = pytest.mark.server
+
 
 def test_pace_requests_are_parsed_strictly() -> None:
     for pace in PACES:

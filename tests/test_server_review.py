@@ -25,6 +25,8 @@ from rummykit.server.protocol import ProtocolError, ReviewRequest, parse_incomin
 from rummykit.server.store import Store
 from rummykit.server.tables import Table, TableManager
 
+pytestmark = pytest.mark.server
+
 
 def _seen_by(hand: HandState, seat: int) -> set[str]:
     """Every card ``seat`` saw in ``hand``: public ones and those it ever held."""

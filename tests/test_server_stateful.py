@@ -26,11 +26,14 @@ import pytest
 from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+from hypothesis_profiles import examples
 from test_server import _hidden, _tokens, check_private, greedy
 
 from rummykit.server.protocol import ProtocolError
 from rummykit.server.store import Store
 from rummykit.server.tables import Table
+
+pytestmark = pytest.mark.server
 
 # (variant, opponents, friends): every game, with people and computers mixed.
 SETUPS = [
@@ -292,7 +295,7 @@ class FriendsTable(RuleBasedStateMachine):
 
 
 FriendsTable.TestCase.settings = settings(
-    max_examples=25,
+    max_examples=examples(25),
     stateful_step_count=60,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],

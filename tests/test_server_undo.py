@@ -20,6 +20,7 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 from test_server import check_private, greedy
 
 from rummykit.actions import UNDOABLE, Draw
@@ -27,6 +28,8 @@ from rummykit.server.app import create_app
 from rummykit.server.protocol import ProtocolError, UndoRequest, parse_incoming
 from rummykit.server.store import Store
 from rummykit.server.tables import Table, TableManager
+
+pytestmark = pytest.mark.server
 
 
 @pytest.fixture
@@ -57,7 +60,9 @@ def _refused(table: Table, seq: int, code: str, words: str) -> None:
 
 
 @settings(
-    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(12),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(
     setup=st.sampled_from(

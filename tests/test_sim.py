@@ -234,6 +234,7 @@ def _crazy_points(seed: int, seats: int, rounds: list[int]) -> list[int]:
     return points
 
 
+@pytest.mark.slow
 def test_crazy_hands_go_through_the_seven_rounds() -> None:
     seed, seats = 4, 3
     report = simulate("crazy", ["random"] * seats, hands=9, seed=seed)

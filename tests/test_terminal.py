@@ -340,6 +340,7 @@ def _english_leaks(text: str) -> list[str]:
     return leaks
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("game", "players", "by_number"),
     [("gin", 2, True), ("rummy", 3, False), ("crazy", 3, True)],

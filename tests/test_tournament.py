@@ -12,6 +12,7 @@ from typing import Any, cast
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 from typer.testing import CliRunner
 
 from rummykit.cli import app
@@ -56,7 +57,7 @@ def test_wilson_interval_holds_the_observed_rate(successes: int, trials: int) ->
     assert 0.0 <= low <= successes / trials <= high <= 1.0
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(st.integers(0, 200), st.integers(0, 200))
 def test_two_player_ratings_follow_the_odds(a_wins: int, b_wins: int) -> None:
     ratings = bradley_terry(["a", "b"], {("a", "b"): a_wins, ("b", "a"): b_wins})

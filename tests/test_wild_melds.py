@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 from rummykit.cards import JOKER, Card, Suit, double_pack, format_cards, parse_cards
 from rummykit.melds import MeldError
@@ -196,6 +197,9 @@ def test_ace_high_and_ace_low() -> None:
         ("KH QH JH AH", "from its low card up, e.g. JH QH KH AH"),
         ("QH AH KH JH", "from its low card up, e.g. JH QH KH AH"),
         ("4H 3H AH 2H", "from its low card up, e.g. AH 2H 3H 4H"),
+        # ... the ace included, written at the wrong end.
+        ("AH JH QH KH", "from its low card up, e.g. JH QH KH AH"),
+        ("2H 3H 4H AH", "from its low card up, e.g. AH 2H 3H 4H"),
         # With a wild the order cannot be guessed: the card out of place.
         ("3H 5H 4H X", "5H is out of sequence"),
     ],
@@ -205,19 +209,57 @@ def test_invalid_runs_say_why(text: str, reason: str) -> None:
         Run.parse(text)
 
 
-@settings(max_examples=200, deadline=None)
+RANKS_LOW_TO_ACE_HIGH = "A23456789TJQKA"
+
+
+def natural_run(low: int, length: int, suit: str) -> list[Card]:
+    """The natural run of the suit from position ``low`` (1: the ace low; 14: the ace high)."""
+    return [Card.parse(f"{RANKS_LOW_TO_ACE_HIGH[n - 1]}{suit}") for n in range(low, low + length)]
+
+
+@settings(max_examples=examples(200), deadline=None)
 @given(data=st.data())
 def test_natural_runs_out_of_order_are_told_their_order(data: st.DataObject) -> None:
+    # Runs without a 2: every card is natural wherever it is written, so a run written in any
+    # other order is refused with the order to write it in.
     length = data.draw(st.integers(4, 8))
-    low = data.draw(st.integers(1, 15 - length))  # the ace may end a run high, after the king
-    suit = data.draw(st.sampled_from("CDHS"))
-    run = [Card.parse(f"{'A23456789TJQKA'[n - 1]}{suit}") for n in range(low, low + length)]
+    low = data.draw(st.integers(3, 15 - length))  # the ace may end a run high, after the king
+    run = natural_run(low, length, data.draw(st.sampled_from("CDHS")))
     shuffled = data.draw(st.permutations(run))
     if shuffled == run:
         assert Run.of(shuffled).cards == tuple(run)
         return
     with pytest.raises(MeldError, match=f"from its low card up, e.g. {format_cards(run)}$"):
         Run.of(shuffled)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(data=st.data())
+def test_runs_holding_a_two_read_it_as_a_wild_or_are_told_their_order(
+    data: st.DataObject,
+) -> None:
+    # Runs holding the 2 of their suit (from the ace or the 2 up): the 2 is natural only in its
+    # own place, so written in another order it is a wild when the other cards then make a run
+    # (3C 4C 5C 2C: the 2 stands for 6C); otherwise the order to write them in is given.
+    length = data.draw(st.integers(4, 8))
+    low = data.draw(st.integers(1, 2))
+    suit = data.draw(st.sampled_from("CDHS"))
+    run = natural_run(low, length, suit)
+    two = Card.parse(f"2{suit}")
+    shuffled = data.draw(st.permutations(run))
+    if shuffled == run:
+        assert Run.of(shuffled).wild_count == 0
+        return
+    try:
+        meld = Run.of(shuffled)
+    except MeldError as error:
+        assert str(error).endswith(f"from its low card up, e.g. {format_cards(run)}"), str(error)
+        return
+    assert meld.cards == tuple(shuffled)  # kept as written
+    assert meld.wilds == (two,)
+    assert set(meld.naturals) == set(run) - {two}
+    assert two not in meld.stands_for
+    assert set(meld.stands_for) == set(meld.naturals) | {meld.stands_for[shuffled.index(two)]}
 
 
 def test_a_two_in_its_own_place_is_natural() -> None:
@@ -332,7 +374,7 @@ runs_strategy = st.builds(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(runs_strategy)
 def test_random_runs_round_trip_and_swap_back(case: tuple[Suit, int, int, list[int]]) -> None:
     suit, low, length, holes = case

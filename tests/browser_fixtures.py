@@ -1,26 +1,24 @@
-"""Browser tests: a real ``rummykit serve`` on 127.0.0.1 and Debian's Chromium, headless.
+"""Fixtures of the browser tests (``tests/browser``): a real ``rummykit serve`` on 127.0.0.1
+and Debian's Chromium, headless. Loaded by ``tests/conftest.py`` as a plugin.
 
 Playwright (Python) drives ``/usr/bin/chromium`` (never a downloaded browser). The server runs in
-a subprocess on a free port with a temporary SQLite file. Screenshots go to ``test-artifacts/``.
-The tests skip when Chromium or Playwright is missing on a developer machine; with ``CI`` set
-(``.ci/run`` installs both) a missing Chromium is an error instead.
+a subprocess on a port it picks itself (``live_server``) with a temporary SQLite file.
+Screenshots go to ``test-artifacts/``. Every test here is marked ``browser``. On a developer
+machine without Chromium each test is skipped, and the run ends by saying so loudly with the
+command that installs it; with ``CI`` set (``.ci/run`` installs it) a missing Chromium is an
+error instead.
 """
 
 from __future__ import annotations
 
 import os
-import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+from live_server import LiveServer
+from playwright import sync_api as playwright_api
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -34,71 +32,33 @@ ARGS = [
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 860}}
+MISSING = "Debian's Chromium is not installed (/usr/bin/chromium)"
+INSTALL = "sudo apt-get install chromium"
 
 if os.environ.get("CI") and not CHROMIUM.exists():  # pragma: no cover - .ci/run installs it
     # In CI a missing browser is a failure, never a quiet skip.
     raise RuntimeError("CI: /usr/bin/chromium is missing (install Debian's chromium)")
-playwright_api = pytest.importorskip("playwright.sync_api")
-if not CHROMIUM.exists():  # pragma: no cover - CI installs it
-    pytest.skip("Debian's chromium is not installed", allow_module_level=True)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test in ``tests/browser`` is a browser test (``-m "not browser"`` leaves them out)."""
+    here = Path(__file__).parent / "browser"
+    for item in items:
+        if here in item.path.parents:
+            item.add_marker(pytest.mark.browser)
 
 
-@dataclass
-class Server:
-    """A ``rummykit serve`` subprocess; ``restart(kill=True)`` kills it with SIGKILL first."""
-
-    db: Path
-    port: int
-    delay: float = 0.05
-    proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/"
-
-    def start(self) -> None:
-        exe = str(Path(sys.executable).parent / "rummykit")
-        args = ["serve", "--port", str(self.port), "--db", str(self.db), "--delay", str(self.delay)]
-        self.proc = subprocess.Popen([exe, *args], stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(f"{self.url}api/games", timeout=1):
-                    return
-            except OSError:
-                time.sleep(0.1)
-        raise AssertionError("rummykit serve did not start")
-
-    def stop(self, *, kill: bool = False) -> None:
-        if self.proc is None or self.proc.poll() is not None:
-            return
-        self.proc.send_signal(signal.SIGKILL if kill else signal.SIGTERM)
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(5)
-
-    def restart(self, *, kill: bool = True) -> None:
-        self.stop(kill=kill)
-        self.start()
-
-    def games(self) -> list[str]:
-        import json
-
-        with urllib.request.urlopen(f"{self.url}api/games", timeout=5) as response:
-            data: dict[str, Any] = json.loads(response.read())
-        return [g["key"] for g in data["games"]]
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Skipped browser tests are said loudly at the end, with the command that installs Chromium."""
+    skipped = [r for r in terminalreporter.stats.get("skipped", []) if MISSING in str(r.longrepr)]
+    if skipped:
+        terminalreporter.write_sep("!", f"{len(skipped)} BROWSER TESTS WERE SKIPPED", red=True)
+        terminalreporter.write_line(f"{MISSING}. Install it, then run make test again:")
+        terminalreporter.write_line(f"    {INSTALL}", bold=True)
 
 
-def _server(tmp: Path) -> Iterator[Server]:
-    server = Server(db=tmp / "tables.sqlite3", port=free_port())
+def _server(tmp: Path) -> Iterator[LiveServer]:
+    server = LiveServer(db=tmp / "tables.sqlite3")
     server.start()
     try:
         yield server
@@ -107,19 +67,21 @@ def _server(tmp: Path) -> Iterator[Server]:
 
 
 @pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """One server shared by the tests that do not restart it."""
     yield from _server(tmp_path_factory.mktemp("serve"))
 
 
 @pytest.fixture
-def own_server(tmp_path: Path) -> Iterator[Server]:
+def own_server(tmp_path: Path) -> Iterator[LiveServer]:
     """A server of the test's own, free to be killed and restarted."""
     yield from _server(tmp_path)
 
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():  # pragma: no cover - CI installs it
+        pytest.skip(MISSING)
     ARTIFACTS.mkdir(exist_ok=True)
     with playwright_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)

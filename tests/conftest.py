@@ -1,0 +1,11 @@
+"""The whole suite's set-up: the Hypothesis profile (``hypothesis_profiles``) and the browser
+tests' fixtures (``browser_fixtures``)."""
+
+from __future__ import annotations
+
+from hypothesis import settings
+from hypothesis_profiles import PROFILE
+
+settings.load_profile(PROFILE)
+
+pytest_plugins = ["browser_fixtures"]

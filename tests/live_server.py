@@ -1,0 +1,96 @@
+"""A real ``rummykit serve`` in a subprocess on 127.0.0.1, for tests that need one.
+
+The server is started on port 0: it binds a free port itself and prints the address it serves,
+which is read from its log. No port is picked ahead and released (another process, such as a
+second test run beside this one, could take it in between and answer for it). A restart asks for
+the same port again, so that pages open on the old one reconnect; if that port is taken, the
+server exits and ``start`` says so instead of talking to someone else's server.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+SERVED = re.compile(r"open http://127\.0\.0\.1:(\d+)/")
+
+
+@dataclass
+class LiveServer:
+    """``rummykit serve`` on its own SQLite file; ``restart(kill=True)`` kills it first."""
+
+    db: Path
+    delay: float = 0.05
+    port: int = 0  # 0 until the first start; then the port it serves, kept across restarts
+    proc: subprocess.Popen[bytes] | None = None
+    log: Path = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.log = self.db.with_suffix(".log")
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/"
+
+    def start(self, timeout: float = 20) -> None:
+        exe = str(Path(sys.executable).parent / "rummykit")
+        args = ["serve", "--port", str(self.port), "--db", str(self.db), "--delay", str(self.delay)]
+        offset = self.log.stat().st_size if self.log.exists() else 0
+        with self.log.open("ab") as log:
+            self.proc = subprocess.Popen([exe, *args], stdout=log, stderr=log)
+        deadline = time.monotonic() + timeout
+        port = 0
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise AssertionError(
+                    f"rummykit serve exited ({self.proc.returncode}):\n{self._log(offset)}"
+                )
+            if not port and (found := SERVED.search(self._log(offset))):
+                port = int(found[1])
+            if port and self._answers(port):
+                self.port = port
+                return
+            time.sleep(0.05)
+        self.stop(kill=True)
+        raise AssertionError(f"rummykit serve did not start in {timeout} s:\n{self._log(offset)}")
+
+    def stop(self, *, kill: bool = False) -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        self.proc.send_signal(signal.SIGKILL if kill else signal.SIGTERM)
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(5)
+
+    def restart(self, *, kill: bool = True) -> None:
+        self.stop(kill=kill)
+        self.start()
+
+    def games(self) -> list[str]:
+        """The keys of the games the server offers."""
+        with urllib.request.urlopen(f"{self.url}api/games", timeout=5) as response:
+            data: dict[str, Any] = json.loads(response.read())
+        return [g["key"] for g in data["games"]]
+
+    def _log(self, offset: int) -> str:
+        with self.log.open("rb") as log:
+            log.seek(offset)
+            return log.read().decode(errors="replace")
+
+    @staticmethod
+    def _answers(port: int) -> bool:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=1):
+                return True
+        except OSError:
+            return False
