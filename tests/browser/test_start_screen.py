@@ -1,0 +1,207 @@
+"""The start screen's choices: house rules, computer speed, advice on every turn, guided games."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from playwright.sync_api import expect
+from table_helpers import (
+    draw_or_throw_highest,
+    hand,
+    result_open,
+    start,
+    wait_focus_placed,
+    wait_turn,
+)
+
+
+def test_house_rules_are_chosen_on_the_start_screen_and_shown_at_the_table(
+    server: Any, new_page: Any, shot: Any
+) -> None:
+    """Every option of the game can be changed under House rules; the table plays by them and
+    says which differ from the standard rules; the choice is remembered and can be reset."""
+    page = new_page()
+    page.goto(server.url)
+    page.get_by_role("radio", name=re.compile("^Basic Rummy")).check()
+    house = page.locator("#house")
+    house.locator("summary").click()
+    expect(house.get_by_label("New melds a turn")).to_have_value("1")  # Straight Rummy: one
+    house.get_by_label("When the stock runs out").select_option(label="Shuffle the pile")
+    limit = house.get_by_label("Times the pile becomes the stock")
+    limit.fill("500")
+    page.get_by_role("button", name="Play").click()  # out of range: the form says so, no game
+    assert limit.evaluate("e => !e.validity.valid")
+    expect(page.locator("#start")).to_be_visible()
+    limit.fill("3")
+    house.get_by_label("Rummy bonus").check()
+    expect(house.locator("summary")).to_contain_text("(3 changed)")
+    shot(page, "desktop-house-rules")
+    page.get_by_role("button", name="Play").click()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    expect(page.locator("#house-line")).to_have_text(
+        "House rules: When the stock runs out: Shuffle the pile; Times the pile becomes the"
+        " stock: 3; Rummy bonus: on"
+    )
+    # Back at the start screen the choice is kept; Standard rules puts every rule back.
+    page.get_by_role("button", name="Menu").click()
+    expect(house.locator("summary")).to_contain_text("(3 changed)")
+    page.locator("#preset").select_option(label="Classic Rummy (any number of melds)")
+    expect(house.get_by_label("New melds a turn")).to_have_value("")  # any number: no limit
+    expect(house.get_by_label("When the stock runs out")).to_have_value("shuffle")
+    expect(house.locator("summary")).not_to_contain_text("changed")
+    house.get_by_label("Times the pile becomes the stock").fill("2")
+    expect(house.locator("summary")).to_contain_text("(1 changed)")
+    page.get_by_role("button", name="Standard rules").click()
+    expect(house.locator("summary")).not_to_contain_text("changed")
+    expect(house.get_by_label("Times the pile becomes the stock")).to_have_value("1")
+    # A game with no house rule changed shows no such line.
+    page.get_by_role("button", name="Play").click()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    expect(page.locator("#house-line")).to_be_hidden()
+
+
+def test_advice_on_every_turn_shows_the_hint_without_choosing_for_the_person(
+    server: Any, new_page: Any
+) -> None:
+    """With "Advice on every turn" the hard player's advice appears at each of the person's
+    decisions, without a key or a button, and selects no card; the choice is remembered."""
+    page = new_page()
+    page.goto(server.url)
+    page.get_by_role("radio", name=re.compile("^Basic Rummy")).check()
+    coach = page.get_by_label("Advice on every turn (to learn)")
+    expect(coach).not_to_be_checked()
+    coach.check()
+    page.get_by_role("button", name="Play").click()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    advice = page.locator("#hint-text")
+    expect(page.locator("#btn-say")).to_be_hidden()  # no one but computers to talk to
+    seen: set[str] = set()
+    for _ in range(6):
+        wait_turn(page)
+        if result_open(page):
+            break
+        expect(advice).to_have_text(re.compile(r"^Hint: \w"))
+        text = advice.inner_text()
+        seen.add(text.split(":")[1].split()[0])
+        # the advice is words only: the person's selection is their own
+        expect(hand(page).locator('button.card[aria-pressed="true"]')).to_have_count(0)
+        draw_or_throw_highest(page)
+    # advice for each kind of decision: the draw (draw, take) and the rest of the turn
+    assert {"draw", "take"} & seen and {"discard", "meld", "lay"} & seen, seen
+    page.get_by_role("button", name="Menu").click()
+    expect(page.get_by_label("Advice on every turn (to learn)")).to_be_checked()
+
+
+def test_a_guided_game_is_one_easy_computer_and_advice_on_every_turn(
+    server: Any, new_page: Any
+) -> None:
+    page = new_page(locale="vi-VN", phone=True)
+    page.goto(server.url)
+    page.get_by_role("radio", name=re.compile("^Rummy cơ bản")).check()
+    page.get_by_label("Đối thủ", exact=True).select_option(label="3 đối thủ")
+    page.get_by_label("Trình độ của máy").select_option(label="Khó")
+    page.get_by_role("button", name="Mới chơi? Chơi một trận có hướng dẫn").click()
+    # First, the game's first steps, one tip at a time, over the table.
+    intro = page.get_by_role("dialog", name=re.compile(r"^Rummy cơ bản: làm quen"))
+    expect(intro).to_have_accessible_name("Rummy cơ bản: làm quen (1/4)")
+    expect(intro).to_contain_text("Mục tiêu: là người đầu tiên hết bài.")
+    expect(intro.get_by_role("button", name="Quay lại")).to_be_hidden()
+    for n in (2, 3, 4):
+        intro.get_by_role("button", name="Tiếp").click()
+        expect(intro).to_have_accessible_name(f"Rummy cơ bản: làm quen ({n}/4)")
+    intro.get_by_role("button", name="Quay lại").click()
+    expect(intro).to_contain_text("gửi bài")  # tip 3: laying off
+    intro.get_by_role("button", name="Tiếp").click()
+    expect(intro.get_by_role("button", name="Tiếp")).to_be_hidden()
+    intro.get_by_role("button", name="Đã hiểu").click()
+    expect(intro).to_be_hidden()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    # whatever was chosen before: one opponent, the easy computer
+    expect(page.locator("#opponents-zone .opp")).to_have_count(1)
+    expect(page.locator("#opponents-zone .opp .level")).to_have_text("· Dễ")
+    wait_turn(page)
+    expect(page.locator("#hint-text")).to_have_text(re.compile(r"^Gợi ý: \w"))
+    page.get_by_role("button", name="Trang chủ").click()
+    expect(page.get_by_label("Gợi ý mỗi lượt (để học chơi)")).to_be_checked()
+
+
+def test_the_computer_speed_is_chosen_on_the_start_screen_and_sent_to_the_table(
+    server: Any, new_page: Any
+) -> None:
+    """ "Computer speed" (slow, normal, fast) is remembered by the browser and sent to the table
+    each time the page joins it (the server moves its computer seats at the slowest pace asked
+    for there)."""
+    page = new_page()
+    sent: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(str(payload))))
+    page.goto(server.url)
+    speed = page.get_by_label("Computer speed")
+    expect(speed).to_have_value("normal")
+    expect(speed.locator("option")).to_have_text(["Slow", "Normal", "Fast"])
+    speed.select_option(label="Fast")
+    page.reload()  # remembered as soon as it is chosen
+    expect(page.get_by_label("Computer speed")).to_have_value("fast")
+    page.get_by_role("button", name="Tiếng Việt").click()
+    expect(page.get_by_label("Tốc độ của máy").locator("option")).to_have_text(
+        ["Chậm", "Bình thường", "Nhanh"]
+    )
+    page.get_by_role("button", name="English").click()
+    expect(page.get_by_label("Computer speed")).to_be_visible()  # back in English (and stored)
+    start(page, server.url, "Gin Rummy")
+    # A reload joins the table again, and asks for the same pace again.
+    page.reload()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    for _ in range(50):  # the frame's event may reach the test a moment after the page sent it
+        if len([f for f in sent if '"hello"' in f]) == 2:
+            break
+        page.wait_for_timeout(100)
+    hellos = [json.loads(f) for f in sent if '"hello"' in f]
+    assert [h.get("pace") for h in hellos] == ["fast", "fast"]
+
+
+def test_a_guided_game_starts_when_its_tips_are_closed(server: Any, new_page: Any) -> None:
+    """The tips come first, over the start screen: no table is made (so no computer plays)
+    until they are closed, here with Esc."""
+    page = new_page(phone=True)
+    made: list[str] = []
+    page.on("request", lambda r: made.append(r.url) if r.method == "POST" else None)
+    page.goto(server.url)
+    page.get_by_role("radio", name=re.compile("^Basic Rummy")).check()
+    page.get_by_role("button", name="New to this game? Try a guided game").click()
+    intro = page.get_by_role("dialog", name=re.compile(r"^Basic Rummy: first steps"))
+    expect(intro).to_have_accessible_name("Basic Rummy: first steps (1/4)")
+    page.wait_for_timeout(1500)  # time enough for a computer move, were there a table
+    assert made == []
+    expect(page.locator("#table")).to_be_hidden()
+    intro.get_by_role("button", name="Next tip").click()
+    # (the focus stays on the button; the next tip is read out, its cards in words)
+    expect(page.locator("#dlg-intro .dialog-live")).to_contain_text(
+        "Basic Rummy: first steps (2/4). "
+    )
+    page.keyboard.press("Escape")
+    expect(intro).to_be_hidden()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    wait_focus_placed(page)  # not left on the start screen's button, now hidden
+    assert [url for url in made if url.endswith("/api/tables")] == [f"{server.url}api/tables"]
+    expect(page.locator("#opponents-zone .opp")).to_have_count(1)
+    expect(page.locator("#opponents-zone .opp .level")).to_have_text("· Easy")
+
+
+def test_a_guided_crazy_rummy_game_has_two_computers_so_buying_can_happen(
+    server: Any, new_page: Any
+) -> None:
+    """Its tips teach "May I?", which needs a third player (nobody may buy at two)."""
+    page = new_page(phone=True)
+    page.goto(server.url)
+    page.get_by_role("radio", name=re.compile("^Crazy Rummy")).check()
+    page.get_by_role("button", name="New to this game? Try a guided game").click()
+    intro = page.get_by_role("dialog", name=re.compile(r"^Crazy Rummy: first steps"))
+    intro.get_by_role("button", name="Next tip").click()
+    intro.get_by_role("button", name="Next tip").click()
+    expect(intro).to_contain_text("May I?")
+    page.keyboard.press("Escape")
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    expect(page.locator("#opponents-zone .opp")).to_have_count(2)
+    expect(page.locator("#opponents-zone .opp .level")).to_have_text(["· Easy", "· Easy"])
