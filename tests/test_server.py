@@ -654,6 +654,41 @@ class _WaitingPlayer:
         return self.inner.suggest(view)
 
 
+def test_the_computer_pauses_after_a_persons_move_however_quick_their_turn(
+    tmp_path: Path,
+) -> None:
+    """Each computer move comes a full pause after the move before it, a person's included,
+    however soon that person moved after the computer (a runner that slept on after handing the
+    turn over once answered a person who took half the pause at once, half a pause early)."""
+    delay = 0.4
+    gaps: list[float] = []
+    with TestClient(create_app(tmp_path / "pause.sqlite3", delay=delay)) as client:
+        info = _new_table(client, game="gin", opponents=1, level="random")
+        with client.websocket_connect(f"/ws/{info['table']}/0") as ws:
+            ws.send_json({"t": "hello", "token": info["token"]})
+            assert ws.receive_json()["t"] == "welcome"
+            message = ws.receive_json()
+            while len(gaps) < 5:
+                hand = message["view"]["hand"]
+                if hand["phase"] == "hand_over":
+                    ws.send_json({"t": "next_hand", "seq": message["seq"]})
+                elif hand["legal_actions"]:
+                    legal = hand["legal_actions"]
+                    if "draw" in legal or "pass" in legal:
+                        time.sleep(delay / 2)  # half the pause to think, then the turn at once
+                    ws.send_json({"t": "action", "action": greedy(legal), "seq": message["seq"]})
+                    message = ws.receive_json()  # this move, acknowledged
+                    after = message["view"]["hand"]
+                    if after["phase"] != "hand_over" and not after["legal_actions"]:
+                        handed_over = time.monotonic()  # the turn is the computer's now
+                        message = ws.receive_json()  # its first move
+                        gaps.append(time.monotonic() - handed_over)
+                    continue
+                message = ws.receive_json()
+    # (a timer never fires early; a busy machine only makes the gaps longer)
+    assert min(gaps) > 0.8 * delay, gaps
+
+
 def test_a_thinking_computer_does_not_hold_up_the_server(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -382,6 +382,10 @@ class Hub:
                     return
                 await self.send(table.id, messages)
                 self.arm(table)
+                # A person's turn next: stop now, so that their move wakes a new runner with a
+                # full pause (sleeping on, this one would answer a quick person at once).
+                if table.computer_to_act() is None:
+                    return
 
     async def stop(self) -> None:
         """Cancel the computer-move tasks (on shutdown)."""
