@@ -7,6 +7,7 @@ import asyncio
 import sqlite3
 import time
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -189,13 +190,18 @@ def test_tables_are_replayed_on_connect_and_forgotten_when_idle(tmp_path: Path) 
 
 
 class _StuckSocket:
-    """A socket whose peer stopped reading: a send never completes."""
+    """A socket whose peer stopped reading: a send never completes (it is given up)."""
 
     def __init__(self) -> None:
         self.closed_with: int | None = None
+        self.given_up = False
 
     async def send_json(self, message: Any) -> None:
-        await asyncio.Event().wait()
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            self.given_up = True
+            raise
 
     async def close(self, code: int = 1000) -> None:
         self.closed_with = code
@@ -218,18 +224,18 @@ def test_a_socket_that_stops_reading_is_dropped_and_holds_nothing_up(
     sockets: dict[int, set[Any]] = {0: {stuck}, 1: {good}}
     hub.sockets["t"] = sockets
 
-    async def run() -> float:
-        loop = asyncio.get_running_loop()
-        started = loop.time()
-        await hub.send("t", {0: {"t": "view", "seq": 1}, 1: {"t": "view", "seq": 1}})
-        took = loop.time() - started
-        await asyncio.sleep(0.01)  # the close runs in the background
-        return took
+    async def run() -> None:
+        # The send returns: a stuck socket holds nothing up. (Without the send's time limit it
+        # would wait for ever; the minute here only turns such a hang into a failure, and no
+        # busy machine takes a minute over 50 ms.)
+        messages = {0: {"t": "view", "seq": 1}, 1: {"t": "view", "seq": 1}}
+        await asyncio.wait_for(hub.send("t", messages), 60)
+        await _settle()  # the close runs in the background
 
     # In a thread of its own: the browser tests' Playwright may hold a loop in this one.
     with ThreadPoolExecutor(1) as pool:
-        took = pool.submit(asyncio.run, run()).result()
-    assert took < 1
+        pool.submit(asyncio.run, run()).result()
+    assert stuck.given_up  # its send was abandoned at the time limit, not finished
     assert hub.sockets["t"][0] == set()  # dropped: the seat reconnects and asks for the view
     assert stuck.closed_with == 1011
     assert good.got == [{"t": "view", "seq": 1}]
@@ -410,6 +416,30 @@ class _Page:
         pass
 
 
+async def _settle() -> None:
+    """Wait until every other task on this event loop is done (the hub's presence messages and
+    closes running in the background): an event to wait for, not a guess at how long they take
+    on this machine. A task that never ends fails the test after a minute instead of hanging."""
+
+    caller = asyncio.current_task()
+
+    async def others_done() -> None:
+        while others := asyncio.all_tasks() - {caller, asyncio.current_task()}:
+            await asyncio.wait(others)
+
+    await asyncio.wait_for(others_done(), 60)
+
+
+async def _until(done: Callable[[], bool]) -> None:
+    """Wait until ``done()`` holds, looking every 10 ms; fail after a minute."""
+
+    async def poll() -> None:
+        while not done():
+            await asyncio.sleep(0.01)
+
+    await asyncio.wait_for(poll(), 60)
+
+
 def _run_apart(coroutine: Any) -> Any:
     """Run a coroutine on an event loop of its own, in a thread (a test run may already have
     one in its main thread: Playwright's)."""
@@ -420,8 +450,11 @@ def _run_apart(coroutine: Any) -> Any:
 def test_a_reading_change_while_a_merged_presence_is_sent_is_sent_too() -> None:
     """A change that comes while a merged presence is on its way to a slow page (its state
     already read) gets a message of its own, so the last one says the state as it is; and a
-    table whose pages all closed meanwhile is released once the message is out."""
-    from rummykit.server.app import PRESENCE_INTERVAL
+    table whose pages all closed meanwhile is released once the message is out.
+
+    The test waits for events, never a fixed time: on a machine so slow that the merged message
+    was not due any more (half a second after the first), it is sent at once and the outcome is
+    the same."""
 
     async def race() -> tuple[list[dict[str, Any]], Hub]:
         hub = Hub(_Forgets(), 0.0)  # type: ignore[arg-type]
@@ -433,10 +466,13 @@ def test_a_reading_change_while_a_merged_presence_is_sent_is_sent_too() -> None:
         slow.slow = 0.6
         hub.reading.add(reader)  # type: ignore[arg-type]
         await hub.presence(table, merge=True)  # due after the interval
-        await asyncio.sleep(PRESENCE_INTERVAL + 0.2)  # read and being sent, to the slow page
+        # Once the fast page has it, the merged presence has read the state and is being sent
+        # to the slow page, for 0.6 s under the table's lock (this test's wait wakes first: its
+        # timer is due before the slow page's).
+        await _until(lambda: len(fast.got) == 2)
         hub.reading.discard(reader)
         await hub.presence(table, merge=True)
-        await asyncio.sleep(1.8)
+        await _settle()  # every message sent
         return fast.got, hub
 
     got, hub = _run_apart(race())
@@ -453,10 +489,13 @@ def test_a_reading_change_while_a_merged_presence_is_sent_is_sent_too() -> None:
         first.slow = 0.6
         hub.reading.add(second)  # type: ignore[arg-type]
         await hub.presence(table, merge=True)
-        await asyncio.sleep(PRESENCE_INTERVAL + 0.2)  # sending, under the table's lock
+        # The merged presence leaves the table's due list as it takes the table's lock, and
+        # then sends to the slow page for 0.6 s, still under the lock (this test's wait wakes
+        # first: its timer is due before the slow page's).
+        await _until(lambda: table.id not in hub.presence_due)
         hub.leave(table.id, 1, second)  # type: ignore[arg-type]
         hub.leave(table.id, 0, first)  # type: ignore[arg-type]
-        await asyncio.sleep(1.0)
+        await _settle()
         return hub
 
     hub = _run_apart(leak())
