@@ -705,32 +705,34 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
                 await ws.close(code=4404 if exc.code == "unknown_table" else 4401)
             return
         assert table is not None
-        async with hub.lock(table.id):
-            if table.take_back(seat):  # a computer played for them while they were away
-                await hub.broadcast(table.id, table.seats_message())
-            hub.join(table.id, seat, ws)
-            if hello.pace is not None:
-                hub.paces[ws] = hello.pace  # before the computer's first move after this join
-            ok = await hub.send_to(ws, table.welcome(seat))
-            opening = await asyncio.to_thread(table.view_message, seat, with_hand_log=True)
-            ok = ok and await hub.send_to(ws, opening)
-        if not ok:
-            hub.leave(table.id, seat, ws)
-            return
-        await hub.presence(table)
-        async with hub.lock(table.id):
-            hub.wake(table)
-        try:
+        joined = False
+        try:  # (from the join on, whatever ends this socket, even a cancelled hello, leaves)
+            async with hub.lock(table.id):
+                if table.take_back(seat):  # a computer played for them while they were away
+                    await hub.broadcast(table.id, table.seats_message())
+                hub.join(table.id, seat, ws)
+                joined = True
+                if hello.pace is not None:
+                    hub.paces[ws] = hello.pace  # before the computer's first move after this join
+                ok = await hub.send_to(ws, table.welcome(seat))
+                opening = await asyncio.to_thread(table.view_message, seat, with_hand_log=True)
+                ok = ok and await hub.send_to(ws, opening)
+            if not ok:
+                return
+            await hub.presence(table)
+            async with hub.lock(table.id):
+                hub.wake(table)
             while True:
                 text = await _receive(ws)
                 if text is None:
                     break
                 await _handle(table, seat, ws, text)
         finally:
-            hub.leave(table.id, seat, ws)
-            if hub.seats_of(table.id):  # still in memory: tell the others this seat left
-                await hub.presence(table)
-                hub.release(table.id)  # (the others may have left while it was sent)
+            if joined:
+                hub.leave(table.id, seat, ws)
+                if hub.seats_of(table.id):  # still in memory: tell the others this seat left
+                    await hub.presence(table)
+                    hub.release(table.id)  # (the others may have left while it was sent)
 
     async def _handle(table: Table, seat: int, ws: WebSocket, text: str | bytes) -> None:
         try:
