@@ -33,7 +33,8 @@ from rummykit.server.protocol import ProtocolError
 from rummykit.server.store import Store
 from rummykit.server.tables import Table
 
-pytestmark = pytest.mark.server
+# (a Hypothesis state machine: make test-explore runs it too, with ten times its examples)
+pytestmark = [pytest.mark.server, pytest.mark.hypothesis]
 
 # (variant, opponents, friends): every game, with people and computers mixed.
 SETUPS = [
