@@ -3,10 +3,10 @@ and Debian's Chromium, headless. Loaded by ``tests/conftest.py`` as a plugin.
 
 Playwright (Python) drives ``/usr/bin/chromium`` (never a downloaded browser). The server runs in
 a subprocess on a port it picks itself (``live_server``) with a temporary SQLite file.
-Screenshots go to ``test-artifacts/``. Every test here is marked ``browser``. On a developer
-machine without Chromium each test is skipped, and the run ends by saying so loudly with the
-command that installs it; with ``CI`` set (``.ci/run`` installs it) a missing Chromium is an
-error instead.
+Screenshots go to ``test-artifacts/`` at the top of the checkout. Every test in
+``tests/browser`` is marked ``browser``. On a developer machine without Chromium each test is
+skipped, and the run ends by saying so loudly with the command that installs it; with ``CI`` set
+(``.ci/run`` installs it) a missing Chromium is an error instead.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 860}}
 MISSING = f"Debian's Chromium is not installed ({CHROMIUM})"
@@ -38,7 +38,7 @@ INSTALL = "sudo apt-get install chromium"
 
 if os.environ.get("CI") and not CHROMIUM.exists():  # pragma: no cover - .ci/run installs it
     # In CI a missing browser is a failure, never a quiet skip.
-    raise RuntimeError("CI: /usr/bin/chromium is missing (install Debian's chromium)")
+    raise RuntimeError(f"CI: {CHROMIUM} is missing (install Debian's chromium)")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
