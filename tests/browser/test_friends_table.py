@@ -383,6 +383,13 @@ def test_two_friends_play_a_match_and_a_rematch(server: Any, new_page: Any) -> N
         expect(pages[who]).to_have_title("● Your turn · rummykit")
         expect(friend if pages[who] is host else host).to_have_title("rummykit")
         gin_turn_to_knock(pages[who])
+        # Both pages at that move before the next look (the other page's view may still be on
+        # its way: read then, it named the mover as still to play; seen once in CI).
+        moved = seq(pages[who])
+        for page in (host, friend):
+            page.wait_for_function(
+                "s => Number(document.querySelector('#table').dataset.seq) >= s", arg=moved
+            )
     else:
         pytest.fail("the match did not end")
     for page in (host, friend):
