@@ -1859,7 +1859,9 @@ function wire() {
   $("btn-keys").addEventListener("click", openKeys);
   $("btn-rules").addEventListener("click", () => {
     $("dlg-rules").showModal();
-    openRules(S.welcome && !$("table").hidden ? S.welcome.game : readStart(S.games).game);
+    // (tapped before the list of games has come: the game last played, else Gin)
+    const startScreenGame = S.games.length ? readStart(S.games).game : S.settings?.game || "gin";
+    openRules(S.welcome && !$("table").hidden ? S.welcome.game : startScreenGame);
   });
   for (const b of document.querySelectorAll(".rules-tab")) b.addEventListener("click", () => openRules(b.dataset.game));
   $("opponents").addEventListener("change", () => renderFriends());
