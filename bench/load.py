@@ -59,9 +59,14 @@ What it measures, on the client side, over the measured window:
   person had not closed them, by close code), sockets silent for 20 s while an answer or a
   computer's move was due (counted as errors: ``silent``), and answers still due 5 s after they
   were asked for when the run ends (``no_answer``; ``silent`` for a computer's move);
-- the server's CPU time (user + system, from ``/proc/PID/stat``) over the window as a percentage
-  of one core, and its peak memory (``VmHWM`` of ``/proc/PID/status``), when this script started
-  the server; and the lines of its log that report an error.
+- the server's CPU time (user + system, from ``/proc/PID/stat``, its own and that of the worker
+  processes it started) over the window as a percentage of one core, and its peak memory
+  (``VmHWM`` of ``/proc/PID/status``, its own process), when this script started the server; and
+  the lines of its log that report an error.
+
+``--src DIR`` runs the server from another source tree (``python -m rummykit`` with
+``PYTHONPATH=DIR``), for example a git worktree of an older commit: ``bench/load_ab.py`` uses it to
+compare two servers in the same run.
 """
 
 from __future__ import annotations
@@ -679,6 +684,8 @@ class Server:
 
     folder: Path
     delay: float
+    src: Path | None = None
+    """Another source tree to run the server from (its ``rummykit`` package), or None."""
     proc: subprocess.Popen[bytes] | None = None
     port: int = 0
 
@@ -688,7 +695,13 @@ class Server:
 
     def start(self, deadline: float) -> None:
         exe = Path(sys.executable).parent / "rummykit"
-        command = [str(exe)] if exe.exists() else [sys.executable, "-m", "rummykit"]
+        env = dict(os.environ)
+        if self.src is not None or not exe.exists():
+            command = [sys.executable, "-m", "rummykit"]
+            if self.src is not None:
+                env["PYTHONPATH"] = str(self.src)
+        else:
+            command = [str(exe)]
         command += ["serve", "--host", "127.0.0.1", "--port", "0"]
         command += ["--db", str(self.folder / "tables.sqlite3"), "--delay", str(self.delay)]
         with self.log.open("wb") as log:
@@ -697,6 +710,7 @@ class Server:
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=log,
+                env=env,
                 preexec_fn=_die_with_parent,
             )
         while time.monotonic() < deadline:
@@ -718,16 +732,34 @@ class Server:
         return self.proc is not None and self.proc.poll() is None
 
     def cpu_seconds(self) -> float | None:
-        """User + system CPU seconds of the server's process so far."""
+        """User + system CPU seconds so far of the server's process and the processes it
+        started (its computer players' worker processes)."""
         if not self.alive():
             return None
         assert self.proc is not None
-        try:
-            stat = Path(f"/proc/{self.proc.pid}/stat").read_text()
-        except OSError:
+        stats: dict[int, tuple[int, float]] = {}  # pid -> (parent, CPU seconds)
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            ticks = int(fields[11]) + int(fields[12])
+            stats[int(entry.name)] = (int(fields[1]), ticks / os.sysconf("SC_CLK_TCK"))
+        if self.proc.pid not in stats:
             return None
-        fields = stat.rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        family, total = {self.proc.pid}, 0.0
+        grew = True
+        while grew:
+            grew = False
+            for pid, (parent, _) in stats.items():
+                if parent in family and pid not in family:
+                    family.add(pid)
+                    grew = True
+        for pid in family:
+            total += stats[pid][1]
+        return total
 
     def memory_kb(self, key: str) -> int | None:
         """``VmRSS`` or ``VmHWM`` of the server's process, in kB."""
@@ -961,7 +993,7 @@ def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="rummykit-load-") as folder:
         try:
             if args.url is None:
-                server = Server(Path(folder), args.delay)
+                server = Server(Path(folder), args.delay, args.src)
                 server.start(time.monotonic() + SERVER_START)
                 base = f"http://127.0.0.1:{server.port}"
             else:
@@ -1041,6 +1073,9 @@ def main(argv: list[str] | None = None) -> int:
         "--delay", type=float, default=0.8, help="the server's pause before a computer move"
     )
     parser.add_argument("--seed", type=int, default=1, help="seed of the choices (default 1)")
+    parser.add_argument(
+        "--src", type=Path, help="run the server from this source tree (e.g. a git worktree)"
+    )
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
     args = parser.parse_args(argv)
     if not 1 <= args.tables <= 1000:
@@ -1054,6 +1089,8 @@ def main(argv: list[str] | None = None) -> int:
     if not 0 <= args.delay <= 10:
         parser.error("--delay is 0 to 10 seconds (as rummykit serve takes it)")
     args.workers = min(args.workers, args.tables)
+    if args.src is not None and not (args.src / "rummykit" / "__init__.py").is_file():
+        parser.error("--src: no rummykit package in that folder")
     if args.url is not None:
         try:
             args.base = loopback_base(args.url)

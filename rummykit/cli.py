@@ -1515,7 +1515,7 @@ def serve(
     # A WebSocket frame is read whole before its length is checked: keep frames near the
     # longest message (4 bytes a character at most), not uvicorn's 16 MiB.
     config = uvicorn.Config(
-        create_app(db, delay=delay),
+        create_app(db, delay=delay, start_thinkers=True),
         host=host,
         port=port,
         log_level="warning",

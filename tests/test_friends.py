@@ -701,9 +701,9 @@ def test_a_friend_who_comes_back_after_a_hand_ended_is_told_how_it_ended(
     assert mine["view"]["hand"]["seat"] == 0 and mine["stand_in"] == by_computer
     assert mine["view"]["hand"]["result"] == view["hand"]["result"]
     # Reviewing that hand: none of Lan's moves is hers to review, and the answer says why.
-    lan_review = table.review_task(1, 1)()
+    lan_review = table.review(1, 1)
     assert lan_review["decisions"] == 0 and lan_review["stood_in"] == len(by_computer)
-    assert table.review_task(0, 1)()["stood_in"] == 0  # An made An's moves
+    assert table.review(0, 1)["stood_in"] == 0  # An made An's moves
     # Rebuilt from the store after a restart, it is the same.
     again = TableManager(store).get(table.id)
     assert again is not None

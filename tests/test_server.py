@@ -9,6 +9,7 @@ and a real ``rummykit serve`` killed with SIGKILL mid-game and started again.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -989,10 +990,11 @@ def _read_back_without(store: Store, table: Table, option: str) -> None:
     under the old rule, while a new table plays the option's default."""
     from rummykit.server.tables import OPTIONS_ADDED
 
-    store._db.execute(  # as stored before the option existed
-        f"UPDATE tables SET options = json_remove(options, '$.{option}') WHERE id = ?",
-        (table.id,),
-    )
+    with contextlib.closing(sqlite3.connect(store.path)) as db, db:  # as stored before it existed
+        db.execute(
+            f"UPDATE tables SET options = json_remove(options, '$.{option}') WHERE id = ?",
+            (table.id,),
+        )
     stored = store.load(table.id)
     assert stored is not None and option not in stored.record["options"]
     restored = Table.restore(stored, store)

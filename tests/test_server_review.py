@@ -81,7 +81,7 @@ def test_a_review_is_the_seats_own_decisions_and_names_no_card_it_never_saw(
     assert caught.value.code == "not_over"
     _finish_hand(table)
     hand = table.hand
-    answer = table.review_task(0, None)()
+    answer = table.review(0, None)
     assert answer["t"] == "review" and answer["hand"] == 1 and answer["seat"] == 0
     assert answer["level"] == "hard"
     steps = answer["steps"]
@@ -95,18 +95,18 @@ def test_a_review_is_the_seats_own_decisions_and_names_no_card_it_never_saw(
     assert not leaked, f"the review named cards seat 0 never saw: {sorted(leaked)}"
     json.dumps(answer)  # JSON data, as sent
     # The same answer again without working it out again, and the hand by its number too.
-    assert table.review_task(0, None)() is answer
-    assert table.review_task(0, 1)() is answer
+    assert table.review(0, None) is answer
+    assert table.review(0, 1) is answer
 
 
 def test_moves_the_computer_made_for_a_person_are_left_out(store: Store) -> None:
     table, _ = Table.create(store, variant="gin", opponents=1, level="medium", seed=9)
     _finish_hand(table)
-    full = table.review_task(0, None)()
+    full = table.review(0, None)
     first = full["steps"][0]["number"] - 1
     table.reviews.clear()
     table.stand_in_moves.add((0, first))  # as if the computer had made that move for seat 0
-    skipped = table.review_task(0, None)()
+    skipped = table.review(0, None)
     assert [s["number"] for s in skipped["steps"]] == [s["number"] for s in full["steps"][1:]]
 
 
@@ -115,10 +115,10 @@ def test_an_earlier_hand_of_the_match_can_be_reviewed_and_a_missing_one_is_refus
 ) -> None:
     table, _ = Table.create(store, variant="rummy", opponents=1, level="medium", seed=2)
     _finish_hand(table)
-    first = table.review_task(0, None)()
+    first = table.review(0, None)
     table.next_hand(0, table.seq)
     assert not table.hand.is_over
-    again = table.review_task(0, 1)()
+    again = table.review(0, 1)
     assert again["hand"] == 1 and again["steps"] == first["steps"]
     for number, code in [(2, "not_over"), (3, "bad_message"), (0, "bad_message")]:
         with pytest.raises(ProtocolError) as caught:
@@ -215,7 +215,7 @@ def test_following_every_hint_reviews_as_the_same_moves(
                 table.step_computer()
             else:
                 table.act(0, table.hint(0)["action"], table.seq)
-        review = table.review_task(0, number)()
+        review = table.review(0, number)
         assert review["decisions"] > 3
         assert {step["verdict"] for step in review["steps"]} == {"same"}
         if number == 1:

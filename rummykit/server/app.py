@@ -19,6 +19,7 @@ import logging
 import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +53,7 @@ from rummykit.server.protocol import (
 )
 from rummykit.server.store import Store
 from rummykit.server.tables import BadName, NameTaken, Table, TableManager, game_catalogue
+from rummykit.server.thinking import Thinker, default_processes
 
 __all__ = ["WEB_DIR", "Hub", "PageCompression", "create_app"]
 
@@ -77,6 +79,9 @@ SAY_INTERVAL = 2.0
 PRESENCE_INTERVAL = 0.5
 """Seconds at least between two ``presence`` messages at a table: changes closer together (a
 page toggling ``reading``, a socket coming and going) are merged into the next message."""
+
+THREADS = 64
+"""Threads for the engine's work and the store's reads and writes (see ``lifespan``)."""
 
 REPLACED = 4409
 """Close code for a seat's older socket when the same seat says hello on a new one."""
@@ -134,9 +139,11 @@ class Hub:
     forgotten, and the next socket replays it from the store (which holds every accepted action).
     """
 
-    def __init__(self, manager: TableManager, delay: float) -> None:
+    def __init__(self, manager: TableManager, delay: float, thinker: Thinker | None = None) -> None:
         self.manager = manager
         self.delay = delay
+        self.thinker = Thinker(0) if thinker is None else thinker
+        """Where the computer thinks (threads only unless given worker processes)."""
         self.sockets: dict[str, dict[int, set[WebSocket]]] = {}
         self.locks: dict[str, TableLock] = {}
         self.runners: dict[str, asyncio.Task[None]] = {}
@@ -284,16 +291,19 @@ class Hub:
     async def review(self, table: Table, seat: int, ws: WebSocket, number: int | None) -> None:
         """Answer ``seat``'s request to review a finished hand. The request is checked under the
         table's lock; the review itself (one computer decision per move of the seat, up to a
-        second for a long hand) runs in a worker thread outside it, so the table goes on. One
+        second for a long hand) runs in a worker process outside it, so the table goes on. One
         review at a time per seat (``too_fast`` otherwise)."""
         key = (table.id, seat)
         if key in self.reviewing:
             raise ProtocolError("your last review is still being prepared", "too_fast")
         async with self.lock(table.id):
             work = table.review_task(seat, number)
+        if isinstance(work, dict):  # made before
+            await self.send_to(ws, work)
+            return
         self.reviewing.add(key)
         try:
-            answer = await asyncio.to_thread(work)
+            answer = table.keep_review(await self.thinker.run(work, heavy=work.heavy), seat)
         finally:
             self.reviewing.discard(key)
         await self.send_to(ws, answer)
@@ -373,9 +383,9 @@ class Hub:
                 if table.computer_to_act() is None:
                     return
                 try:
-                    seat, decide = table.computer_decision()
-                    # The hard players think for up to a second: off the event loop.
-                    action = await asyncio.to_thread(decide)
+                    seat, decision = table.computer_decision()
+                    # The hard players think for up to a second: in another process.
+                    action = await self.thinker.run(decision, heavy=decision.heavy)
                     messages = await asyncio.to_thread(table.apply_computer, seat, action)
                 except Exception:
                     log.exception("computer move failed at table %s", table.id)
@@ -477,22 +487,41 @@ class PageCompression:
             await self.app(scope, receive, send)
 
 
-def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = None) -> FastAPI:
+def create_app(
+    db: str | Path,
+    *,
+    delay: float = 0.8,
+    web_dir: Path | None = None,
+    thinkers: int | None = None,
+    start_thinkers: bool = False,
+) -> FastAPI:
     """The application serving the page and the tables stored in the SQLite file ``db``.
 
     ``delay`` is the pause in seconds before each computer move (the page animates them).
+    ``thinkers``: the worker processes for the computer's heavy thinking (default: one per core
+    beyond the first; 0: threads only), started with the first heavy decision, or at once with
+    ``start_thinkers``.
     """
     store = Store(db)
     manager = TableManager(store)
-    hub = Hub(manager, delay)
+    thinker = Thinker(default_processes() if thinkers is None else thinkers)
+    hub = Hub(manager, delay, thinker)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # Threads wait on the disk (each commit) more than they compute: more of them than
+        # asyncio's default (cores + 4), so that one batch of commits can hold many tables' moves.
+        threads = ThreadPoolExecutor(THREADS, thread_name_prefix="rummykit")
+        asyncio.get_running_loop().set_default_executor(threads)
+        if start_thinkers:
+            await thinker.start()
         # Tables are replayed from the store when a seat connects, not all at start: a server
         # with many stored games starts at once, and an abandoned game costs no memory.
         yield
         await hub.stop()
+        thinker.close()
         store.close()
+        threads.shutdown(wait=False)
 
     app = FastAPI(
         title="rummykit",
@@ -772,7 +801,8 @@ def create_app(db: str | Path, *, delay: float = 0.8, web_dir: Path | None = Non
                 elif isinstance(message, Back):
                     await hub.send(table.id, await asyncio.to_thread(table.back, seat))
                 elif isinstance(message, HintRequest):
-                    await hub.send_to(ws, await asyncio.to_thread(table.hint, seat))
+                    work = table.hint_task(seat)
+                    await hub.send_to(ws, await hub.thinker.run(work, heavy=work.heavy))
                 elif isinstance(message, ViewRequest):
                     await hub.send_to(ws, await asyncio.to_thread(table.view_message, seat))
                 elif isinstance(message, CheckDown):

@@ -6,8 +6,10 @@ the server acknowledges it, so a server killed at any moment loses nothing it ha
 start, every unfinished table is rebuilt by replaying its record with
 :func:`rummykit.record.load_record`, which validates every action again.
 
-The database runs in WAL mode with ``synchronous=FULL``; the standard library's ``sqlite3`` is all it
-needs.
+The database runs in WAL mode with ``synchronous=FULL``: a commit returns once the log is on the
+disk, so an acknowledged action survives the process being killed and the machine losing power.
+Writes that come together share one commit (:mod:`rummykit.server.group_commit`). The standard
+library's ``sqlite3`` is all it needs.
 """
 
 from __future__ import annotations
@@ -16,13 +18,16 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+from rummykit.server.group_commit import GroupCommit
 
 __all__ = ["SCHEMA", "Store", "StoredTable"]
+
+T = TypeVar("T")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -95,40 +100,61 @@ class StoredTable:
 
 
 class Store:
-    """One SQLite database of tables. Safe to call from one thread at a time (a lock guards it)."""
+    """One SQLite database of tables, safe to call from any thread.
+
+    Writes are committed by a thread of their own, many to a transaction when they come together
+    (:class:`~rummykit.server.group_commit.GroupCommit`); each write method returns once its
+    write is on disk. Reads use a connection of their own (WAL lets them run beside a commit).
+    """
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
-        if self.path != ":memory:":
+        memory = self.path == ":memory:"
+        if not memory:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(SCHEMA)
-        columns = {row[1] for row in self._db.execute("PRAGMA table_info(actions)")}
+        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA foreign_keys=ON")
+        db.execute("PRAGMA busy_timeout=10000")
+        db.executescript(SCHEMA)
+        columns = {row[1] for row in db.execute("PRAGMA table_info(actions)")}
         if "stand_in" not in columns:  # a database written before the column existed
-            self._db.execute("ALTER TABLE actions ADD COLUMN stand_in INTEGER NOT NULL DEFAULT 0")
-        columns = {row[1] for row in self._db.execute("PRAGMA table_info(tables)")}
+            db.execute("ALTER TABLE actions ADD COLUMN stand_in INTEGER NOT NULL DEFAULT 0")
+        columns = {row[1] for row in db.execute("PRAGMA table_info(tables)")}
         if "turn_time" not in columns:  # likewise
-            self._db.execute("ALTER TABLE tables ADD COLUMN turn_time INTEGER NOT NULL DEFAULT 0")
+            db.execute("ALTER TABLE tables ADD COLUMN turn_time INTEGER NOT NULL DEFAULT 0")
+        self._writes = GroupCommit(db)
+        self._writer = db
+        # A database in memory exists on its one connection: reads go through the commit thread.
+        self._reader: sqlite3.Connection | None = None
+        if not memory:
+            self._reader = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._reader.execute("PRAGMA busy_timeout=10000")
+        self._read_lock = threading.Lock()
+
+    @property
+    def commits(self) -> tuple[int, int]:
+        """Transactions committed since the store was opened, and the writes in them."""
+        return self._writes.batches, self._writes.writes
 
     def close(self) -> None:
-        """Close the database."""
-        with self._lock:
-            self._db.close()
+        """Commit what is waiting and close the database."""
+        self._writes.close()
+        with self._read_lock:
+            if self._reader is not None:
+                self._reader.close()
+        self._writer.close()
 
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+    def _transaction(self, write: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``write`` in the next group commit; its result once it is on disk."""
+        return self._writes.run(write)
+
+    def _read(self, read: Callable[[sqlite3.Connection], T]) -> T:
+        if self._reader is None:
+            return self._writes.run(read)
+        with self._read_lock:
+            return read(self._reader)
 
     def create_table(
         self,
@@ -148,7 +174,8 @@ class Store:
         the rematch of (at most one rematch a table: a second raises sqlite3.IntegrityError);
         ``turn_time``: the seconds a person has for a turn (0: no limit)."""
         now = time.time()
-        with self._transaction() as db:
+
+        def write(db: sqlite3.Connection) -> None:
             db.execute(
                 "INSERT INTO tables"
                 " (id, created, updated, variant, game, options, seats, seed, turn_time)"
@@ -174,6 +201,8 @@ class Store:
                 (table_id, dealer, hand_seed),
             )
 
+        self._transaction(write)
+
     def append_action(
         self,
         table_id: str,
@@ -187,7 +216,8 @@ class Store:
     ) -> None:
         """Append one accepted action (``number`` counts from 0 within the hand), committed;
         ``stand_in``: the computer made it in a person's seat."""
-        with self._transaction() as db:
+
+        def write(db: sqlite3.Connection) -> None:
             db.execute(
                 "INSERT INTO actions (table_id, hand, number, seat, action, stand_in)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
@@ -198,11 +228,14 @@ class Store:
                 (time.time(), int(finished), table_id),
             )
 
+        self._transaction(write)
+
     def undo_action(self, table_id: str, hand: int, number: int, seat: int, action: str) -> None:
         """Remove the last action of hand ``hand`` (it must be action ``number``, by ``seat``,
         ``action``), and note it was taken back; committed. Raises ValueError (nothing changed)
         if the stored last action is not that one."""
-        with self._transaction() as db:
+
+        def write(db: sqlite3.Connection) -> None:
             last = db.execute(
                 "SELECT number, seat, action FROM actions WHERE table_id = ? AND hand = ?"
                 " ORDER BY number DESC LIMIT 1",
@@ -222,60 +255,78 @@ class Store:
             )
             db.execute("UPDATE tables SET updated = ? WHERE id = ?", (now, table_id))
 
+        self._transaction(write)
+
     def update_seats(self, table_id: str, seats: Sequence[dict[str, Any]]) -> None:
         """Replace the table's seats (a friend took an invited seat), committed."""
-        with self._transaction() as db:
+
+        def write(db: sqlite3.Connection) -> None:
             db.execute(
                 "UPDATE tables SET seats = ?, updated = ? WHERE id = ?",
                 (json.dumps(seats), time.time(), table_id),
             )
 
+        self._transaction(write)
+
     def add_hand(self, table_id: str, number: int, dealer: int, seed: int) -> None:
         """Record that hand ``number`` (from 0) was dealt by ``dealer`` from ``seed``, committed."""
-        with self._transaction() as db:
+
+        def write(db: sqlite3.Connection) -> None:
             db.execute(
                 "INSERT INTO hands (table_id, number, dealer, seed) VALUES (?, ?, ?, ?)",
                 (table_id, number, dealer, seed),
             )
             db.execute("UPDATE tables SET updated = ? WHERE id = ?", (time.time(), table_id))
 
+        self._transaction(write)
+
     def next_table(self, table_id: str) -> str | None:
         """The rematch of a finished table, if one was started."""
-        with self._lock:
-            row = self._db.execute(
+        row = self._read(
+            lambda db: db.execute(
                 "SELECT next_id FROM rematches WHERE table_id = ?", (table_id,)
             ).fetchone()
+        )
         return None if row is None else str(row[0])
 
     def table_ids(self, *, unfinished_only: bool = True) -> list[str]:
         """The ids of the stored tables (unfinished ones only, by default), oldest first."""
         where = " WHERE finished = 0" if unfinished_only else ""
-        with self._lock:
-            rows = self._db.execute(f"SELECT id FROM tables{where} ORDER BY created").fetchall()
+        rows = self._read(
+            lambda db: db.execute(f"SELECT id FROM tables{where} ORDER BY created").fetchall()
+        )
         return [str(r[0]) for r in rows]
 
     def load(self, table_id: str) -> StoredTable | None:
         """The table with this id and its record, or None if there is none."""
-        with self._lock:
-            row = self._db.execute(
+
+        def read(db: sqlite3.Connection) -> tuple[Any, list[Any], list[Any], list[Any]] | None:
+            row = db.execute(
                 "SELECT id, created, variant, game, options, seats, seed, finished, turn_time"
                 " FROM tables WHERE id = ?",
                 (table_id,),
             ).fetchone()
             if row is None:
                 return None
-            hands = self._db.execute(
+            hands = db.execute(
                 "SELECT number, dealer, seed FROM hands WHERE table_id = ? ORDER BY number",
                 (table_id,),
             ).fetchall()
-            actions = self._db.execute(
+            actions = db.execute(
                 "SELECT hand, number, seat, action, stand_in FROM actions WHERE table_id = ?"
                 " ORDER BY hand, number",
                 (table_id,),
             ).fetchall()
-            undos = self._db.execute(
+            undos = db.execute(
                 "SELECT hand FROM undos WHERE table_id = ? ORDER BY rowid", (table_id,)
             ).fetchall()
+            return row, hands, actions, undos
+
+        # (one read transaction, so that the four queries see the same commit)
+        found = self._read(lambda db: _in_read_transaction(db, read))
+        if found is None:
+            return None
+        row, hands, actions, undos = found
         seats = json.loads(row[5])
         per_hand: dict[int, list[list[Any]]] = {int(h[0]): [] for h in hands}
         stand_in_moves = set()
@@ -304,3 +355,12 @@ class Store:
             undos=tuple(int(u[0]) for u in undos),
             turn_time=int(row[8]),
         )
+
+
+def _in_read_transaction(db: sqlite3.Connection, read: Callable[[sqlite3.Connection], T]) -> T:
+    """``read(db)`` inside one transaction (a savepoint when one is open already)."""
+    db.execute("SAVEPOINT one_read")
+    try:
+        return read(db)
+    finally:
+        db.execute("RELEASE one_read")

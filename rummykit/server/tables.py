@@ -52,11 +52,11 @@ from rummykit.games.base import (
 from rummykit.games.crazy import CrazyOptions, CrazyView
 from rummykit.games.gin import GinView
 from rummykit.games.rummy import RummyView
-from rummykit.players import PLAYERS, Player, RandomPlayer, UnknownPlayerError, find_player
+from rummykit.players import PLAYERS, Player
 from rummykit.record import RecordError, hand_record, is_match, load_record
-from rummykit.review import review_hand
 from rummykit.server.protocol import ProtocolError
 from rummykit.server.store import Store, StoredTable
+from rummykit.server.thinking import Decision, HintWork, ReviewWork, make_player
 from rummykit.solver.contract import Contract, contract_distance, solve_contract
 from rummykit.solver.deadwood import best_arrangement, best_layoffs, discard_deadwoods
 from rummykit.wild_melds import DEFAULT_RULES, Run, WildRules, is_wild, position_card
@@ -148,17 +148,6 @@ def levels_for(game: str) -> tuple[str, ...]:
     """The computer levels ``find_player`` offers for ``game`` (the random player at least)."""
     canonical = find_game(game).name
     return PLAYERS.get(canonical) or ("random",)
-
-
-def make_player(game: Game, level: str, seed: int | None) -> Player:
-    """A computer player that plans by the table's rules (``game``'s options); the random player
-    serves any game not (yet) in the players registry."""
-    try:
-        return find_player(game, level, seed)
-    except UnknownPlayerError:
-        if level == "random" and game.name not in PLAYERS:
-            return RandomPlayer(seed)
-        raise
 
 
 def game_catalogue() -> list[GameInfo]:
@@ -1049,8 +1038,9 @@ class Table:
         seat, decide = self.computer_decision()
         return self.apply_computer(seat, decide())
 
-    def computer_decision(self) -> tuple[int, Callable[[], Action]]:
-        """The computer seat to act and its decision, to run anywhere (e.g. a worker thread).
+    def computer_decision(self) -> tuple[int, Decision]:
+        """The computer seat to act and its decision, to run anywhere (a worker thread or
+        process: see :mod:`rummykit.server.thinking`).
 
         The decision reads only a snapshot of that seat's view, so it may run while the event
         loop goes on; apply its answer with :meth:`apply_computer` under the table's lock.
@@ -1058,23 +1048,28 @@ class Table:
         seat = self.computer_to_act()
         if seat is None:
             raise ProtocolError("no computer seat is to act", "not_your_turn")
-        if self.timed_out(seat) and self.hand.phase is Phase.BUY:
-            return seat, Pass  # a card is bought only when its person says so
-        player = self.computer_player(seat)
+        level = self.seats[seat].level or TIMEOUT_LEVEL  # a person's seat: time ran out
         view = self.hand.view(seat)
-        return seat, lambda: player.choose(view)
+        seed = self._decision_seed(seat)
+        if self.timed_out(seat) and self.hand.phase is Phase.BUY:
+            # A card is bought only when its person says so.
+            return seat, Decision(self.hand.game, level, seed, view, fixed=Pass())
+        return seat, Decision(self.hand.game, level, seed, view)
 
     def computer_player(self, seat: int) -> Player:
-        """A fresh player for computer ``seat``'s decision now.
+        """A fresh player for computer ``seat``'s decision now (see :meth:`_decision_seed`)."""
+        level = self.seats[seat].level or TIMEOUT_LEVEL  # a person's seat: time ran out
+        return make_player(self.hand.game, level, self._decision_seed(seat))
 
-        Its seed comes from the match seed, the seat and the position in the match (hand number,
+    def _decision_seed(self, seat: int) -> int:
+        """The seed of ``seat``'s player for its decision now.
+
+        It comes from the match seed, the seat and the position in the match (hand number,
         actions so far in the hand), never from earlier decisions: a table replayed from the store
         after a restart decides exactly as it would have without the restart.
         """
-        level = self.seats[seat].level or TIMEOUT_LEVEL  # a person's seat: time ran out
         seed = self.match.seed if self.match.seed is not None else 0
-        position = (seed, seat, len(self.match.hands) - 1, len(self.hand.history))
-        return make_player(self.hand.game, level, decision_seed(*position))
+        return decision_seed(seed, seat, len(self.match.hands) - 1, len(self.hand.history))
 
     def apply_computer(self, seat: int, action: Action) -> dict[int, dict[str, Any]]:
         """Apply a computer seat's decision (it must still be that seat's turn)."""
@@ -1261,6 +1256,11 @@ class Table:
 
     def hint(self, seat: int) -> dict[str, Any]:
         """What the strongest computer player would do for ``seat`` now, and why."""
+        return self.hint_task(seat)()
+
+    def hint_task(self, seat: int) -> HintWork:
+        """Check a hint request of ``seat`` and return the work to do (see :meth:`hint`), which
+        reads only a snapshot of the seat's view and so may run anywhere."""
         view = self.hand.view(seat)
         if self.hand.is_over:
             raise ProtocolError("the hand is over: there is no move to hint", "not_your_turn")
@@ -1268,19 +1268,27 @@ class Table:
             raise ProtocolError("it is not your turn", "not_your_turn")
         # Seeded by the position in the hand, as a review seeds each decision (rummykit.review):
         # the hint and the review of the same move give the same advice.
-        player = make_player(self.hand.game, self.advice_level, len(self.hand.history))
-        return {"t": "hint", "seq": self.seq, **player.suggest(view).to_dict()}
+        return HintWork(self.hand.game, self.advice_level, len(self.hand.history), view, self.seq)
 
-    def review_task(self, seat: int, number: int | None) -> Callable[[], dict[str, Any]]:
+    def review(self, seat: int, number: int | None) -> dict[str, Any]:
+        """The review of ``seat``'s decisions in hand ``number`` (see :meth:`review_task`),
+        kept for the next time it is asked for."""
+        work = self.review_task(seat, number)
+        if isinstance(work, ReviewWork):
+            return self.keep_review(work(), seat)
+        return work
+
+    def review_task(self, seat: int, number: int | None) -> ReviewWork | dict[str, Any]:
         """Check a review request of ``seat`` for hand ``number`` (from 1; None for the hand on
-        the table) and return the work to do, which reads only that finished hand (it cannot
-        change) and so may run outside the table's lock.
+        the table) and return the review made before, or the work to make it. The work reads
+        only that finished hand (it cannot change), so it may run anywhere, outside the table's
+        lock; give its answer to :meth:`keep_review`.
 
         The answer is :meth:`rummykit.review.HandReview.to_dict` with ``t`` and ``hand``: the
         seat's own decisions (moves the computer made for it while the person was away are left
-        out) beside the strongest computer player's, from the seat's own views only. Raises
-        :class:`ProtocolError` for a hand the match does not have (``bad_message``) or one
-        still in play (``not_over``).
+        out) beside the strongest computer player's, from the seat's own views only, and
+        ``stood_in``, the number of those moves. Raises :class:`ProtocolError` for a hand the
+        match does not have (``bad_message``) or one still in play (``not_over``).
         """
         hands = self.match.hands
         index = len(hands) - 1 if number is None else number - 1
@@ -1290,24 +1298,15 @@ class Table:
         hand = hands[index]
         if not hand.is_over:
             raise ProtocolError("a hand can be reviewed once it is over", "not_over")
-        key = (index, seat)
-        done = self.reviews.get(key)
+        done = self.reviews.get((index, seat))
         if done is not None:
-            return lambda: done
-        skip = self.stand_in_numbers(index)
-        level = self.advice_level
+            return done
+        return ReviewWork(hand, index, seat, self.advice_level, self.stand_in_numbers(index))
 
-        def work() -> dict[str, Any]:
-            review = review_hand(hand, seat, level=level, skip=skip)
-            answer = {"t": "review", "hand": index + 1, **review.to_dict()}
-            # (the seat's moves the computer made while its person was away: not reviewed)
-            answer["stood_in"] = sum(
-                1 for n, (actor, _) in enumerate(hand.history) if actor == seat and n in skip
-            )
-            self.reviews[key] = answer  # a finished hand's review never changes
-            return answer
-
-        return work
+    def keep_review(self, answer: dict[str, Any], seat: int) -> dict[str, Any]:
+        """Keep a review made by a :class:`ReviewWork` (a finished hand's review never changes);
+        the review kept."""
+        return self.reviews.setdefault((int(answer["hand"]) - 1, seat), answer)
 
     def check_down(self, seat: int, cards: Sequence[str]) -> dict[str, Any]:
         """Crazy Rummy: whether the selected cards lay down the contract, and the lay-down.

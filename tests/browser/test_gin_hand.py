@@ -227,7 +227,8 @@ def finished_gin_match(db: Any, *, winner: int) -> dict[str, Any]:
     (seat 0 by the hard computer, against the easy one): the first seed whose match ``winner``
     wins. Returns the page's stored session."""
     from rummykit.server.store import Store
-    from rummykit.server.tables import Table, make_player
+    from rummykit.server.tables import Table
+    from rummykit.server.thinking import make_player
 
     for seed in range(40):
         table, token = Table.create(
