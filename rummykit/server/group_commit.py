@@ -12,28 +12,38 @@ from __future__ import annotations
 
 import contextlib
 import queue
-import sqlite3
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 __all__ = ["GroupCommit"]
 
 T = TypeVar("T")
 
-Write = Callable[[sqlite3.Connection], Any]
+
+class Executes(Protocol):
+    """A database connection in autocommit mode (SQLite's or psycopg's)."""
+
+    def execute(self, sql: str, params: Any = ...) -> Any: ...
+
+
+Write = Callable[[Any], Any]
 
 
 class GroupCommit:
     """Runs writes on ``db`` in a thread of its own, up to ``max_batch`` to a transaction.
 
-    ``db`` must be in autocommit mode (``isolation_level=None``) and used by nothing else while
-    this runs. :meth:`run` may be called from any thread but this one's.
+    ``db`` must be in autocommit mode (SQLite's ``isolation_level=None``) and used by nothing else
+    while this runs; ``begin`` is how its transactions begin. :meth:`run` may be called from any
+    thread but this one's.
     """
 
-    def __init__(self, db: sqlite3.Connection, *, max_batch: int = 256) -> None:
+    def __init__(
+        self, db: Executes, *, begin: str = "BEGIN IMMEDIATE", max_batch: int = 256
+    ) -> None:
         self._db = db
+        self._begin = begin
         self._max_batch = max_batch
         self._queue: queue.SimpleQueue[tuple[Write, Future[Any]] | None] = queue.SimpleQueue()
         self._closed = False
@@ -45,7 +55,7 @@ class GroupCommit:
         self._thread = threading.Thread(target=self._loop, name="rummykit-commit", daemon=True)
         self._thread.start()
 
-    def run(self, write: Callable[[sqlite3.Connection], T]) -> T:
+    def run(self, write: Callable[[Any], T]) -> T:
         """Run ``write(db)`` in the next transaction and return its result once committed.
 
         Raises what ``write`` raised (nothing of it is kept), or the commit's error (nothing of
@@ -91,7 +101,7 @@ class GroupCommit:
         db = self._db
         outcomes: list[tuple[Future[Any], Any, BaseException | None]] = []
         try:
-            db.execute("BEGIN IMMEDIATE")
+            db.execute(self._begin)
             for write, future in batch:
                 db.execute("SAVEPOINT one_write")
                 try:
@@ -105,9 +115,8 @@ class GroupCommit:
                     outcomes.append((future, result, None))
             db.execute("COMMIT")
         except Exception as exc:  # the transaction failed: nothing of the batch is kept
-            with contextlib.suppress(sqlite3.Error):
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
+            with contextlib.suppress(Exception):  # (none may be open: BEGIN failed)
+                db.execute("ROLLBACK")
             for _, future in batch:
                 future.set_exception(exc)
             return

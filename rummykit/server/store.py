@@ -1,21 +1,22 @@
-"""SQLite storage of tables as game records, appended action by action.
+"""Storage of tables as game records, appended action by action, in SQLite or PostgreSQL.
 
 Every table is its seats and a match record (``rummykit.record``): the game, its options, the match
 seed, and per hand its dealer, seed and actions. Each accepted action is one row, committed before
-the server acknowledges it, so a server killed at any moment loses nothing it has answered; on
-start, every unfinished table is rebuilt by replaying its record with
-:func:`rummykit.record.load_record`, which validates every action again.
+the server acknowledges it, so a server killed at any moment loses nothing it has answered; a
+table is rebuilt by replaying its record with :func:`rummykit.record.load_record`, which
+validates every action again.
 
-The database runs in WAL mode with ``synchronous=FULL``: a commit returns once the log is on the
-disk, so an acknowledged action survives the process being killed and the machine losing power.
-Writes that come together share one commit (:mod:`rummykit.server.group_commit`). The standard
-library's ``sqlite3`` is all it needs.
+A SQLite file (the default, with nothing but the standard library) runs in WAL mode with
+``synchronous=FULL``: a commit returns once the log is on the disk, so an acknowledged action
+survives the process being killed and the machine losing power. A PostgreSQL address
+(``postgresql://...``) keeps the tables where several server processes and machines share them
+(:mod:`rummykit.server.dialects`). Writes that come together share one commit
+(:mod:`rummykit.server.group_commit`).
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -23,61 +24,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from rummykit.server.dialects import TABLES, Connection, dialect_for
 from rummykit.server.group_commit import GroupCommit
 
-__all__ = ["SCHEMA", "Store", "StoredTable"]
+__all__ = ["SCHEMA", "Store", "StoreConflict", "StoredTable"]
 
 T = TypeVar("T")
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    id TEXT PRIMARY KEY,
-    created REAL NOT NULL,
-    updated REAL NOT NULL,
-    variant TEXT NOT NULL,
-    game TEXT NOT NULL,
-    options TEXT NOT NULL,
-    seats TEXT NOT NULL,
-    seed INTEGER NOT NULL,
-    finished INTEGER NOT NULL DEFAULT 0,
-    turn_time INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS hands (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    number INTEGER NOT NULL,
-    dealer INTEGER NOT NULL,
-    seed INTEGER NOT NULL,
-    PRIMARY KEY (table_id, number)
-);
-CREATE TABLE IF NOT EXISTS actions (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    hand INTEGER NOT NULL,
-    number INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    stand_in INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (table_id, hand, number)
-);
-CREATE TABLE IF NOT EXISTS undos (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    hand INTEGER NOT NULL,
-    number INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    at REAL NOT NULL
-);
-CREATE INDEX IF NOT EXISTS undos_by_table ON undos(table_id);
-CREATE TABLE IF NOT EXISTS rematches (
-    table_id TEXT PRIMARY KEY REFERENCES tables(id),
-    next_id TEXT NOT NULL REFERENCES tables(id)
-);
-"""
-"""The tables: ``tables`` (one row a table; ``turn_time``: the seconds a person has for a turn at
-a table with friends, 0 for no limit), ``hands`` (dealer and seed of each hand),
-``actions`` (one row per accepted action, in order; ``stand_in`` marks a move the computer made
-in a person's seat while they were away), ``undos`` (each move a person took back, playing
-alone against the computer, in the order taken back; its row in ``actions`` is gone) and
-``rematches`` (the table that follows a finished one, with the same seats)."""
+SCHEMA = TABLES
+"""The schema (see :data:`rummykit.server.dialects.TABLES`)."""
+
+
+class StoreConflict(Exception):
+    """A write that broke a unique key or a reference (e.g. the same action number twice, a
+    second rematch of a table, seats changed by someone else first): nothing of it was kept."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,38 +60,30 @@ class StoredTable:
 
 
 class Store:
-    """One SQLite database of tables, safe to call from any thread.
+    """The tables in one database, safe to call from any thread.
 
-    Writes are committed by a thread of their own, many to a transaction when they come together
+    ``address``: a SQLite file (or ``:memory:``) or a ``postgresql://`` address. Writes are
+    committed by a thread of their own, many to a transaction when they come together
     (:class:`~rummykit.server.group_commit.GroupCommit`); each write method returns once its
-    write is on disk. Reads use a connection of their own (WAL lets them run beside a commit).
+    write is on disk. Reads use a connection of their own.
     """
 
-    def __init__(self, path: str | Path) -> None:
-        self.path = str(path)
-        memory = self.path == ":memory:"
-        if not memory:
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=FULL")
-        db.execute("PRAGMA foreign_keys=ON")
-        db.execute("PRAGMA busy_timeout=10000")
-        db.executescript(SCHEMA)
-        columns = {row[1] for row in db.execute("PRAGMA table_info(actions)")}
-        if "stand_in" not in columns:  # a database written before the column existed
-            db.execute("ALTER TABLE actions ADD COLUMN stand_in INTEGER NOT NULL DEFAULT 0")
-        columns = {row[1] for row in db.execute("PRAGMA table_info(tables)")}
-        if "turn_time" not in columns:  # likewise
-            db.execute("ALTER TABLE tables ADD COLUMN turn_time INTEGER NOT NULL DEFAULT 0")
-        self._writes = GroupCommit(db)
-        self._writer = db
-        # A database in memory exists on its one connection: reads go through the commit thread.
-        self._reader: sqlite3.Connection | None = None
-        if not memory:
-            self._reader = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-            self._reader.execute("PRAGMA busy_timeout=10000")
+    def __init__(self, address: str | Path) -> None:
+        self.dialect = dialect_for(address)
+        self.path = self.dialect.address
+        """The file or address, as given."""
+        self._writer = self.dialect.connect()
+        begin = "BEGIN IMMEDIATE" if self.dialect.name == "sqlite" else "BEGIN"
+        self._writes = GroupCommit(self._writer, begin=begin)
+        self._reader: Connection | None = None
+        if self.dialect.separate_reader():
+            self._reader = self.dialect.connect()
         self._read_lock = threading.Lock()
+
+    @property
+    def shared(self) -> bool:
+        """True if other server processes may use this database at the same time."""
+        return self.dialect.shared
 
     @property
     def commits(self) -> tuple[int, int]:
@@ -146,15 +98,24 @@ class Store:
                 self._reader.close()
         self._writer.close()
 
-    def _transaction(self, write: Callable[[sqlite3.Connection], T]) -> T:
-        """Run ``write`` in the next group commit; its result once it is on disk."""
-        return self._writes.run(write)
+    def _transaction(self, write: Callable[[Connection], T]) -> T:
+        """Run ``write`` in the next group commit; its result once it is on disk. A broken key
+        or reference raises :class:`StoreConflict`."""
+        try:
+            return self._writes.run(write)
+        except self.dialect.conflict as exc:
+            raise StoreConflict(str(exc)) from exc
 
-    def _read(self, read: Callable[[sqlite3.Connection], T]) -> T:
-        if self._reader is None:
+    def _read(self, read: Callable[[Connection], T]) -> T:
+        """``read(db)`` in one transaction (its queries see the same commit)."""
+        if self._reader is None:  # a database in memory: inside the commit thread's transaction
             return self._writes.run(read)
         with self._read_lock:
-            return read(self._reader)
+            self._reader.execute(self.dialect.read_begin)
+            try:
+                return read(self._reader)
+            finally:
+                self._reader.execute("COMMIT")
 
     def create_table(
         self,
@@ -175,7 +136,7 @@ class Store:
         ``turn_time``: the seconds a person has for a turn (0: no limit)."""
         now = time.time()
 
-        def write(db: sqlite3.Connection) -> None:
+        def write(db: Connection) -> None:
             db.execute(
                 "INSERT INTO tables"
                 " (id, created, updated, variant, game, options, seats, seed, turn_time)"
@@ -217,7 +178,7 @@ class Store:
         """Append one accepted action (``number`` counts from 0 within the hand), committed;
         ``stand_in``: the computer made it in a person's seat."""
 
-        def write(db: sqlite3.Connection) -> None:
+        def write(db: Connection) -> None:
             db.execute(
                 "INSERT INTO actions (table_id, hand, number, seat, action, stand_in)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
@@ -235,7 +196,7 @@ class Store:
         ``action``), and note it was taken back; committed. Raises ValueError (nothing changed)
         if the stored last action is not that one."""
 
-        def write(db: sqlite3.Connection) -> None:
+        def write(db: Connection) -> None:
             last = db.execute(
                 "SELECT number, seat, action FROM actions WHERE table_id = ? AND hand = ?"
                 " ORDER BY number DESC LIMIT 1",
@@ -260,7 +221,7 @@ class Store:
     def update_seats(self, table_id: str, seats: Sequence[dict[str, Any]]) -> None:
         """Replace the table's seats (a friend took an invited seat), committed."""
 
-        def write(db: sqlite3.Connection) -> None:
+        def write(db: Connection) -> None:
             db.execute(
                 "UPDATE tables SET seats = ?, updated = ? WHERE id = ?",
                 (json.dumps(seats), time.time(), table_id),
@@ -271,7 +232,7 @@ class Store:
     def add_hand(self, table_id: str, number: int, dealer: int, seed: int) -> None:
         """Record that hand ``number`` (from 0) was dealt by ``dealer`` from ``seed``, committed."""
 
-        def write(db: sqlite3.Connection) -> None:
+        def write(db: Connection) -> None:
             db.execute(
                 "INSERT INTO hands (table_id, number, dealer, seed) VALUES (?, ?, ?, ?)",
                 (table_id, number, dealer, seed),
@@ -300,7 +261,7 @@ class Store:
     def load(self, table_id: str) -> StoredTable | None:
         """The table with this id and its record, or None if there is none."""
 
-        def read(db: sqlite3.Connection) -> tuple[Any, list[Any], list[Any], list[Any]] | None:
+        def read(db: Connection) -> tuple[Any, list[Any], list[Any], list[Any]] | None:
             row = db.execute(
                 "SELECT id, created, variant, game, options, seats, seed, finished, turn_time"
                 " FROM tables WHERE id = ?",
@@ -318,12 +279,12 @@ class Store:
                 (table_id,),
             ).fetchall()
             undos = db.execute(
-                "SELECT hand FROM undos WHERE table_id = ? ORDER BY rowid", (table_id,)
+                f"SELECT hand FROM undos WHERE table_id = ? ORDER BY {self.dialect.undo_order}",
+                (table_id,),
             ).fetchall()
             return row, hands, actions, undos
 
-        # (one read transaction, so that the four queries see the same commit)
-        found = self._read(lambda db: _in_read_transaction(db, read))
+        found = self._read(read)
         if found is None:
             return None
         row, hands, actions, undos = found
@@ -355,12 +316,3 @@ class Store:
             undos=tuple(int(u[0]) for u in undos),
             turn_time=int(row[8]),
         )
-
-
-def _in_read_transaction(db: sqlite3.Connection, read: Callable[[sqlite3.Connection], T]) -> T:
-    """``read(db)`` inside one transaction (a savepoint when one is open already)."""
-    db.execute("SAVEPOINT one_read")
-    try:
-        return read(db)
-    finally:
-        db.execute("RELEASE one_read")

@@ -19,7 +19,6 @@ import hmac
 import logging
 import re
 import secrets
-import sqlite3
 import time
 import unicodedata
 from collections import Counter
@@ -55,7 +54,7 @@ from rummykit.games.rummy import RummyView
 from rummykit.players import PLAYERS, Player
 from rummykit.record import RecordError, hand_record, is_match, load_record
 from rummykit.server.protocol import ProtocolError
-from rummykit.server.store import Store, StoredTable
+from rummykit.server.store import Store, StoreConflict, StoredTable
 from rummykit.server.thinking import Decision, HintWork, ReviewWork, make_player
 from rummykit.solver.contract import Contract, contract_distance, solve_contract
 from rummykit.solver.deadwood import best_arrangement, best_layoffs, discard_deadwoods
@@ -598,7 +597,7 @@ class Table:
                 after=self.id,
                 turn_time=self.turn_time,
             )
-        except sqlite3.IntegrityError:  # pragma: no cover - another process won the race
+        except StoreConflict:  # pragma: no cover - another process won the race
             found = self.store.next_table(self.id)
             assert found is not None
             return found

@@ -1,0 +1,141 @@
+"""The store keeps the same tables in SQLite and in PostgreSQL: written, refused and read back alike."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+from rummykit.actions import parse_action
+from rummykit.server.store import Store, StoreConflict
+from rummykit.server.tables import Table
+
+pytestmark = pytest.mark.server
+
+
+@pytest.fixture
+def store(store_address: str) -> Iterator[Store]:
+    s = Store(store_address)
+    yield s
+    s.close()
+
+
+def new_table(store: Store, table_id: str = "t1", **extra: object) -> None:
+    store.create_table(
+        table_id,
+        variant="gin",
+        game="gin",
+        options={"target_score": 100},
+        seats=[{"kind": "human"}, {"kind": "computer", "level": "easy"}],
+        seed=(1 << 62) - 1,  # the largest seed the server draws
+        dealer=1,
+        hand_seed=(1 << 62) - 2,
+        **extra,  # type: ignore[arg-type]
+    )
+
+
+def test_a_table_reads_back_as_written(store: Store) -> None:
+    new_table(store, turn_time=30)
+    store.append_action("t1", 0, 0, 0, "draw stock", finished=False)
+    store.append_action("t1", 0, 1, 0, "discard 9H", finished=False, stand_in=True)
+    store.add_hand("t1", 1, 0, 77)
+    store.update_seats("t1", [{"kind": "human", "name": "An"}, {"kind": "computer"}])
+    stored = store.load("t1")
+    assert stored is not None
+    assert stored.variant == "gin" and stored.turn_time == 30 and not stored.finished
+    assert stored.seats == [{"kind": "human", "name": "An"}, {"kind": "computer"}]
+    assert stored.record["seed"] == (1 << 62) - 1
+    assert stored.record["hands"] == [
+        {"dealer": 1, "seed": (1 << 62) - 2, "actions": [[0, "draw stock"], [0, "discard 9H"]]},
+        {"dealer": 0, "seed": 77, "actions": []},
+    ]
+    assert stored.stand_in_moves == frozenset({(0, 1)})
+    assert store.table_ids() == ["t1"]
+    assert store.load("nope") is None
+
+
+def test_the_same_action_number_twice_is_refused_and_changes_nothing(store: Store) -> None:
+    new_table(store)
+    store.append_action("t1", 0, 0, 0, "draw stock", finished=False)
+    with pytest.raises(StoreConflict):
+        store.append_action("t1", 0, 0, 0, "draw discard", finished=True)
+    stored = store.load("t1")
+    assert stored is not None and not stored.finished
+    assert stored.record["hands"][0]["actions"] == [[0, "draw stock"]]
+    with pytest.raises(StoreConflict):  # an action of a table that does not exist
+        store.append_action("nope", 0, 0, 0, "draw stock", finished=False)
+
+
+def test_an_undo_removes_the_last_action_only_and_is_remembered_in_order(store: Store) -> None:
+    new_table(store)
+    store.append_action("t1", 0, 0, 0, "draw stock", finished=False)
+    store.append_action("t1", 0, 1, 0, "meld 5H 6H 7H", finished=False)
+    with pytest.raises(ValueError, match="not the last"):
+        store.undo_action("t1", 0, 0, 0, "draw stock")
+    store.undo_action("t1", 0, 1, 0, "meld 5H 6H 7H")
+    store.add_hand("t1", 1, 0, 5)
+    store.append_action("t1", 1, 0, 1, "draw stock", finished=False)
+    store.undo_action("t1", 1, 0, 1, "draw stock")
+    stored = store.load("t1")
+    assert stored is not None
+    assert stored.record["hands"][0]["actions"] == [[0, "draw stock"]]
+    assert stored.undos == (0, 1)
+
+
+def test_a_table_has_one_rematch_at_most_and_finished_tables_are_left_out(store: Store) -> None:
+    new_table(store)
+    store.append_action("t1", 0, 0, 0, "draw stock", finished=True)
+    new_table(store, "t2", after="t1")
+    with pytest.raises(StoreConflict):
+        new_table(store, "t3", after="t1")
+    assert store.next_table("t1") == "t2" and store.next_table("t2") is None
+    assert store.load("t3") is None  # nothing of the refused table was kept
+    assert store.table_ids() == ["t2"]
+    assert store.table_ids(unfinished_only=False) == ["t1", "t2"]
+
+
+def test_writes_from_many_threads_are_all_kept(store: Store) -> None:
+    for i in range(8):
+        new_table(store, f"t{i}")
+
+    def play(i: int) -> None:
+        for n in range(25):
+            store.append_action(f"t{i}", 0, n, n % 2, f"discard {n}", finished=False)
+
+    threads = [threading.Thread(target=play, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    for i in range(8):
+        stored = store.load(f"t{i}")
+        assert stored is not None
+        assert [a[1] for a in stored.record["hands"][0]["actions"]] == [
+            f"discard {n}" for n in range(25)
+        ]
+    batches, writes = store.commits
+    assert writes == 8 + 8 * 25 and batches <= writes
+
+
+def test_a_played_table_replays_from_either_store(store_address: str) -> None:
+    store = Store(store_address)
+    table, _ = Table.create(store, variant="crazy", opponents=3, level="medium", seed=12)
+    for _ in range(60):
+        seat = table.computer_to_act()
+        if seat is None:
+            if table.hand.is_over:
+                break
+            view = table.hand.view(0)
+            table.act(0, str(view.legal_actions[0]), table.seq)
+        else:
+            table.step_computer()
+    store.close()
+    again = Store(store_address)  # as after a restart
+    stored = again.load(table.id)
+    assert stored is not None
+    restored = Table.restore(stored, again)
+    assert restored.hand.history == table.hand.history
+    assert restored.seq == table.seq
+    assert parse_action(str(table.hand.history[-1][1])) == table.hand.history[-1][1]
+    again.close()
