@@ -24,6 +24,7 @@ from test_server import check_private, greedy
 from rummykit.actions import Pass
 from rummykit.games.base import Phase
 from rummykit.server.app import create_app
+from rummykit.server.dialects import COLUMNS_ADDED
 from rummykit.server.protocol import ProtocolError
 from rummykit.server.store import SCHEMA, Store
 from rummykit.server.tables import TIMEOUT_LEVEL, Table
@@ -235,18 +236,22 @@ def test_the_time_limit_is_stored_and_kept_by_a_rematch(store: Store) -> None:
 def test_a_database_from_before_the_turn_clock_is_brought_up_to_date(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
     old = sqlite3.connect(path)
-    old.executescript(SCHEMA.replace(",\n    turn_time INTEGER NOT NULL DEFAULT 0", ""))
+    schema = SCHEMA
+    for column, spec in COLUMNS_ADDED["tables"]:  # the tables as they were before these
+        schema = schema.replace(f",\n    {column} {spec}", "")
+    old.executescript(schema)
     old.execute(
         "INSERT INTO tables (id, created, updated, variant, game, options, seats, seed)"
         " VALUES ('t1', 0, 0, 'gin', 'gin', '{}', '[]', 7)"
     )
     old.commit()
     assert "turn_time" not in {row[1] for row in old.execute("PRAGMA table_info(tables)")}
+    assert "changes" not in {row[1] for row in old.execute("PRAGMA table_info(tables)")}
     old.close()
     store = Store(path)
     try:
         stored = store.load("t1")
-        assert stored is not None and stored.turn_time == 0
+        assert stored is not None and stored.turn_time == 0 and stored.changes == 0
         table, _ = friends_table(store, turn_time=20)
         loaded = store.load(table.id)
         assert loaded is not None and loaded.turn_time == 20

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from rummykit.actions import parse_action
+from rummykit.server.protocol import ProtocolError
 from rummykit.server.store import Store, StoreConflict
 from rummykit.server.tables import Table
 
@@ -40,7 +41,10 @@ def test_a_table_reads_back_as_written(store: Store) -> None:
     store.append_action("t1", 0, 0, 0, "draw stock", finished=False)
     store.append_action("t1", 0, 1, 0, "discard 9H", finished=False, stand_in=True)
     store.add_hand("t1", 1, 0, 77)
-    store.update_seats("t1", [{"kind": "human", "name": "An"}, {"kind": "computer"}])
+    assert store.update_seats("t1", [{"kind": "human", "name": "An"}, {"kind": "computer"}], 0) == (
+        1,
+        4,
+    )
     stored = store.load("t1")
     assert stored is not None
     assert stored.variant == "gin" and stored.turn_time == 30 and not stored.finished
@@ -51,6 +55,7 @@ def test_a_table_reads_back_as_written(store: Store) -> None:
         {"dealer": 0, "seed": 77, "actions": []},
     ]
     assert stored.stand_in_moves == frozenset({(0, 1)})
+    assert (stored.changes, stored.seats_version) == (4, 1)
     assert store.table_ids() == ["t1"]
     assert store.load("nope") is None
 
@@ -139,3 +144,81 @@ def test_a_played_table_replays_from_either_store(store_address: str) -> None:
     assert restored.seq == table.seq
     assert parse_action(str(table.hand.history[-1][1])) == table.hand.history[-1][1]
     again.close()
+
+
+def test_seats_change_only_from_the_version_read(store: Store) -> None:
+    new_table(store)
+    one = [{"kind": "human", "name": "An"}, {"kind": "computer"}]
+    two = [{"kind": "human", "name": "Binh"}, {"kind": "computer"}]
+    assert store.update_seats("t1", one, 0) == (1, 1)
+    with pytest.raises(StoreConflict):  # read at version 0 by someone else: too late
+        store.update_seats("t1", two, 0)
+    stored = store.load("t1")
+    assert stored is not None and stored.seats == one and stored.changes == 1
+
+
+def test_every_write_counts_a_change_that_others_can_see(store: Store) -> None:
+    new_table(store)
+    new_table(store, "t2")
+    assert store.changes_of(["t1", "t2", "nope"]) == {"t1": 0, "t2": 0}
+    assert store.append_action("t1", 0, 0, 0, "draw stock", finished=False) == 1
+    assert store.add_hand("t1", 1, 0, 3) == 2
+    assert store.append_action("t1", 1, 0, 0, "draw stock", finished=False) == 3
+    store.undo_action("t1", 1, 0, 0, "draw stock")
+    assert store.changes_of(["t1", "t2"]) == {"t1": 4, "t2": 0}
+    assert store.changes_of([]) == {}
+
+
+def test_a_lease_has_one_owner_until_it_expires(store: Store) -> None:
+    assert store.take_lease("t1", "a", 60)
+    assert store.take_lease("t1", "a", 60)  # its owner renews it
+    assert not store.take_lease("t1", "b", 60)
+    assert store.renew_leases("b", ["t1"], 60) == set()
+    assert store.renew_leases("a", ["t1", "t2"], 60) == {"t1"}
+    assert store.take_lease("t2", "b", -1)  # (taken already expired)
+    assert store.take_lease("t2", "a", 60)  # an expired lease is taken over
+    assert store.renew_leases("b", ["t2"], 60) == set()
+    store.drop_lease("t1", "b")  # not b's: nothing happens
+    assert not store.take_lease("t1", "b", 60)
+    store.drop_lease("t1", "a")
+    assert store.take_lease("t1", "b", 60)
+
+
+def _open_seat_table(store: Store) -> tuple[Table, str]:
+    table, _ = Table.create(store, variant="gin", opponents=1, level="easy", friends=1, seed=3)
+    return table, table.invites[1]
+
+
+def test_an_invite_is_claimed_once_by_two_processes_at_once(store_address: str) -> None:
+    store = Store(store_address, shared=True)
+    table, code = _open_seat_table(store)
+    stored = store.load(table.id)
+    assert stored is not None
+    here, there = Table.restore(stored, store), Table.restore(stored, store)  # two processes
+    seat, token = here.join(code, "An")
+    assert seat == 1 and here.check_token(1, token)
+    with pytest.raises(ProtocolError) as refused:
+        there.join(code, "Binh")  # its copy still shows the seat open
+    assert refused.value.code == "auth"
+    assert there.seats[1].name == "An" and there.check_token(1, token)  # it read the seats again
+    final = store.load(table.id)
+    assert final is not None and final.seats[1]["name"] == "An"
+    store.close()
+
+
+def test_a_move_overtaken_by_another_process_is_refused_as_stale(store_address: str) -> None:
+    store = Store(store_address, shared=True)
+    table, _ = Table.create(store, variant="rummy", opponents=1, level="easy", seed=8)
+    while table.computer_to_act() is not None:
+        table.step_computer()
+    stored = store.load(table.id)
+    assert stored is not None
+    here, there = Table.restore(stored, store), Table.restore(stored, store)
+    legal = [str(a) for a in here.hand.view(0).legal_actions]
+    here.act(0, legal[0], here.seq)
+    with pytest.raises(ProtocolError) as refused:
+        there.act(0, legal[-1], there.seq)  # the same turn, on an out-of-date copy
+    assert refused.value.code == "stale"
+    assert there.hand.history == here.hand.history  # it read the table again
+    assert there.changes == here.changes == store.changes_of([table.id])[table.id]
+    store.close()

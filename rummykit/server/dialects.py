@@ -31,7 +31,8 @@ CREATE TABLE IF NOT EXISTS tables (
     seed BIGINT NOT NULL,
     finished INTEGER NOT NULL DEFAULT 0,
     turn_time INTEGER NOT NULL DEFAULT 0,
-    seats_version INTEGER NOT NULL DEFAULT 0
+    seats_version INTEGER NOT NULL DEFAULT 0,
+    changes INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS hands (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -71,7 +72,8 @@ CREATE TABLE IF NOT EXISTS leases (
 """
 """The tables: ``tables`` (one row a table; ``turn_time``: the seconds a person has for a turn at
 a table with friends, 0 for no limit; ``seats_version``: counts the changes of ``seats``, so that
-of two processes changing them at once one wins and the other is told), ``hands`` (dealer and
+of two processes changing them at once one wins and the other is told; ``changes``: counts every
+write after its creation, so that a process sees that another one wrote it), ``hands`` (dealer and
 seed of each hand), ``actions`` (one row per accepted action, in order; ``stand_in`` marks a move
 the computer made in a person's seat while they were away), ``undos`` (each move a person took
 back, playing alone against the computer, in the order taken back; its row in ``actions`` is
@@ -83,6 +85,7 @@ COLUMNS_ADDED = {
     "tables": [
         ("turn_time", "INTEGER NOT NULL DEFAULT 0"),
         ("seats_version", "INTEGER NOT NULL DEFAULT 0"),
+        ("changes", "INTEGER NOT NULL DEFAULT 0"),
     ],
 }
 """Columns a database written by an older rummykit may lack, added when it is opened."""

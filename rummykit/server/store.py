@@ -31,8 +31,8 @@ __all__ = ["SCHEMA", "Store", "StoreConflict", "StoredTable"]
 
 T = TypeVar("T")
 
-SCHEMA = TABLES
-"""The schema (see :data:`rummykit.server.dialects.TABLES`)."""
+SCHEMA = TABLES.format(real="REAL", undo_key="")
+"""The schema, as SQLite has it (see :data:`rummykit.server.dialects.TABLES`)."""
 
 
 class StoreConflict(Exception):
@@ -57,6 +57,10 @@ class StoredTable:
     """The hand (from 0) of each move taken back, in order."""
     turn_time: int = 0
     """The seconds a person has for a turn (0: no limit)."""
+    changes: int = 0
+    """How many times the table was written after it was created (see :meth:`Store.changes_of`)."""
+    seats_version: int = 0
+    """How many times its seats were changed (see :meth:`Store.update_seats`)."""
 
 
 class Store:
@@ -68,8 +72,11 @@ class Store:
     write is on disk. Reads use a connection of their own.
     """
 
-    def __init__(self, address: str | Path) -> None:
+    def __init__(self, address: str | Path, *, shared: bool | None = None) -> None:
         self.dialect = dialect_for(address)
+        self.shared = self.dialect.shared if shared is None else shared
+        """True if other server processes may use this database at the same time (always so
+        for PostgreSQL; a SQLite file when the server runs several processes)."""
         self.path = self.dialect.address
         """The file or address, as given."""
         self._writer = self.dialect.connect()
@@ -79,11 +86,6 @@ class Store:
         if self.dialect.separate_reader():
             self._reader = self.dialect.connect()
         self._read_lock = threading.Lock()
-
-    @property
-    def shared(self) -> bool:
-        """True if other server processes may use this database at the same time."""
-        return self.dialect.shared
 
     @property
     def commits(self) -> tuple[int, int]:
@@ -174,29 +176,27 @@ class Store:
         *,
         finished: bool,
         stand_in: bool = False,
-    ) -> None:
+    ) -> int:
         """Append one accepted action (``number`` counts from 0 within the hand), committed;
-        ``stand_in``: the computer made it in a person's seat."""
+        ``stand_in``: the computer made it in a person's seat. Returns the table's changes
+        count after it; :class:`StoreConflict` if that action number is taken."""
 
-        def write(db: Connection) -> None:
+        def write(db: Connection) -> int:
             db.execute(
                 "INSERT INTO actions (table_id, hand, number, seat, action, stand_in)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
                 (table_id, hand, number, seat, action, int(stand_in)),
             )
-            db.execute(
-                "UPDATE tables SET updated = ?, finished = ? WHERE id = ?",
-                (time.time(), int(finished), table_id),
-            )
+            return _changed(db, table_id, ", finished = ?", (int(finished),))
 
-        self._transaction(write)
+        return self._transaction(write)
 
-    def undo_action(self, table_id: str, hand: int, number: int, seat: int, action: str) -> None:
+    def undo_action(self, table_id: str, hand: int, number: int, seat: int, action: str) -> int:
         """Remove the last action of hand ``hand`` (it must be action ``number``, by ``seat``,
-        ``action``), and note it was taken back; committed. Raises ValueError (nothing changed)
-        if the stored last action is not that one."""
+        ``action``), and note it was taken back; committed. Returns the table's changes count
+        after it. Raises ValueError (nothing changed) if the stored last action is not that one."""
 
-        def write(db: Connection) -> None:
+        def write(db: Connection) -> int:
             last = db.execute(
                 "SELECT number, seat, action FROM actions WHERE table_id = ? AND hand = ?"
                 " ORDER BY number DESC LIMIT 1",
@@ -208,36 +208,104 @@ class Store:
                 "DELETE FROM actions WHERE table_id = ? AND hand = ? AND number = ?",
                 (table_id, hand, number),
             )
-            now = time.time()
             db.execute(
                 "INSERT INTO undos (table_id, hand, number, seat, action, at)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
-                (table_id, hand, number, seat, action, now),
+                (table_id, hand, number, seat, action, time.time()),
             )
-            db.execute("UPDATE tables SET updated = ? WHERE id = ?", (now, table_id))
+            return _changed(db, table_id)
 
-        self._transaction(write)
+        return self._transaction(write)
 
-    def update_seats(self, table_id: str, seats: Sequence[dict[str, Any]]) -> None:
-        """Replace the table's seats (a friend took an invited seat), committed."""
+    def update_seats(
+        self, table_id: str, seats: Sequence[dict[str, Any]], version: int
+    ) -> tuple[int, int]:
+        """Replace the table's seats (a friend took an invited seat), committed, if they are
+        still at ``version`` (the ``seats_version`` they were read at); returns the new version
+        and the table's changes count. :class:`StoreConflict` (nothing changed) if someone else
+        changed them first: of two processes giving the same invited seat, one wins."""
 
-        def write(db: Connection) -> None:
-            db.execute(
-                "UPDATE tables SET seats = ?, updated = ? WHERE id = ?",
-                (json.dumps(seats), time.time(), table_id),
-            )
+        def write(db: Connection) -> tuple[int, int]:
+            row = db.execute(
+                "UPDATE tables SET seats = ?, seats_version = seats_version + 1,"
+                " changes = changes + 1, updated = ? WHERE id = ? AND seats_version = ?"
+                " RETURNING seats_version, changes",
+                (json.dumps(seats), time.time(), table_id, version),
+            ).fetchone()
+            if row is None:
+                raise StoreConflict("the seats were changed meanwhile")
+            return int(row[0]), int(row[1])
 
-        self._transaction(write)
+        return self._transaction(write)
 
-    def add_hand(self, table_id: str, number: int, dealer: int, seed: int) -> None:
-        """Record that hand ``number`` (from 0) was dealt by ``dealer`` from ``seed``, committed."""
+    def add_hand(self, table_id: str, number: int, dealer: int, seed: int) -> int:
+        """Record that hand ``number`` (from 0) was dealt by ``dealer`` from ``seed``, committed.
+        Returns the table's changes count after it; :class:`StoreConflict` if it was dealt."""
 
-        def write(db: Connection) -> None:
+        def write(db: Connection) -> int:
             db.execute(
                 "INSERT INTO hands (table_id, number, dealer, seed) VALUES (?, ?, ?, ?)",
                 (table_id, number, dealer, seed),
             )
-            db.execute("UPDATE tables SET updated = ? WHERE id = ?", (time.time(), table_id))
+            return _changed(db, table_id)
+
+        return self._transaction(write)
+
+    def changes_of(self, table_ids: Sequence[str]) -> dict[str, int]:
+        """The changes count of each of these tables (those that exist): a table another
+        process wrote since one read it has a higher count than when it was read."""
+        if not table_ids:
+            return {}
+        marks = ", ".join("?" for _ in table_ids)
+        rows = self._read(
+            lambda db: db.execute(
+                f"SELECT id, changes FROM tables WHERE id IN ({marks})", tuple(table_ids)
+            ).fetchall()
+        )
+        return {str(r[0]): int(r[1]) for r in rows}
+
+    # ------------------------------------------------------------------------------ leases
+
+    def take_lease(self, table_id: str, owner: str, seconds: float) -> bool:
+        """Make ``owner`` the process running the table's computers and clock for ``seconds``,
+        unless another owner's lease has not expired; True if ``owner`` holds it now."""
+        now = time.time()
+
+        def write(db: Connection) -> bool:
+            db.execute(
+                "INSERT INTO leases (table_id, owner, expires) VALUES (?, ?, ?)"
+                " ON CONFLICT (table_id) DO UPDATE SET owner = excluded.owner,"
+                " expires = excluded.expires"
+                " WHERE leases.owner = excluded.owner OR leases.expires < ?",
+                (table_id, owner, now + seconds, now),
+            )
+            row = db.execute("SELECT owner FROM leases WHERE table_id = ?", (table_id,)).fetchone()
+            return row is not None and str(row[0]) == owner
+
+        return self._transaction(write)
+
+    def renew_leases(self, owner: str, table_ids: Sequence[str], seconds: float) -> set[str]:
+        """Extend ``owner``'s leases of these tables by ``seconds`` from now; the tables whose
+        lease it still held (the others were taken over after they expired)."""
+        if not table_ids:
+            return set()
+        marks = ", ".join("?" for _ in table_ids)
+
+        def write(db: Connection) -> set[str]:
+            rows = db.execute(
+                f"UPDATE leases SET expires = ? WHERE owner = ? AND table_id IN ({marks})"
+                " RETURNING table_id",
+                (time.time() + seconds, owner, *table_ids),
+            ).fetchall()
+            return {str(r[0]) for r in rows}
+
+        return self._transaction(write)
+
+    def drop_lease(self, table_id: str, owner: str) -> None:
+        """Give up ``owner``'s lease of the table (if it holds it)."""
+
+        def write(db: Connection) -> None:
+            db.execute("DELETE FROM leases WHERE table_id = ? AND owner = ?", (table_id, owner))
 
         self._transaction(write)
 
@@ -263,8 +331,8 @@ class Store:
 
         def read(db: Connection) -> tuple[Any, list[Any], list[Any], list[Any]] | None:
             row = db.execute(
-                "SELECT id, created, variant, game, options, seats, seed, finished, turn_time"
-                " FROM tables WHERE id = ?",
+                "SELECT id, created, variant, game, options, seats, seed, finished, turn_time,"
+                " changes, seats_version FROM tables WHERE id = ?",
                 (table_id,),
             ).fetchone()
             if row is None:
@@ -315,4 +383,18 @@ class Store:
             stand_in_moves=frozenset(stand_in_moves),
             undos=tuple(int(u[0]) for u in undos),
             turn_time=int(row[8]),
+            changes=int(row[9]),
+            seats_version=int(row[10]),
         )
+
+
+def _changed(db: Connection, table_id: str, also: str = "", params: tuple[Any, ...] = ()) -> int:
+    """Count one more change of the table (and set ``also``); its changes count now."""
+    row = db.execute(
+        f"UPDATE tables SET updated = ?, changes = changes + 1{also} WHERE id = ?"
+        " RETURNING changes",
+        (time.time(), *params, table_id),
+    ).fetchone()
+    if row is None:
+        raise StoreConflict(f"there is no table {table_id}")
+    return int(row[0])

@@ -101,6 +101,9 @@ card before ``buy_keeps_draw``)."""
 TURN_TIME_RANGE = (5, 600)
 """The seconds a table with friends may give a person for a turn (or 0, no limit)."""
 
+OVERTAKEN = "another move was made at this table first; nothing changed (here is the table now)"
+"""The answer to a move that another server process's move overtook."""
+
 TIMEOUT_LEVEL = "medium"
 """The computer level that finishes a turn whose time ran out (an offer to buy is passed)."""
 
@@ -453,6 +456,8 @@ class Table:
         stand_in_moves: Iterable[tuple[int, int]] = (),
         undos: Iterable[int] = (),
         turn_time: int = 0,
+        changes: int = 0,
+        seats_version: int = 0,
     ) -> None:
         self.id = table_id
         self.variant = variant
@@ -479,6 +484,11 @@ class Table:
         self._timed_out_turn: tuple[int, int, int] | None = None
         self.missed: dict[int, int] = {}
         """Per person's seat, how many of their turns in a row ran out of time (in memory)."""
+        self.changes = changes
+        """The table's changes count in the store as this copy knows it (see
+        :meth:`Store.changes_of`); -1 once another process is known to have written it."""
+        self.seats_version = seats_version
+        """The version of the seats this copy holds (see :meth:`Store.update_seats`)."""
 
     # ---------------------------------------------------------------------------- creation
 
@@ -624,6 +634,8 @@ class Table:
             stored.stand_in_moves,
             stored.undos,
             stored.turn_time,
+            stored.changes,
+            stored.seats_version,
         )
 
     # ----------------------------------------------------------------------------- queries
@@ -673,7 +685,12 @@ class Table:
         (a ValueError) for a bad name, :class:`NameTaken` for a name another seat has.
         """
         name = clean_name(name)
-        digest = hash_token(code)
+        try:
+            return self._join(hash_token(code), name)
+        except StoreConflict:  # another process changed the seats first: try on the new ones
+            return self._join(hash_token(code), name)
+
+    def _join(self, digest: str, name: str | None) -> tuple[int, str]:
         for number, seat in enumerate(self.seats):
             if (
                 seat.open
@@ -738,9 +755,24 @@ class Table:
         return True
 
     def _replace_seat(self, seat: int, new: Seat) -> None:
+        """Change one seat, committed; :class:`StoreConflict` (the seats reloaded from the store,
+        nothing changed) if another process changed the seats first."""
         seats = [new if i == seat else s for i, s in enumerate(self.seats)]
-        self.store.update_seats(self.id, [s.to_dict() for s in seats])
+        try:
+            version, changes = self.store.update_seats(
+                self.id, [s.to_dict() for s in seats], self.seats_version
+            )
+        except StoreConflict:
+            self._reload()
+            raise
         self.seats = seats
+        self.seats_version = version
+        self._wrote(changes)
+
+    def _wrote(self, changes: int) -> None:
+        """Note the table's changes count after a write of this copy's: one more than it knew,
+        or else another process wrote the table in between (the copy is out of date)."""
+        self.changes = changes if changes == self.changes + 1 else -1
 
     def seats_message(self) -> dict[str, Any]:
         """The seats as every seat may see them (sent when a friend takes a seat, or a computer
@@ -1113,10 +1145,14 @@ class Table:
         hand = self.match.next_hand()
         number = len(self.match.hands) - 1
         try:
-            self.store.add_hand(self.id, number, hand.dealer, cast(int, hand.seed))
+            changes = self.store.add_hand(self.id, number, hand.dealer, cast(int, hand.seed))
+        except StoreConflict:
+            self._reload()  # dealt by another process first
+            raise ProtocolError(OVERTAKEN, "stale") from None
         except Exception:
             self.match.hands.pop()  # type: ignore[attr-defined]
             raise
+        self._wrote(changes)
         return {s: self.view_message(s) for s in self.human_seats()}
 
     def undoable(self, seat: int) -> Action | None:
@@ -1201,7 +1237,7 @@ class Table:
         number = len(hand.history) - 1
         hand_number = len(self.match.hands) - 1
         try:
-            self.store.append_action(
+            changes = self.store.append_action(
                 self.id,
                 hand_number,
                 number,
@@ -1210,10 +1246,15 @@ class Table:
                 finished=self.finished,
                 stand_in=stand_in,
             )
+        except StoreConflict:
+            # Another process's move came first: not accepted; the table as stored now.
+            self._reload()
+            raise ProtocolError(OVERTAKEN, "stale") from None
         except Exception:
             # Not committed, so not accepted: rebuild the table from what is stored.
             self._reload()
             raise
+        self._wrote(changes)
         if stand_in:
             self.stand_in_moves.add((hand_number, number))
         elif not (phase is Phase.BUY and isinstance(action, Pass)):
@@ -1244,6 +1285,9 @@ class Table:
         self.match = restored.match
         self.stand_in_moves = restored.stand_in_moves
         self.undos = restored.undos
+        self.seats = restored.seats
+        self.seats_version = restored.seats_version
+        self.changes = restored.changes
 
     # ------------------------------------------------------------------------------ helpers
 
