@@ -1493,40 +1493,55 @@ def serve(
         int, typer.Option(min=0, max=65535, help="Port to listen on (0: any free port).")
     ] = 8000,
     db: Annotated[
-        Path | None,
-        typer.Option(help="SQLite file of the tables (default: ~/.local/share/rummykit)."),
+        str | None,
+        typer.Option(
+            help="SQLite file of the tables (default: ~/.local/share/rummykit/tables.sqlite3),"
+            " or a postgresql:// address shared by several servers."
+        ),
     ] = None,
     delay: Annotated[
         float, typer.Option(min=0.0, max=10.0, help="Seconds before each computer move.")
     ] = 0.8,
+    workers: Annotated[
+        int, typer.Option(min=1, max=64, help="Server processes sharing the port and the tables.")
+    ] = 1,
 ) -> None:
     """Play in the browser: serve the web app (open http://HOST:PORT/)."""
     import os
 
     import uvicorn
+    from uvicorn.supervisors import Multiprocess
 
     from rummykit.server.app import create_app
+    from rummykit.server.protocol import MAX_MESSAGE
 
     if db is None:
         data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-        db = Path(data_home) / "rummykit" / "tables.sqlite3"
-    from rummykit.server.protocol import MAX_MESSAGE
-
+        db = str(Path(data_home) / "rummykit" / "tables.sqlite3")
     # A WebSocket frame is read whole before its length is checked: keep frames near the
     # longest message (4 bytes a character at most), not uvicorn's 16 MiB.
-    config = uvicorn.Config(
-        create_app(db, delay=delay, start_thinkers=True),
-        host=host,
-        port=port,
-        log_level="warning",
-        ws_max_size=4 * MAX_MESSAGE + 1024,
+    settings: dict[str, Any] = dict(
+        host=host, port=port, log_level="warning", ws_max_size=4 * MAX_MESSAGE + 1024
     )
+    if workers == 1:
+        config = uvicorn.Config(create_app(db, delay=delay, start_thinkers=True), **settings)
+    else:  # each process builds its own application (rummykit.server.app.app_from_environment)
+        os.environ.update(RUMMYKIT_DB=db, RUMMYKIT_DELAY=str(delay), RUMMYKIT_SHARED="1")
+        config = uvicorn.Config(
+            "rummykit.server.app:app_from_environment", factory=True, workers=workers, **settings
+        )
     # Bound before the address is printed: port 0 takes a free port, and the line printed
     # names the port really served (tests read it; nothing can take the port in between).
     sock = config.bind_socket()
     where = serve_addresses(host, int(sock.getsockname()[1]))
-    _err().print(f"rummykit {__version__}: {where}  (games kept in {db})", soft_wrap=True)
-    uvicorn.Server(config).run(sockets=[sock])
+    processes = "" if workers == 1 else f", {workers} processes"
+    _err().print(
+        f"rummykit {__version__}: {where}  (games kept in {db}{processes})", soft_wrap=True
+    )
+    if workers == 1:
+        uvicorn.Server(config).run(sockets=[sock])
+    else:
+        Multiprocess(config, sockets=[sock]).run()  # (a process that dies is replaced)
 
 
 def serve_addresses(host: str, port: int, lan: str | None = None) -> str:

@@ -16,7 +16,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,16 +25,20 @@ SERVED = re.compile(r"open http://127\.0\.0\.1:(\d+)/")
 
 @dataclass
 class LiveServer:
-    """``rummykit serve`` on its own SQLite file; ``restart(kill=True)`` kills it first."""
+    """``rummykit serve`` on its own SQLite file (or a PostgreSQL address, with ``log`` the file
+    of its output), with ``workers`` processes; ``restart(kill=True)`` kills it first."""
 
-    db: Path
+    db: Path | str
     delay: float = 0.05
     port: int = 0  # 0 until the first start; then the port it serves, kept across restarts
     proc: subprocess.Popen[bytes] | None = None
-    log: Path = field(init=False)
+    log: Path = None  # type: ignore[assignment]  # (set by __post_init__ for a SQLite file)
+    workers: int = 1
 
     def __post_init__(self) -> None:
-        self.log = self.db.with_suffix(".log")
+        if self.log is None:
+            assert isinstance(self.db, Path), "give a log file with a PostgreSQL address"
+            self.log = self.db.with_suffix(".log")
 
     @property
     def url(self) -> str:
@@ -43,6 +47,7 @@ class LiveServer:
     def start(self, timeout: float = 20) -> None:
         exe = str(Path(sys.executable).parent / "rummykit")
         args = ["serve", "--port", str(self.port), "--db", str(self.db), "--delay", str(self.delay)]
+        args += ["--workers", str(self.workers)]
         offset = self.log.stat().st_size if self.log.exists() else 0
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen([exe, *args], stdout=log, stderr=log)

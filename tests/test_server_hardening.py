@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -387,6 +388,8 @@ def test_a_refused_name_is_marked_so_the_page_can_say_so(client: TestClient) -> 
 
 
 class _Forgets:
+    store = SimpleNamespace(shared=False)  # a store of its own: no other process to watch
+
     def __init__(self) -> None:
         self.forgotten: list[str] = []
 

@@ -16,7 +16,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import re
+import secrets
+import socket
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -55,7 +58,7 @@ from rummykit.server.store import Store
 from rummykit.server.tables import BadName, NameTaken, Table, TableManager, game_catalogue
 from rummykit.server.thinking import Thinker, default_processes
 
-__all__ = ["WEB_DIR", "Hub", "PageCompression", "create_app"]
+__all__ = ["WEB_DIR", "Hub", "PageCompression", "app_from_environment", "create_app"]
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 """The page's static files (HTML, CSS, JavaScript modules, catalogues, rules)."""
@@ -79,6 +82,14 @@ SAY_INTERVAL = 2.0
 PRESENCE_INTERVAL = 0.5
 """Seconds at least between two ``presence`` messages at a table: changes closer together (a
 page toggling ``reading``, a socket coming and going) are merged into the next message."""
+
+WATCH_INTERVAL = 0.25
+"""Seconds between two looks at the store for tables another server process wrote (a shared
+store only): how late a page learns of a move made through another process."""
+
+LEASE_SECONDS = 6.0
+"""How long a process's lease on a table (running its computers and clock) lasts unless renewed;
+renewed every third of it, taken over by another process once it has expired."""
 
 THREADS = 64
 """Threads for the engine's work and the store's reads and writes (see ``lifespan``)."""
@@ -144,6 +155,12 @@ class Hub:
         self.delay = delay
         self.thinker = Thinker(0) if thinker is None else thinker
         """Where the computer thinks (threads only unless given worker processes)."""
+        self.store = manager.store
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        """This process's name in the store's leases."""
+        self.leased: set[str] = set()
+        """The tables whose computers and clock this process runs (a shared store only)."""
+        self.watcher: asyncio.Task[None] | None = None
         self.sockets: dict[str, dict[int, set[WebSocket]]] = {}
         self.locks: dict[str, TableLock] = {}
         self.runners: dict[str, asyncio.Task[None]] = {}
@@ -196,6 +213,26 @@ class Hub:
         self.locks.pop(table_id, None)
         self.said.pop(table_id, None)
         self.manager.forget(table_id)
+        if table_id in self.leased:  # let another process take it over at once
+            self.leased.discard(table_id)
+            loop = asyncio.get_running_loop()
+            loop.run_in_executor(None, self._drop_lease, table_id)
+
+    def _drop_lease(self, table_id: str) -> None:
+        try:
+            self.store.drop_lease(table_id, self.owner)
+        except Exception:  # it expires by itself
+            log.warning("could not give up the lease of table %s", table_id)
+
+    async def owns(self, table_id: str) -> bool:
+        """True if this process may run the table's computers and clock: always with a store of
+        its own; with a shared store, once it holds the table's lease."""
+        if not self.store.shared or table_id in self.leased:
+            return True
+        took = await asyncio.to_thread(self.store.take_lease, table_id, self.owner, LEASE_SECONDS)
+        if took:
+            self.leased.add(table_id)
+        return took
 
     @staticmethod
     def _close_later(ws: WebSocket, code: int) -> None:
@@ -358,6 +395,8 @@ class Hub:
 
     async def _end_turn(self, table: Table, turn: tuple[int, int, int], left: float) -> None:
         await asyncio.sleep(max(0.0, left))
+        if not await self.owns(table.id):
+            return  # its owner ends the turn (see watch)
         async with self.lock(table.id):
             if self.clocks.get(table.id, (None,))[0] == turn:
                 del self.clocks[table.id]
@@ -370,7 +409,8 @@ class Hub:
 
     async def _run_computers(self, table: Table) -> None:
         try:
-            await self._computer_moves(table)
+            if await self.owns(table.id):  # else its owner moves them (see watch)
+                await self._computer_moves(table)
         finally:
             if self.runners.get(table.id) is asyncio.current_task():
                 del self.runners[table.id]
@@ -397,15 +437,90 @@ class Hub:
                 if table.computer_to_act() is None:
                     return
 
+    def start(self) -> None:
+        """Start watching a shared store for other processes' writes and dead owners."""
+        if self.store.shared and self.watcher is None:
+            self.watcher = asyncio.create_task(self._watch())
+
+    async def _watch(self) -> None:
+        """With a shared store: every :data:`WATCH_INTERVAL`, bring the tables in memory that
+        another process wrote up to date (each page is sent the table as it is now); every
+        third of :data:`LEASE_SECONDS`, renew this process's leases (a table whose lease was
+        taken over stops moving here) and wake the tables whose computers or clock nobody
+        runs, so that this process takes them over when their owner has died."""
+        renew_every = max(1, round(LEASE_SECONDS / 3 / WATCH_INTERVAL))
+        rounds = 0
+        while True:
+            await asyncio.sleep(WATCH_INTERVAL)
+            rounds += 1
+            try:
+                await self._catch_up_all()
+                if rounds % renew_every == 0:
+                    await self._renew_leases()
+                    for table in list(self.manager.tables.values()):
+                        async with self.lock(table.id):
+                            self.wake(table)
+                        self.release(table.id)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("watching the shared store failed")
+
+    async def _catch_up_all(self) -> None:
+        tables = dict(self.manager.tables)
+        if not tables:
+            return
+        stored = await asyncio.to_thread(self.store.changes_of, list(tables))
+        for table_id, changes in stored.items():
+            table = tables[table_id]
+            if changes != table.changes:
+                await self.catch_up(table)
+
+    async def catch_up(self, table: Table) -> None:
+        """Read a table another process wrote again, and send each page connected here the
+        table as it is now (and the seats, if they changed)."""
+        async with self.lock(table.id):
+            stored = await asyncio.to_thread(self.store.changes_of, [table.id])
+            if stored.get(table.id, table.changes) == table.changes:
+                return  # (read again meanwhile)
+            seats = [s.public() for s in table.seats]
+            await asyncio.to_thread(table.reload)
+            if [s.public() for s in table.seats] != seats:
+                await self.broadcast(table.id, table.seats_message())
+            online = self.seats_of(table.id)
+            views = await asyncio.to_thread(
+                lambda: {s: table.view_message(s, with_hand_log=True) for s in online}
+            )
+            await self.send(table.id, views)
+            self.wake(table)
+
+    async def _renew_leases(self) -> None:
+        if not self.leased:
+            return
+        held = await asyncio.to_thread(
+            self.store.renew_leases, self.owner, sorted(self.leased), LEASE_SECONDS
+        )
+        for table_id in self.leased - held:  # expired, and taken over: stop moving it here
+            self.leased.discard(table_id)
+            runner = self.runners.get(table_id)
+            if runner is not None:
+                runner.cancel()
+            self._stop_clock(table_id)
+
     async def stop(self) -> None:
-        """Cancel the computer-move tasks (on shutdown)."""
+        """Cancel the computer-move tasks (on shutdown) and give up this process's leases."""
         tasks = [*self.runners.values(), *(task for _, task in self.clocks.values())]
+        if self.watcher is not None:
+            tasks.append(self.watcher)
         tasks += self.presence_due.values()
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        for table_id in list(self.leased):
+            self.leased.discard(table_id)
+            await asyncio.to_thread(self._drop_lease, table_id)
 
 
 CREATE_FIELDS = frozenset({"game", "opponents", "level", "options", "friends", "name", "turn_time"})
@@ -494,15 +609,18 @@ def create_app(
     web_dir: Path | None = None,
     thinkers: int | None = None,
     start_thinkers: bool = False,
+    shared: bool | None = None,
 ) -> FastAPI:
     """The application serving the page and the tables stored in the SQLite file ``db``.
 
     ``delay`` is the pause in seconds before each computer move (the page animates them).
     ``thinkers``: the worker processes for the computer's heavy thinking (default: one per core
     beyond the first; 0: threads only), started with the first heavy decision, or at once with
-    ``start_thinkers``.
+    ``start_thinkers``. ``db`` may also be a ``postgresql://`` address; ``shared``: other server
+    processes use the same database (always so for PostgreSQL; say so for a SQLite file served
+    by several processes).
     """
-    store = Store(db)
+    store = Store(db, shared=shared)
     manager = TableManager(store)
     thinker = Thinker(default_processes() if thinkers is None else thinkers)
     hub = Hub(manager, delay, thinker)
@@ -515,6 +633,7 @@ def create_app(
         asyncio.get_running_loop().set_default_executor(threads)
         if start_thinkers:
             await thinker.start()
+        hub.start()
         # Tables are replayed from the store when a seat connects, not all at start: a server
         # with many stored games starts at once, and an abandoned game costs no memory.
         yield
@@ -825,3 +944,17 @@ def create_app(
     app.mount("/", StaticFiles(directory=static, html=True), name="web")
     app.add_middleware(PageCompression)
     return app
+
+
+ENVIRONMENT = ("RUMMYKIT_DB", "RUMMYKIT_DELAY", "RUMMYKIT_SHARED")
+"""The settings :func:`app_from_environment` reads (``rummykit serve --workers`` sets them)."""
+
+
+def app_from_environment() -> FastAPI:
+    """The application of one of several server processes (``rummykit serve --workers N``):
+    the database in ``RUMMYKIT_DB``, the computer's pause in ``RUMMYKIT_DELAY``, and
+    ``RUMMYKIT_SHARED`` set to 1 when other processes share the database."""
+    db = os.environ["RUMMYKIT_DB"]
+    delay = float(os.environ.get("RUMMYKIT_DELAY", "0.8"))
+    shared = os.environ.get("RUMMYKIT_SHARED") == "1"
+    return create_app(db, delay=delay, start_thinkers=True, shared=shared or None)

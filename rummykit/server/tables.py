@@ -1277,6 +1277,10 @@ class Table:
             messages[viewer] = self.view_message(viewer, [entry], gained)
         return messages
 
+    def reload(self) -> None:
+        """Read the table again from the store (another process wrote it)."""
+        self._reload()
+
     def _reload(self) -> None:
         stored = self.store.load(self.id)
         if stored is None:  # pragma: no cover - the table was stored when created
