@@ -24,9 +24,10 @@ CATCH_UP = 10.0
 """Seconds a page may wait for a move made through another process (it takes about 0.25 s)."""
 
 
-def post(server: LiveServer, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+def post(base: str, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    """POST ``body`` to ``path`` of the server at ``base`` (``http://host:port/``)."""
     request = urllib.request.Request(
-        f"{server.url}{path.lstrip('/')}",
+        f"{base}{path.lstrip('/')}",
         data=json.dumps(body).encode(),
         headers={"Content-Type": "application/json"},
     )
@@ -74,11 +75,13 @@ def test_friends_on_two_processes_see_each_others_moves_in_order(
     two_servers: tuple[LiveServer, LiveServer], pg_address: str
 ) -> None:
     first, second = two_servers
-    status, made = post(first, "/api/tables", {"game": "gin", "friends": 1, "opponents": 1})
+    status, made = post(first.url, "/api/tables", {"game": "gin", "friends": 1, "opponents": 1})
     assert status == 201
     table, code = made["table"], made["invites"][0]["code"]
     # The same invitation, claimed through both processes: once.
-    answers = [post(server, f"/api/tables/{table}/join", {"code": code}) for server in two_servers]
+    answers = [
+        post(server.url, f"/api/tables/{table}/join", {"code": code}) for server in two_servers
+    ]
     assert sorted(status for status, _ in answers) == [200, 403]
     seat1_token = next(body["token"] for status, body in answers if status == 200)
     pages = {0: hello(first, table, 0, made["token"]), 1: hello(second, table, 1, seat1_token)}
@@ -136,7 +139,7 @@ def test_a_killed_process_s_table_goes_on_in_another_within_ten_seconds(
     two_servers: tuple[LiveServer, LiveServer], pg_address: str
 ) -> None:
     first, second = two_servers
-    status, made = post(first, "/api/tables", {"game": "gin", "level": "easy"})
+    status, made = post(first.url, "/api/tables", {"game": "gin", "level": "easy"})
     assert status == 201
     table, token = made["table"], made["token"]
     ws = hello(first, table, 0, token)
@@ -171,13 +174,16 @@ def test_several_processes_on_one_sqlite_file_serve_one_table_together(tmp_path:
     server = LiveServer(tmp_path / "three.sqlite3", delay=0.05, workers=3)
     server.start()
     try:
-        status, made = post(server, "/api/tables", {"game": "gin", "friends": 1, "opponents": 1})
+        status, made = post(
+            server.url, "/api/tables", {"game": "gin", "friends": 1, "opponents": 1}
+        )
         assert status == 201
         table, code = made["table"], made["invites"][0]["code"]
         with ThreadPoolExecutor(4) as pool:  # the same invitation four times at once: once
             answers = list(
                 pool.map(
-                    lambda _: post(server, f"/api/tables/{table}/join", {"code": code}), range(4)
+                    lambda _: post(server.url, f"/api/tables/{table}/join", {"code": code}),
+                    range(4),
                 )
             )
         assert sorted(status for status, _ in answers) == [200, 403, 403, 403]
