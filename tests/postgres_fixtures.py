@@ -9,11 +9,24 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from postgres_server import PostgresServer, pg_bin
 
 MISSING = "PostgreSQL is not installed: apt-get install postgresql"
+HAPROXY_MISSING = "HAProxy is not installed: apt-get install haproxy"
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Say loudly how many tests were skipped for want of PostgreSQL or HAProxy."""
+    for missing in (MISSING, HAPROXY_MISSING):
+        skipped = [
+            r for r in terminalreporter.stats.get("skipped", []) if missing in str(r.longrepr)
+        ]
+        if skipped:
+            terminalreporter.write_sep("!", f"{len(skipped)} TESTS WERE SKIPPED", red=True)
+            terminalreporter.write_line(missing, red=True)
 
 
 @pytest.fixture(scope="session")

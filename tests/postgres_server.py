@@ -27,7 +27,7 @@ def pg_bin() -> Path | None:
     """The folder of Debian's PostgreSQL programs (the newest version), or None."""
     override = os.environ.get("RUMMYKIT_PG_BIN")
     if override:
-        return Path(override)
+        return Path(override) if (Path(override) / "initdb").exists() else None
     found = sorted(
         glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(p.split("/")[4])
     )

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from haproxy_server import HAProxy, haproxy_path
 from live_server import LiveServer
+from postgres_fixtures import HAPROXY_MISSING
 from test_cluster import post
 from test_server import _hidden, _replayed_states, _tokens
 from websockets.exceptions import WebSocketException
@@ -89,7 +90,7 @@ def cluster(pg_address: str, tmp_path: Path) -> Iterator[tuple[list[LiveServer],
     if haproxy_path() is None:
         if os.environ.get("CI"):  # pragma: no cover - .ci/run installs it
             pytest.fail("CI: HAProxy is missing (apt-get install haproxy)")
-        pytest.skip("HAProxy is not installed: apt-get install haproxy")
+        pytest.skip(HAPROXY_MISSING)
     servers = [LiveServer(pg_address, delay=0.2, log=tmp_path / f"app{i}.log") for i in range(1, 4)]
     proxy: HAProxy | None = None
     try:
