@@ -14,7 +14,7 @@ SIGKILL). With ``--url`` it loads that server instead, which must be on this mac
 sends traffic anywhere else. Give ``--delay`` the server's own delay then, as lateness is
 measured against it.
 
-The clients run in ``--workers`` processes (2 by default, started with multiprocessing's
+The clients run in ``--clients`` processes (2 by default, started with multiprocessing's
 "spawn"), never in the server's; each plays its share of the tables with asyncio and one
 ``websockets`` socket per table. Tables are created through ``POST /api/tables`` and their start
 is staggered evenly over a ramp-up of ``min(5, seconds / 3)`` seconds; the measured window is the
@@ -25,7 +25,7 @@ time, and a run stops by itself.
 
 How the inputs are drawn. Table ``i`` (0 to ``--tables`` - 1) has its own random generator,
 seeded from ``--seed`` (default 1) and ``i``, so a run's choices (games, levels, think times,
-moves, hints, reconnections) do not depend on the number of workers, and are the same from run
+moves, hints, reconnections) do not depend on the number of client processes, and are the same from run
 to run as far as the server's answers are (the server deals from seeds of its own). Each table
 is Gin (1 opponent) with probability 1/2, Basic Rummy (``rummy``, 1 to 3 opponents, uniform)
 with 1/3, and Crazy Rummy (``crazy``, 3 opponents) otherwise; its computers are all ``medium``
@@ -686,6 +686,8 @@ class Server:
     delay: float
     src: Path | None = None
     """Another source tree to run the server from (its ``rummykit`` package), or None."""
+    workers: int = 1
+    """Server processes (``rummykit serve --workers``)."""
     proc: subprocess.Popen[bytes] | None = None
     port: int = 0
 
@@ -704,6 +706,8 @@ class Server:
             command = [str(exe)]
         command += ["serve", "--host", "127.0.0.1", "--port", "0"]
         command += ["--db", str(self.folder / "tables.sqlite3"), "--delay", str(self.delay)]
+        if self.workers > 1:
+            command += ["--workers", str(self.workers)]
         with self.log.open("wb") as log:
             self.proc = subprocess.Popen(
                 command,
@@ -843,7 +847,8 @@ def summary(
         "tables": args.tables,
         "seconds": seconds,
         "think": args.think,
-        "workers": args.workers,
+        "clients": args.clients,
+        "server_workers": args.workers,
         "delay": args.delay,
         "seed": args.seed,
         "p50_ms": _ms(every, 0.5),
@@ -911,8 +916,8 @@ def print_table(figures: dict[str, Any], samples: list[str]) -> None:
     print("  ".join(name.rjust(w) for (name, _, _), w in zip(columns, widths, strict=True)))
     print("  ".join(cell.rjust(w) for cell, w in zip(cells, widths, strict=True)))
     print(
-        f"think {figures['think']:g} s, delay {figures['delay']:g} s, {figures['workers']}"
-        f" workers, seed {figures['seed']}; {figures['answers']} answers,"
+        f"think {figures['think']:g} s, delay {figures['delay']:g} s, {figures['clients']}"
+        f" client processes, {figures['server_workers']} server processes, seed {figures['seed']}; {figures['answers']} answers,"
         f" {figures['actions']} moves acknowledged, {figures['computer_moves']} computer moves"
         f" timed (late = the interval to the view before minus {figures['delay']:g} s; least"
         f" {_cell(figures['late_min_ms'])} ms, {figures['early']} early by over {EARLY_MS:g} ms)"
@@ -993,15 +998,15 @@ def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="rummykit-load-") as folder:
         try:
             if args.url is None:
-                server = Server(Path(folder), args.delay, args.src)
+                server = Server(Path(folder), args.delay, args.src, args.workers)
                 server.start(time.monotonic() + SERVER_START)
                 base = f"http://127.0.0.1:{server.port}"
             else:
                 base = args.base
-            for index in range(args.workers):
+            for index in range(args.clients):
                 settings = Settings(
                     index=index,
-                    workers=args.workers,
+                    workers=args.clients,
                     tables=args.tables,
                     base=base,
                     seconds=float(args.seconds),
@@ -1017,7 +1022,7 @@ def run(args: argparse.Namespace) -> int:
                 processes.append(process)
             ready = 0
             deadline = time.monotonic() + WORKERS_READY
-            while ready < args.workers:
+            while ready < args.clients:
                 message = results.get(timeout=max(0.1, deadline - time.monotonic()))
                 ready += int("ready" in message)
             t0 = time.monotonic() + 0.2  # (CLOCK_MONOTONIC: the same clock in every process)
@@ -1026,7 +1031,7 @@ def run(args: argparse.Namespace) -> int:
             window = (t0 + ramp, t0 + ramp + args.seconds)
             server_figures.update(watch_server(server, window, problems))
             collect_by = min(hard - 12.0, window[1] + 15.0)
-            while len(reports) < args.workers and time.monotonic() < collect_by:
+            while len(reports) < args.clients and time.monotonic() < collect_by:
                 try:
                     message = results.get(timeout=max(0.1, collect_by - time.monotonic()))
                 except queue.Empty:
@@ -1041,7 +1046,7 @@ def run(args: argparse.Namespace) -> int:
                 server.stop()
                 log_lines = server.log_errors()
                 server_figures["server_log_errors"] = len(log_lines)
-    for index in range(args.workers):
+    for index in range(args.clients):
         report = reports.get(index)
         if report is None:
             problems.append(f"worker {index} sent no report")
@@ -1064,7 +1069,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, required=True, help="tables at once (1-1000)")
     parser.add_argument("--seconds", type=float, required=True, help="measured seconds")
-    parser.add_argument("--workers", type=int, default=2, help="client processes (default 2)")
+    parser.add_argument("--clients", type=int, default=2, help="client processes (default 2)")
+    parser.add_argument(
+        "--workers", type=int, default=1, help="server processes (rummykit serve --workers)"
+    )
     parser.add_argument(
         "--think", type=float, default=1.5, help="mean think time in seconds (0: at once)"
     )
@@ -1082,13 +1090,15 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--tables is 1 to 1000")
     if not 1 <= args.seconds <= 3600:
         parser.error("--seconds is 1 to 3600")
-    if not 1 <= args.workers <= 64:
-        parser.error("--workers is 1 to 64")
+    if not 1 <= args.clients <= 64:
+        parser.error("--clients is 1 to 64")
+    if not 1 <= args.workers <= 16:
+        parser.error("--workers is 1 to 16")
     if not 0 <= args.think <= 600:
         parser.error("--think is 0 to 600 seconds")
     if not 0 <= args.delay <= 10:
         parser.error("--delay is 0 to 10 seconds (as rummykit serve takes it)")
-    args.workers = min(args.workers, args.tables)
+    args.clients = min(args.clients, args.tables)
     if args.src is not None and not (args.src / "rummykit" / "__init__.py").is_file():
         parser.error("--src: no rummykit package in that folder")
     if args.url is not None:

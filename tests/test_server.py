@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import random
 import re
 import sqlite3
@@ -427,9 +426,17 @@ def _replayed_states(record: dict[str, Any]) -> Iterator[Match]:
         assert index < len(record["hands"])
 
 
+@pytest.fixture
+def client_on_each_store(store_address: str) -> Iterator[TestClient]:
+    """A client of an app on a SQLite file, then of one on a PostgreSQL database."""
+    with TestClient(create_app(store_address, delay=0)) as c:
+        yield c
+
+
 def test_a_gin_hand_over_the_socket_shows_only_the_seats_view(
-    client: TestClient, tmp_path: Path
+    client_on_each_store: TestClient,
 ) -> None:
+    client = client_on_each_store
     info = _new_table(client, game="gin", opponents=1, options={"target_score": 10})
     views: list[dict[str, Any]] = []
     with client.websocket_connect(f"/ws/{info['table']}/0") as ws:
@@ -590,11 +597,13 @@ def _receive_view(ws: Any) -> dict[str, Any]:
             return message
 
 
-def test_a_server_killed_mid_game_resumes_exactly(tmp_path: Path) -> None:
+def test_a_server_killed_mid_game_resumes_exactly(tmp_path: Path, store_address: str) -> None:
+    """SIGKILL, then a new server on the same port and database (a SQLite file, then a
+    PostgreSQL database): the table is exactly where the last acknowledged move left it."""
     from websockets.sync.client import connect
 
-    db = tmp_path / "kill.sqlite3"
-    server = LiveServer(db, delay=0)
+    db: Path | str = Path(store_address) if store_address.endswith(".sqlite3") else store_address
+    server = LiveServer(db, delay=0, log=tmp_path / "kill.log")
     server.start()
     try:
         info = _new_gin_table(server.port)
@@ -623,7 +632,8 @@ def test_a_server_killed_mid_game_resumes_exactly(tmp_path: Path) -> None:
         assert again["aids"] == last["aids"]
     finally:
         server.stop()
-    assert os.path.exists(db)
+    if isinstance(db, Path):
+        assert db.exists()
 
 
 def test_cards_regex_finds_card_tokens() -> None:
