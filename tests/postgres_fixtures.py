@@ -1,8 +1,9 @@
 """Fixtures for the tests that need PostgreSQL: one real server per test session, started on
-first use (``postgres_server``), a fresh database per test (``pg_address``), and
-``store_address``, a database of each kind (SQLite file, PostgreSQL), for the tests that must hold
-for both. Without PostgreSQL these tests are skipped, and fail under ``CI`` (``.ci/run`` installs
-it)."""
+first use (``postgres_server``), a fresh database per test (``pg_address``), ``store_address``, a
+database of each kind (SQLite file, PostgreSQL), for the tests that must hold for both, and
+``cluster``, three ``rummykit serve`` on one PostgreSQL database behind HAProxy. Without
+PostgreSQL or HAProxy these tests are skipped, and fail under ``CI`` (``.ci/run`` installs
+them)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from haproxy_server import HAProxy, haproxy_path
+from live_server import LiveServer
 from postgres_server import PostgresServer, pg_bin
 
 MISSING = "PostgreSQL is not installed: apt-get install postgresql"
@@ -56,3 +59,26 @@ def store_address(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return str(tmp_path / "tables.sqlite3")
     server: PostgresServer = request.getfixturevalue("postgres_server")
     return server.database()
+
+
+@pytest.fixture
+def cluster(pg_address: str, tmp_path: Path) -> Iterator[tuple[list[LiveServer], HAProxy]]:
+    """Three server processes on one PostgreSQL database (computers moving 0.2 s after each
+    move) behind HAProxy with the shipped ``deploy/haproxy.cfg``."""
+    if haproxy_path() is None:
+        if os.environ.get("CI"):  # pragma: no cover - .ci/run installs it
+            pytest.fail(f"CI: {HAPROXY_MISSING}")
+        pytest.skip(HAPROXY_MISSING)
+    servers = [LiveServer(pg_address, delay=0.2, log=tmp_path / f"app{i}.log") for i in range(1, 4)]
+    proxy: HAProxy | None = None
+    try:
+        for server in servers:
+            server.start()
+        proxy = HAProxy([f"127.0.0.1:{s.port}" for s in servers], tmp_path)
+        proxy.start()
+        yield servers, proxy
+    finally:
+        if proxy is not None:
+            proxy.stop()
+        for server in servers:
+            server.stop()

@@ -4,18 +4,14 @@
 from __future__ import annotations
 
 import json
-import os
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
-from haproxy_server import HAProxy, haproxy_path
+from haproxy_server import HAProxy
 from live_server import LiveServer
-from postgres_fixtures import HAPROXY_MISSING
 from test_cluster import post
 from test_server import _hidden, _replayed_states, _tokens
 from websockets.exceptions import WebSocketException
@@ -83,27 +79,6 @@ class Person:
     def moved_after(self, moment: float, seq: int) -> float | None:
         """When the first view past ``seq`` came after ``moment``."""
         return next((t for t, m in self.views if t > moment and m["seq"] > seq), None)
-
-
-@pytest.fixture
-def cluster(pg_address: str, tmp_path: Path) -> Iterator[tuple[list[LiveServer], HAProxy]]:
-    if haproxy_path() is None:
-        if os.environ.get("CI"):  # pragma: no cover - .ci/run installs it
-            pytest.fail("CI: HAProxy is missing (apt-get install haproxy)")
-        pytest.skip(HAPROXY_MISSING)
-    servers = [LiveServer(pg_address, delay=0.2, log=tmp_path / f"app{i}.log") for i in range(1, 4)]
-    proxy: HAProxy | None = None
-    try:
-        for server in servers:
-            server.start()
-        proxy = HAProxy([f"127.0.0.1:{s.port}" for s in servers], tmp_path)
-        proxy.start()
-        yield servers, proxy
-    finally:
-        if proxy is not None:
-            proxy.stop()
-        for server in servers:
-            server.stop()
 
 
 def test_a_killed_process_s_tables_go_on_behind_haproxy(
