@@ -1,5 +1,5 @@
 """Three server processes behind HAProxy (``deploy/haproxy.cfg``) on one PostgreSQL database:
-30 tables play, the busiest process is killed with SIGKILL, and every table goes on."""
+50 tables play, the busiest process is killed with SIGKILL, and every table goes on."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from rummykit.server.store import Store
 
 pytestmark = pytest.mark.server
 
-TABLES = 30
+TABLES = 50
 TAKE_OVER = 10.0
 """Seconds within which a killed process's tables must move again."""
 
