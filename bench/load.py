@@ -64,6 +64,11 @@ What it measures, on the client side, over the measured window:
   (``VmHWM`` of ``/proc/PID/status``, its own process), when this script started the server; and
   the lines of its log that report an error.
 
+``--hinters H`` adds H Gin tables whose person does nothing but ask for hints, one after the
+other (each the hard player's advice: CPU-heavy work for the server); their answers are not in the
+figures above, only their number (``heavy_hints_per_s``): the other tables' figures show whether
+one table's heavy thinking slows the rest down.
+
 ``--src DIR`` runs the server from another source tree (``python -m rummykit`` with
 ``PYTHONPATH=DIR``), for example a git worktree of an older commit: ``bench/load_ab.py`` uses it to
 compare two servers in the same run.
@@ -264,6 +269,8 @@ class Stats:
     create_ms: list[float] = field(default_factory=list)
     matches_over: int = 0
     reconnects: int = 0
+    heavy_hints: int = 0
+    """Hints answered to the ``--hinters`` (not among the figures of the other tables)."""
 
     def inside(self, now: float) -> bool:
         return self.start <= now <= self.end
@@ -310,6 +317,7 @@ class Stats:
             "create_ms": self.create_ms,
             "matches_over": self.matches_over,
             "reconnects": self.reconnects,
+            "heavy_hints": self.heavy_hints,
         }
 
 
@@ -329,6 +337,7 @@ class Settings:
     think: float
     delay: float
     seed: int
+    hinters: int = 0
 
 
 @dataclass
@@ -589,6 +598,39 @@ async def run_slot(settings: Settings, slot: int, begin: float, stats: Stats) ->
             return
 
 
+async def run_hinter(settings: Settings, stats: Stats) -> None:
+    """A person at a Gin table who only asks for hints, one after the other, on their turn: the
+    strongest player's advice each time, CPU-heavy work for the server, to see whether it slows
+    the other tables down (``--hinters``)."""
+    created = await create_table(
+        settings.base, {"game": "gin", "opponents": 1, "level": "easy"}, stats
+    )
+    if created is None:
+        return
+    table, token = created
+    url = settings.base.replace("http", "ws", 1) + f"/ws/{table}/0"
+
+    async def answer(ws: ClientConnection, kinds: tuple[str, ...]) -> dict[str, Any]:
+        while True:
+            message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            if message["t"] in kinds and (
+                message["t"] != "view" or message["view"]["hand"]["legal_actions"]
+            ):
+                return message
+
+    async with connect(url, open_timeout=10, close_timeout=2, max_size=2**22) as ws:
+        await ws.send(json.dumps({"t": "hello", "token": token}))
+        await answer(ws, ("view",))  # the person's turn
+        while time.monotonic() < stats.end:
+            await ws.send(json.dumps({"t": "hint"}))
+            got = await answer(ws, ("hint", "error"))
+            if got["t"] == "error":
+                stats.error("hinter", str(got)[:200])
+                return
+            if stats.inside(time.monotonic()):
+                stats.heavy_hints += 1
+
+
 async def run_worker(settings: Settings, t0: float) -> dict[str, Any]:
     """Play this worker's tables (every ``workers``-th) from ``t0``; the worker's report."""
     start = t0 + settings.ramp
@@ -598,6 +640,8 @@ async def run_worker(settings: Settings, t0: float) -> dict[str, Any]:
         asyncio.create_task(run_slot(settings, i, t0 + settings.ramp * i / settings.tables, stats))
         for i in slots
     ]
+    if settings.index == 0:  # (the first client process runs the hinters)
+        tasks += [asyncio.create_task(run_hinter(settings, stats)) for _ in range(settings.hinters)]
     hard = stats.end + 5.0
     done, late = await asyncio.wait(tasks, timeout=max(0.1, hard - time.monotonic()))
     for task in late:
@@ -823,6 +867,7 @@ def merge(reports: list[dict[str, Any]]) -> dict[str, Any]:
     for key in ("moves", "views", "stale", "dropped", "tables_created", "matches_over"):
         total[key] = 0
     total["reconnects"] = 0
+    total["heavy_hints"] = 0
     for report in reports:
         for kind, values in report["latencies"].items():
             total["latencies"].setdefault(kind, []).extend(values)
@@ -834,6 +879,7 @@ def merge(reports: list[dict[str, Any]]) -> dict[str, Any]:
         for key in ("moves", "views", "stale", "dropped", "tables_created", "matches_over"):
             total[key] += report[key]
         total["reconnects"] += report["reconnects"]
+        total["heavy_hints"] += report["heavy_hints"]
     return total
 
 
@@ -881,6 +927,8 @@ def summary(
         "tables_created": total["tables_created"],
         "matches_over": total["matches_over"],
         "reconnects": total["reconnects"],
+        "hinters": args.hinters,
+        "heavy_hints_per_s": round(total["heavy_hints"] / seconds, 2),
         "messages": dict(sorted(total["messages"].items())),
         **server,
     }
@@ -1014,6 +1062,7 @@ def run(args: argparse.Namespace) -> int:
                     think=args.think,
                     delay=args.delay,
                     seed=args.seed,
+                    hinters=args.hinters,
                 )
                 process = context.Process(
                     target=worker_main, args=(settings, results, starts), daemon=True
@@ -1072,6 +1121,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clients", type=int, default=2, help="client processes (default 2)")
     parser.add_argument(
         "--workers", type=int, default=1, help="server processes (rummykit serve --workers)"
+    )
+    parser.add_argument(
+        "--hinters",
+        type=int,
+        default=0,
+        help="extra tables whose person only asks for hints, one after the other",
     )
     parser.add_argument(
         "--think", type=float, default=1.5, help="mean think time in seconds (0: at once)"

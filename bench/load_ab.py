@@ -33,6 +33,7 @@ FIGURES = [
     ("computer late p99 ms", "late_p99_ms"),
     ("actions/s", "actions_per_s"),
     ("server CPU %", "server_cpu_pct"),
+    ("hinters' hints/s", "heavy_hints_per_s"),
     ("errors", "errors"),
 ]
 
@@ -41,6 +42,7 @@ def one_run(src: Path | None, args: argparse.Namespace) -> dict[str, Any]:
     command = [sys.executable, str(HERE / "load.py"), "--json"]
     command += ["--tables", str(args.tables), "--seconds", str(args.seconds)]
     command += ["--think", str(args.think), "--delay", str(args.delay), "--seed", str(args.seed)]
+    command += ["--hinters", str(args.hinters)]
     if src is not None:
         command += ["--src", str(src)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=args.seconds + 120)
@@ -67,6 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--think", type=float, default=1.5)
     parser.add_argument("--delay", type=float, default=0.8)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--hinters", type=int, default=0, help="see bench/load.py")
     parser.add_argument("--json", action="store_true", help="every run's figures as JSON")
     args = parser.parse_args(argv)
     if not 1 <= args.repeats <= 20:
@@ -101,7 +104,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(
         f"{args.tables} tables, {args.seconds:g} s measured, think {args.think:g} s,"
-        f" delay {args.delay:g} s, seed {args.seed}; {args.repeats} repeats, interleaved;"
+        f" delay {args.delay:g} s, seed {args.seed}, {args.hinters} hinters;"
+        f" {args.repeats} repeats, interleaved;"
         f" old = {args.old}, new = this tree. Median (min-max) over the repeats."
     )
     print("| figure | old | new | new/old |\n|---|---|---|---|")
