@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -30,10 +31,14 @@ def thinker() -> Iterator[Thinker]:
 
 
 def run(thinker: Thinker, work: Callable[[], T], *, heavy: bool) -> T:
+    """``thinker.run`` on an event loop of its own, in a thread (a test run may already have one
+    in its main thread: Playwright's)."""
+
     async def go() -> T:
         return await thinker.run(work, heavy=heavy)
 
-    return asyncio.run(go())
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, go()).result()
 
 
 @dataclass(frozen=True)
