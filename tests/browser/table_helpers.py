@@ -326,6 +326,22 @@ def draw_or_pass(page: Any) -> bool:
     return drew(page)
 
 
+def gin_simple_move(page: Any) -> None:
+    """Wait for the person's turn, then one simple Gin move: the next hand, the best lay-offs,
+    pass, draw from the stock, or throw the best discard."""
+    wait_turn(page)
+    if result_open(page):
+        next_hand(page, lambda: act(page, page.get_by_role("button", name="Next hand")))
+    elif page.get_by_role("button", name="Best lay-offs").is_visible():
+        act(page, page.get_by_role("button", name="Best lay-offs"))
+    elif page.get_by_role("button", name="Pass").is_visible():
+        act(page, page.get_by_role("button", name="Pass"))
+    elif page.get_by_role("button", name=re.compile("^Stock")).is_enabled():
+        act(page, page.get_by_role("button", name=re.compile("^Stock")))
+    else:
+        act(page, select(page, best_discard(page)[1]))
+
+
 def gin_turn_to_knock(page: Any) -> None:
     """One Gin move that knocks whenever it may: pass, draw, lay off, knock or throw."""
     for name in ("Pass", "Best lay-offs"):

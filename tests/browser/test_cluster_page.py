@@ -3,7 +3,6 @@ reconnects by itself to another one and the game goes on where it was."""
 
 from __future__ import annotations
 
-import re
 import time
 from typing import Any
 
@@ -11,24 +10,9 @@ import pytest
 from haproxy_server import HAProxy
 from live_server import LiveServer
 from playwright.sync_api import expect
-from table_helpers import act, best_discard, cards, result_open, select, seq, start, wait_turn
+from table_helpers import cards, gin_simple_move, seq, start, wait_turn
 
 pytestmark = pytest.mark.server
-
-
-def play_one(page: Any) -> None:
-    """One simple Gin move of the person's (or the next hand)."""
-    wait_turn(page)
-    if result_open(page):
-        act(page, page.get_by_role("button", name=re.compile("^Next hand")))
-    elif page.get_by_role("button", name="Best lay-offs").is_visible():
-        act(page, page.get_by_role("button", name="Best lay-offs"))
-    elif page.get_by_role("button", name="Pass").is_visible():
-        act(page, page.get_by_role("button", name="Pass"))
-    elif page.get_by_role("button", name=re.compile("^Stock")).is_enabled():
-        act(page, page.get_by_role("button", name=re.compile("^Stock")))
-    else:
-        act(page, select(page, best_discard(page)[1]))
 
 
 def serving(proxy: HAProxy) -> str:
@@ -52,7 +36,7 @@ def test_a_page_behind_haproxy_goes_on_when_its_server_is_killed(
     page = new_page()
     start(page, f"http://127.0.0.1:{proxy.port}/", "Gin Rummy")
     for _ in range(3):
-        play_one(page)
+        gin_simple_move(page)
     wait_turn(page)
     before = [c["name"] for c in cards(page)]
     before_seq = seq(page)
@@ -71,6 +55,6 @@ def test_a_page_behind_haproxy_goes_on_when_its_server_is_killed(
     # And the game goes on: the person moves, the computer answers from another server (once
     # the killed one's lease has expired).
     for _ in range(2):
-        play_one(page)
+        gin_simple_move(page)
     expect(page.locator("#conn")).to_be_hidden()
     assert seq(page) > before_seq + 1

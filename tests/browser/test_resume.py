@@ -14,6 +14,7 @@ from table_helpers import (
     cards,
     drew,
     finish_a_gin_match,
+    gin_simple_move,
     hand,
     next_hand,
     result_open,
@@ -171,18 +172,7 @@ def test_a_game_resumes_after_the_server_is_killed(
     page = new_page()
     start(page, own_server.url, "Gin Rummy")
     for _ in range(6):
-        wait_turn(page)
-        if result_open(page):
-            next_hand(page, lambda: act(page, page.get_by_role("button", name="Next hand")))
-        elif page.get_by_role("button", name="Best lay-offs").is_visible():
-            act(page, page.get_by_role("button", name="Best lay-offs"))
-        elif page.get_by_role("button", name="Pass").is_visible():
-            act(page, page.get_by_role("button", name="Pass"))
-        elif page.get_by_role("button", name=re.compile("^Stock")).is_enabled():
-            act(page, page.get_by_role("button", name=re.compile("^Stock")))
-        else:
-            name = best_discard(page)[1]
-            act(page, select(page, name))
+        gin_simple_move(page)
     wait_turn(page)
     before = [c["name"] for c in cards(page)]
     before_seq = seq(page)
