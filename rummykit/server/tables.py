@@ -763,7 +763,7 @@ class Table:
                 self.id, [s.to_dict() for s in seats], self.seats_version
             )
         except StoreConflict:
-            self._reload()
+            self.reload()
             raise
         self.seats = seats
         self.seats_version = version
@@ -1147,7 +1147,7 @@ class Table:
         try:
             changes = self.store.add_hand(self.id, number, hand.dealer, cast(int, hand.seed))
         except StoreConflict:
-            self._reload()  # dealt by another process first
+            self.reload()  # dealt by another process first
             raise ProtocolError(OVERTAKEN, "stale") from None
         except Exception:
             self.match.hands.pop()  # type: ignore[attr-defined]
@@ -1214,9 +1214,9 @@ class Table:
         try:
             self.store.undo_action(self.id, hand_number, number, seat, str(action))
         except ValueError:  # pragma: no cover - the store holds what the table played
-            self._reload()
+            self.reload()
             raise ProtocolError("that move cannot be taken back now", "stale") from None
-        self._reload()
+        self.reload()
         message = self.view_message(seat)
         message["undone"] = entry
         return {seat: message}
@@ -1248,11 +1248,11 @@ class Table:
             )
         except StoreConflict:
             # Another process's move came first: not accepted; the table as stored now.
-            self._reload()
+            self.reload()
             raise ProtocolError(OVERTAKEN, "stale") from None
         except Exception:
             # Not committed, so not accepted: rebuild the table from what is stored.
-            self._reload()
+            self.reload()
             raise
         self._wrote(changes)
         if stand_in:
@@ -1278,10 +1278,7 @@ class Table:
         return messages
 
     def reload(self) -> None:
-        """Read the table again from the store (another process wrote it)."""
-        self._reload()
-
-    def _reload(self) -> None:
+        """Read the table again from the store (another process wrote it, or a write failed)."""
         stored = self.store.load(self.id)
         if stored is None:  # pragma: no cover - the table was stored when created
             return
