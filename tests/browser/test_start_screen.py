@@ -225,3 +225,40 @@ def test_the_rules_open_before_the_list_of_games_has_come(server: Any, new_page:
     expect(page.locator("#rules-body")).to_contain_text("Gin")
     assert page.locator("#rules-body").get_attribute("data-game") == "gin"
     expect(page.locator("#start")).to_be_visible()  # (the list came after all)
+
+
+def test_the_rules_of_the_last_tab_tapped_win_over_a_slower_answer(
+    server: Any, new_page: Any
+) -> None:
+    """Gin's rules are slow to come; Basic Rummy's tab, tapped meanwhile, is what the dialog
+    shows once both have come (a late answer used to overwrite the tab tapped last)."""
+    page = new_page()
+    gin_asked: list[str] = []
+
+    def slow_gin(route: Any) -> None:
+        gin_asked.append(route.request.url)
+        page.wait_for_timeout(800)
+        route.continue_()
+
+    gin_came: list[str] = []
+    page.route("**/rules/gin.*.html", slow_gin)
+    page.on("requestfinished", lambda r: gin_came.append(r.url) if "/rules/gin." in r.url else None)
+    page.goto(server.url)
+    dialog = page.get_by_role("dialog", name="Rules")
+    page.get_by_role("button", name="Rules").click()
+    expect(dialog).to_be_visible()
+    dialog.get_by_role("button", name="Basic Rummy").click()
+    body = page.locator("#rules-body")
+    expect(body).to_have_attribute("data-game", "rummy")
+    expect(body).not_to_have_attribute("aria-busy", "true")
+    for _ in range(200):  # (until the slow Gin answer has come, to be dropped)
+        if gin_came:
+            break
+        page.wait_for_timeout(50)
+    assert gin_asked and gin_came, "Gin's rules were not asked for first, or never came"
+    page.evaluate("() => new Promise(r => setTimeout(r, 100))")  # (its text read, then dropped)
+    assert body.get_attribute("data-game") == "rummy"
+    expect(body).not_to_contain_text("Gin Rummy in short")
+    expect(dialog.get_by_role("button", name="Basic Rummy")).to_have_attribute(
+        "aria-pressed", "true"
+    )

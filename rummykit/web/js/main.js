@@ -1823,14 +1823,21 @@ function setFourColour(on) {
   localStorage.setItem("rummykit.fourColour", on ? "1" : "0");
 }
 
+let rulesAsked = 0; // the last rules asked for win (tabs tapped quickly, a language change)
+
 async function openRules(game) {
   for (const b of document.querySelectorAll(".rules-tab")) {
     b.setAttribute("aria-pressed", b.dataset.game === game ? "true" : "false");
   }
-  const response = await fetch(`/rules/${game}.${currentLanguage()}.html`);
+  const asked = ++rulesAsked;
   const body = $("rules-body");
-  body.innerHTML = response.ok ? await response.text() : "";
+  body.setAttribute("aria-busy", "true");
+  const response = await fetch(`/rules/${game}.${currentLanguage()}.html`);
+  const text = response.ok ? await response.text() : "";
+  if (asked !== rulesAsked) return;
+  body.innerHTML = text;
   body.dataset.game = game;
+  body.removeAttribute("aria-busy");
 }
 
 function wire() {
