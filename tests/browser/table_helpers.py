@@ -4,6 +4,7 @@ simple turns of Gin, Basic and Crazy Rummy, and opens tables played on the serve
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections import Counter
@@ -480,3 +481,52 @@ def open_session(page: Any, url: str, session: dict[str, Any]) -> None:
     page.wait_for_function(
         "() => document.querySelector('#dlg-result').open || document.querySelector('#hand .card')"
     )
+
+
+def gin_on_the_clock(
+    db: Any, url: str, *, seed: int, turn_time: int = 5, quiet_turns: int = 5
+) -> dict[str, Any]:
+    """A Gin table of two people in the server's database, ``turn_time`` seconds a turn, seat
+    1 kept for a friend; returns seat 0's stored session, its ``invites`` holding seat 1's link.
+
+    The deal is fixed (``seed``), and checked first on a copy played offline: ``quiet_turns``
+    turns in a row whose time runs out, each finished by the computer, leave the hand going. A
+    test that lets turns run out thus never meets a knock by luck (a random deal did, rarely)."""
+    import tempfile
+    from pathlib import Path
+
+    from rummykit.server.store import Store
+    from rummykit.server.tables import Table
+
+    def create(store: Any) -> tuple[Any, str]:
+        return Table.create(
+            store,
+            variant="gin",
+            opponents=1,
+            level="medium",
+            friends=1,
+            seed=seed,
+            turn_time=turn_time,
+            name="An",
+        )
+
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        contextlib.closing(Store(Path(folder) / "copy.sqlite3")) as store,
+    ):
+        copy, _ = create(store)
+        copy.join(copy.invites[1], "Lan")
+        now = [1000.0]
+        copy.clock = lambda: now[0]
+        for turn in range(quiet_turns):
+            deadline = copy.turn_deadline()
+            if deadline is not None:  # (none for a person away: the computer plays at once)
+                now[0] += deadline[1]
+                assert copy.expire(deadline[0]) is not None
+            seat = copy.computer_to_act()
+            while seat is not None and copy.computer_to_act() == seat:  # (that turn only)
+                copy.step_computer()
+            assert not copy.hand.is_over, f"seed {seed}: the hand ends on turn {turn + 1}"
+    table, token = create(Store(db))
+    link = f"{url.rstrip('/')}/#join={table.id}.{table.invites[1]}"
+    return {"table": table.id, "seat": 0, "token": token, "invites": [{"seat": 1, "link": link}]}
