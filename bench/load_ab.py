@@ -7,9 +7,10 @@ Each repeat runs ``bench/load.py`` once against each server, one after the other
 swapped every repeat (old first in odd repeats), so that both see the same machine over the same
 minutes. The old server runs from a git worktree of ``--old`` made in a temporary folder (removed
 at the end), with this tree's Python environment; the load is the same (same ``--seed``, so the
-same draws of games, levels, think times and moves as far as the servers' deals allow). The
-figures are the medians over the repeats with their spread (min-max), and the ratio new/old of
-the medians. Loopback only, bounded: each run stops by itself (see ``bench/load.py``).
+same draws of games, levels, think times and moves as far as the servers' deals allow, from
+the same ``--mix``). The figures are the medians over the repeats with their spread (min-max),
+and the ratio new/old of the medians. Loopback only, bounded: each run stops by itself (see
+``bench/load.py``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ import sys
 import tempfile
 from pathlib import Path
 from typing import Any
+
+from load_person import MIXES
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -42,7 +45,7 @@ def one_run(src: Path | None, args: argparse.Namespace) -> dict[str, Any]:
     command = [sys.executable, str(HERE / "load.py"), "--json"]
     command += ["--tables", str(args.tables), "--seconds", str(args.seconds)]
     command += ["--think", str(args.think), "--delay", str(args.delay), "--seed", str(args.seed)]
-    command += ["--hinters", str(args.hinters)]
+    command += ["--hinters", str(args.hinters), "--mix", args.mix]
     if src is not None:
         command += ["--src", str(src)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=args.seconds + 120)
@@ -70,6 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--delay", type=float, default=0.8)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--hinters", type=int, default=0, help="see bench/load.py")
+    parser.add_argument("--mix", choices=MIXES, default="realistic", help="see bench/load.py")
     parser.add_argument("--json", action="store_true", help="every run's figures as JSON")
     args = parser.parse_args(argv)
     if not 1 <= args.repeats <= 20:
@@ -104,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(
         f"{args.tables} tables, {args.seconds:g} s measured, think {args.think:g} s,"
-        f" delay {args.delay:g} s, seed {args.seed}, {args.hinters} hinters;"
+        f" delay {args.delay:g} s, seed {args.seed}, mix {args.mix}, {args.hinters} hinters;"
         f" {args.repeats} repeats, interleaved;"
         f" old = {args.old}, new = this tree. Median (min-max) over the repeats."
     )
