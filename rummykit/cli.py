@@ -1505,6 +1505,31 @@ def serve(
     workers: Annotated[
         int, typer.Option(min=1, max=64, help="Server processes sharing the port and the tables.")
     ] = 1,
+    tables_per_minute: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            max=100_000,
+            envvar="RUMMYKIT_TABLES_PER_MINUTE",
+            help="New tables a minute from one address (joins: twice that); 0: no limit.",
+        ),
+    ] = 30,
+    give_seat_after: Annotated[
+        float,
+        typer.Option(
+            min=0.0,
+            max=86_400.0,
+            help="Seconds a person must have been gone before another may let the computer"
+            " play their seat.",
+        ),
+    ] = 30.0,
+    allow_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Another site whose pages may open the game's sockets (https://host[:port]);"
+            " repeat for several. The server's own page always may."
+        ),
+    ] = None,
 ) -> None:
     """Play in the browser: serve the web app (open http://HOST:PORT/)."""
     import os
@@ -1512,9 +1537,14 @@ def serve(
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 
-    from rummykit.server.app import create_app
+    from rummykit.server.app import create_app, normal_origin
+    from rummykit.server.limits import Limits
     from rummykit.server.protocol import MAX_MESSAGE
 
+    try:
+        origins = [normal_origin(o) for o in allow_origin or ()]
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--allow-origin") from None
     if db is None:
         data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
         db = str(Path(data_home) / "rummykit" / "tables.sqlite3")
@@ -1524,9 +1554,14 @@ def serve(
         host=host, port=port, log_level="warning", ws_max_size=4 * MAX_MESSAGE + 1024
     )
     if workers == 1:
-        config = uvicorn.Config(create_app(db, delay=delay, start_thinkers=True), **settings)
+        limits = Limits.tables_per_minute(tables_per_minute, give_seat_after)
+        app = create_app(db, delay=delay, start_thinkers=True, limits=limits, origins=origins)
+        config = uvicorn.Config(app, **settings)
     else:  # each process builds its own application (rummykit.server.app.app_from_environment)
         os.environ.update(RUMMYKIT_DB=db, RUMMYKIT_DELAY=str(delay), RUMMYKIT_SHARED="1")
+        os.environ["RUMMYKIT_TABLES_PER_MINUTE"] = str(tables_per_minute)
+        os.environ["RUMMYKIT_ORIGINS"] = " ".join(origins)
+        os.environ["RUMMYKIT_GIVE_SEAT_AFTER"] = str(give_seat_after)
         config = uvicorn.Config(
             "rummykit.server.app:app_from_environment", factory=True, workers=workers, **settings
         )

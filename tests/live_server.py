@@ -34,6 +34,14 @@ class LiveServer:
     proc: subprocess.Popen[bytes] | None = None
     log: Path = None  # type: ignore[assignment]  # (set by __post_init__ for a SQLite file)
     workers: int = 1
+    tables_per_minute: int = 0
+    """New tables a minute from one address: none by default (the browser suite makes many
+    from 127.0.0.1); a test of the limit gives one."""
+    give_seat_after: float = 0.0
+    """Seconds before a person's seat may be given to the computer: none by default (the
+    browser suite gives a seat at once); a test of the wait gives one."""
+    allow_origin: str | None = None
+    """Another site allowed to open sockets (``--allow-origin``)."""
 
     def __post_init__(self) -> None:
         if self.log is None:
@@ -47,7 +55,10 @@ class LiveServer:
     def start(self, timeout: float = 20) -> None:
         exe = str(Path(sys.executable).parent / "rummykit")
         args = ["serve", "--port", str(self.port), "--db", str(self.db), "--delay", str(self.delay)]
-        args += ["--workers", str(self.workers)]
+        args += ["--workers", str(self.workers), "--tables-per-minute", str(self.tables_per_minute)]
+        args += ["--give-seat-after", str(self.give_seat_after)]
+        if self.allow_origin is not None:
+            args += ["--allow-origin", self.allow_origin]
         offset = self.log.stat().st_size if self.log.exists() else 0
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen([exe, *args], stdout=log, stderr=log)

@@ -19,6 +19,7 @@ from test_server import _hidden, _tokens, check_private, greedy
 
 from rummykit.server import app as app_module
 from rummykit.server.app import Hub, create_app
+from rummykit.server.limits import Limits
 from rummykit.server.protocol import ProtocolError
 from rummykit.server.store import Store
 from rummykit.server.tables import (
@@ -40,9 +41,13 @@ def store(tmp_path: Path) -> Iterator[Store]:
     s.close()
 
 
+AT_ONCE = Limits(give_after=0)
+
+
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path / "web.sqlite3", delay=0)) as c:
+    # (a seat is given at once here; the wait before it is tested on its own)
+    with TestClient(create_app(tmp_path / "web.sqlite3", delay=0, limits=AT_ONCE)) as c:
         yield c
 
 
@@ -431,7 +436,7 @@ def test_a_computer_takes_the_seat_of_a_friend_who_is_not_coming(store: Store) -
     for seat in (0, 3, -1):
         with pytest.raises(ProtocolError, match="is not another person's seat"):
             table.give_to_computer(seat, "easy")
-    with pytest.raises(ValueError, match="unknown level"):
+    with pytest.raises(ValueError, match="this table's level, medium, not 'grandmaster'"):
         table.give_to_computer(1, "grandmaster")
     assert table.seats[1].open
     table.give_to_computer(1, "medium")
@@ -445,10 +450,10 @@ def test_a_computer_takes_the_seat_of_a_friend_who_is_not_coming(store: Store) -
         table.join(code)  # that invitation is spent
     assert not table.take_back(1)  # nobody ever sat there: nobody can take it back
     # Lan left (not connected): the computer may take over her seat too, until she comes back.
-    table.give_to_computer(2, "hard", connected=[0])
+    table.give_to_computer(2, connected=[0], after=0)
     assert table.seats[2].public() == {
         "kind": "computer",
-        "level": "hard",
+        "level": "medium",
         "stand_in": True,
         "name": "Lan",
     }
@@ -486,12 +491,12 @@ def test_a_friend_lets_the_computer_play_for_a_creator_who_left(store: Store) ->
         with pytest.raises(ProtocolError, match="is not a person's seat"):
             table.give_to_computer(0, "easy", connected=[], by=by)
     assert table.seats[0].kind == "human"
-    table.give_to_computer(0, "medium", connected=[2], by=2)
+    table.give_to_computer(0, "medium", connected=[2], by=2, after=0)
     assert table.seats[0].stand_in and table.seats[0].level == "medium"
     # The creator comes back (a hello with their token): the seat and its powers are theirs.
     assert table.check_token(0, host) and table.take_back(0)
     assert table.seats[0].kind == "human" and table.check_token(0, host)
-    table.give_to_computer(1, "easy", connected=[0])
+    table.give_to_computer(1, connected=[0])  # (at the table's level: medium)
 
 
 def test_the_creator_hands_an_empty_seat_to_the_computer_over_http(client: TestClient) -> None:
@@ -501,10 +506,10 @@ def test_the_creator_hands_an_empty_seat_to_the_computer_over_http(client: TestC
     ).json()
     table = info["table"]
     url = f"/api/tables/{table}/seats/1/computer"
-    body = {"token": info["token"], "level": "hard"}
+    body = {"token": info["token"], "level": "medium"}
     joined = _join(client, table, {"code": info["invites"][1]["code"], "name": "Lan"}).json()
     assert client.post(url, json={**body, "token": joined["token"]}).status_code == 403
-    assert client.post(url, json={"token": info["token"]}).status_code == 400
+    assert client.post(url, json={**body, "level": "hard"}).status_code == 400  # not its level
     assert client.post(url, json={**body, "level": "grandmaster"}).status_code == 400
     assert client.post(f"/api/tables/{table}/seats/0/computer", json=body).status_code == 409
     assert client.post(f"/api/tables/{table}/seats/x/computer", json=body).status_code == 409
@@ -530,7 +535,7 @@ def test_the_creator_hands_an_empty_seat_to_the_computer_over_http(client: TestC
         assert seats == {"t": "seats", "seats": answer.json()["seats"], "clock": None}
         assert seats["seats"][1] == {
             "kind": "computer",
-            "level": "hard",
+            "level": "medium",
             "stand_in": True,
             "name": None,
         }
@@ -538,7 +543,7 @@ def test_the_creator_hands_an_empty_seat_to_the_computer_over_http(client: TestC
     # Lan (not connected to it, over HTTP with her token) may let the computer play An's seat
     # now that An has left; a bad "by" or a forged token changes nothing.
     host_seat = f"/api/tables/{table}/seats/0/computer"
-    lan_body = {"by": 2, "token": joined["token"], "level": "easy"}
+    lan_body = {"by": 2, "token": joined["token"]}  # (the level is the table's)
     for bad, status in (
         ({**lan_body, "by": "2"}, 400),
         ({**lan_body, "by": True}, 400),
@@ -551,7 +556,7 @@ def test_the_creator_hands_an_empty_seat_to_the_computer_over_http(client: TestC
     assert answer.status_code == 200, answer.text
     assert answer.json()["seats"][0] == {
         "kind": "computer",
-        "level": "easy",
+        "level": "medium",
         "stand_in": True,
         "name": None,
     }
@@ -592,9 +597,7 @@ def test_a_friend_who_comes_back_takes_their_seat_back_from_the_computer(
             assert host.receive_json()["t"] == "view"
         assert state.hand.to_act == 1
         seq_before = state.seq
-        answer = client.post(
-            f"/api/tables/{table}/seats/1/computer", json={"token": token, "level": "easy"}
-        )
+        answer = client.post(f"/api/tables/{table}/seats/1/computer", json={"token": token})
         assert answer.status_code == 200
         assert host.receive_json()["seats"][1]["stand_in"] is True
         # The computer plays Lan's turn (and An is told of each of its moves), until An's turn.
@@ -665,7 +668,7 @@ def test_a_friend_who_comes_back_after_a_hand_ended_is_told_how_it_ended(
     )
     _, lan = table.join(table.invites[1], "Lan")
     assert "previous" not in table.view_message(1, with_hand_log=True)  # the first hand
-    table.give_to_computer(1, "easy", connected=[0])
+    table.give_to_computer(1, connected=[0], after=0)
     while not table.hand.is_over:
         if table.computer_to_act() is not None:
             table.step_computer()
@@ -867,3 +870,84 @@ def test_a_page_toggling_reading_cannot_flood_the_table(client: TestClient) -> N
                 "reading": [1],
             }
             assert len(presences) <= 2 + elapsed / PRESENCE_INTERVAL, len(presences)
+
+
+def test_a_seat_is_given_to_the_computer_only_at_the_tables_level_and_after_a_wait(
+    store: Store,
+) -> None:
+    """A person who left a moment ago (a phone that locked its screen) keeps their seat for
+    ``after`` seconds; one whose turn's time ran out may be played for at once; and the
+    computer that plays for them is the table's own, never a weaker one."""
+    table, _ = Table.create(
+        store, variant="rummy", opponents=3, level="hard", friends=2, seed=4, turn_time=30
+    )
+    for seat in (1, 2):
+        table.join(table.invites[seat], f"P{seat}")
+    now = [1000.0]
+    table.clock = lambda: now[0]
+    table.known_since = now[0]
+    assert table.computer_level() == "hard"
+    table.came(1)
+    now[0] += 100
+    table.left(1)  # P1's page closes
+    now[0] += 10
+    with pytest.raises(ProtocolError, match=r"left 10 s ago: .* once they have been gone 30 s"):
+        table.give_to_computer(1, connected=[0], after=30)
+    for weaker in ("easy", "random", "medium"):
+        with pytest.raises(ValueError, match="this table's level, hard"):
+            table.give_to_computer(1, weaker, connected=[0], after=30)
+    assert table.seats[1].kind == "human"
+    now[0] += 20
+    table.give_to_computer(1, "hard", connected=[0], after=30)
+    assert table.seats[1].public()["level"] == "hard" and table.seats[1].stand_in
+    # P2 never opened a page since this copy of the table was made: gone since then.
+    table.give_to_computer(2, connected=[0], after=30)
+    assert table.seats[2].stand_in
+
+
+def test_a_person_whose_time_ran_out_may_be_played_for_at_once(store: Store) -> None:
+    table, _ = Table.create(
+        store, variant="gin", opponents=1, level="easy", friends=1, seed=5, turn_time=30
+    )
+    table.join(table.invites[1], "Lan")
+    now = [1000.0]
+    table.clock = lambda: now[0]
+    table.known_since = now[0]
+    while table.hand.to_act != 1:
+        legal = [str(a) for a in table.hand.view(0).legal_actions]
+        table.act(0, greedy(legal), table.seq)
+    assert table.computer_level() == "medium"  # (no computer at the table: medium)
+    table.left(1)
+    with pytest.raises(ProtocolError, match="left 0 s ago"):
+        table.give_to_computer(1, connected=[0], after=30)
+    deadline = table.turn_deadline()
+    assert deadline is not None
+    now[0] += deadline[1]
+    assert table.expire(deadline[0]) == 1  # her time ran out
+    table.give_to_computer(1, connected=[0], after=30)
+    assert table.seats[1].stand_in and table.seats[1].level == "medium"
+
+
+def test_over_http_a_seat_just_left_is_kept_for_its_person(tmp_path: Path) -> None:
+    """With the server's default wait, a friend who just closed the page keeps the seat: the
+    answer says how long they have been gone and how long the wait is."""
+    with TestClient(create_app(tmp_path / "wait.sqlite3", delay=30)) as client:
+        info = client.post(
+            "/api/tables", json={"game": "rummy", "opponents": 1, "friends": 1}
+        ).json()
+        table = info["table"]
+        joined = _join(client, table, {"code": info["invites"][0]["code"], "name": "Lan"})
+        with client.websocket_connect(f"/ws/{table}/0") as host:
+            host.send_json({"t": "hello", "token": info["token"]})
+            assert [host.receive_json()["t"] for _ in range(3)] == ["welcome", "view", "presence"]
+            with client.websocket_connect(f"/ws/{table}/1") as lan:
+                lan.send_json({"t": "hello", "token": joined.json()["token"]})
+                assert [lan.receive_json()["t"] for _ in range(2)] == ["welcome", "view"]
+                assert host.receive_json()["online"] == [0, 1]
+            assert host.receive_json()["online"] == [0]  # she left
+            answer = client.post(
+                f"/api/tables/{table}/seats/1/computer", json={"token": info["token"]}
+            )
+            assert answer.status_code == 409
+            assert "once they have been gone 30 s" in answer.json()["error"]
+            assert client.get(f"/api/tables/{table}").json()["seats"][1]["kind"] == "human"

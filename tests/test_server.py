@@ -562,7 +562,8 @@ def test_http_api(client: TestClient) -> None:
     for body in bad:
         response = client.post("/api/tables", json=body)
         assert response.status_code == 400 and response.json()["error"], body
-    assert client.post("/api/tables", content=b"[").status_code == 400
+    json_type = {"Content-Type": "application/json"}
+    assert client.post("/api/tables", content=b"[", headers=json_type).status_code == 400
     info = _new_table(client, game="rummy-classic", opponents=3)
     summary = client.get(f"/api/tables/{info['table']}").json()
     assert summary["game"] == "rummy" and summary["variant"] == "rummy-classic"

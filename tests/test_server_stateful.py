@@ -231,7 +231,7 @@ class FriendsTable(RuleBasedStateMachine):
         seat = people[pick % len(people)]
         by = next(s for s in people if s != seat)
         self.connected.discard(seat)
-        self.table.give_to_computer(seat, "easy", connected=sorted(self.connected), by=by)
+        self.table.give_to_computer(seat, connected=sorted(self.connected), by=by, after=0)
         assert self.table.seats[seat].stand_in and seat not in self.table.human_seats()
 
     @rule(pick=st.integers(0, 10**6))

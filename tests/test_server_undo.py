@@ -220,7 +220,7 @@ def test_no_take_backs_at_a_table_with_friends(store: Store) -> None:
     again, _ = Table.create(store, variant="rummy", opponents=1, level="medium", friends=1, seed=5)
     code = again.invites[1]
     again.join(code, "Lan")
-    again.give_to_computer(1, "easy", connected=[0], by=0)
+    again.give_to_computer(1, connected=[0], by=0, after=0)
     assert again.people() == 2 and again.human_seats() == [0]
     for _ in range(300):
         _to_person(again)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -222,3 +223,35 @@ def test_a_move_overtaken_by_another_process_is_refused_as_stale(store_address: 
     assert there.hand.history == here.hand.history  # it read the table again
     assert there.changes == here.changes == store.changes_of([table.id])[table.id]
     store.close()
+
+
+def test_tables_nobody_opens_any_more_are_pruned_with_all_of_theirs(store: Store) -> None:
+    """A finished match goes 3 days after it was last played or opened, one still going after
+    30 (as the server prunes); a rematch link to a pruned table goes with it."""
+    day = 86_400.0
+    new_table(store, "done")
+    store.append_action("done", 0, 0, 0, "draw stock", finished=True)
+    new_table(store, "next", after="done")  # its rematch, still going
+    new_table(store, "going")
+    store.append_action("going", 0, 0, 0, "draw stock", finished=False)
+    store.undo_action("going", 0, 0, 0, "draw stock")
+    start = time.time()
+
+    def prune(days_later: float) -> list[str]:
+        return store.prune(finished_days=3, unfinished_days=30, now=start + days_later * day)
+
+    assert prune(2.9) == []
+    assert prune(3.1) == ["done"]
+    assert store.load("done") is None and store.next_table("done") is None
+    assert store.load("next") is not None and store.load("going") is not None
+    store.opened("going", at=start + 10 * day)  # a page opened it on day 10: kept till day 40
+    assert prune(30.1) == ["next"]
+    assert store.load("going") is not None
+    assert prune(39.9) == []
+    assert prune(40.1) == ["going"]
+    assert store.table_ids(unfinished_only=False) == []
+    # Nothing of theirs is left to refer to them: the same ids can be used again.
+    new_table(store, "done")
+    store.append_action("done", 0, 0, 0, "draw stock", finished=False)
+    again = store.load("done")
+    assert again is not None and again.record["hands"][0]["actions"] == [[0, "draw stock"]]

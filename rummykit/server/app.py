@@ -1,10 +1,11 @@
 """The FastAPI application: the page, a small JSON API, and one WebSocket per seat.
 
 This is rummykit's only async code. Each table has a lock: a person's intent and a computer
-seat's move are handled one at a time, committed to the store, and the resulting views are sent
-before the lock is released, so every socket receives views in ``seq`` order. After a person's
-action, a task runs the computer seats one action at a time, ``delay`` seconds apart, so the page
-can show each move.
+seat's move are handled one at a time, committed to the store, and the resulting views are put in
+each socket's outbox before the lock is released (sent in order by the socket's own task, never
+awaited under the lock), so every socket receives views in ``seq`` order. After a person's action,
+a task runs the computer seats one action at a time, ``delay`` seconds apart, so the page can show
+each move.
 
 Routes: ``GET /`` (the page, static files from ``rummykit/web``), ``GET /api/games``,
 ``POST /api/tables``, ``GET /api/tables/{id}``, ``WS /ws/{table}/{seat}``. The protocol is in
@@ -16,15 +17,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import os
 import re
 import secrets
 import socket
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import JSONResponse, Response
@@ -33,6 +36,8 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from rummykit import __version__
+from rummykit.server.limits import Buckets, Limits
+from rummykit.server.outbox import Outbox
 from rummykit.server.protocol import (
     PACES,
     ActionIntent,
@@ -58,7 +63,15 @@ from rummykit.server.store import Store
 from rummykit.server.tables import BadName, NameTaken, Table, TableManager, game_catalogue
 from rummykit.server.thinking import Thinker, default_processes
 
-__all__ = ["WEB_DIR", "Hub", "PageCompression", "app_from_environment", "create_app"]
+__all__ = [
+    "WEB_DIR",
+    "Hub",
+    "PageCompression",
+    "app_from_environment",
+    "create_app",
+    "normal_origin",
+    "same_site",
+]
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 """The page's static files (HTML, CSS, JavaScript modules, catalogues, rules)."""
@@ -66,9 +79,10 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 HELLO_TIMEOUT = 30.0
 """Seconds a new socket has to say hello with its token."""
 
-SEND_TIMEOUT = 5.0
+SEND_TIMEOUT = 2.0
 """Seconds a socket may take to accept one message; one that takes longer (it stopped reading)
-is dropped, so it can never hold up its table."""
+is closed. Messages wait in each socket's own outbox (:class:`Outbox`), so a slow socket never
+holds up its table."""
 
 MAX_BODY = 16_384
 """Bytes at most in a request body (a new table's settings are far smaller)."""
@@ -91,6 +105,19 @@ LEASE_SECONDS = 6.0
 """How long a process's lease on a table (running its computers and clock) lasts unless renewed;
 renewed every third of it, taken over by another process once it has expired."""
 
+PRUNE_EVERY = 3600.0
+"""Seconds between two prunings of old tables."""
+
+FINISHED_DAYS = 3.0
+"""A finished match nobody has opened for this many days is deleted (the page keeps its seat as
+long)."""
+
+UNFINISHED_DAYS = 30.0
+"""A match still going that nobody has played or opened for this many days is deleted."""
+
+OPENED_EVERY = 3600.0
+"""A table's ``opened`` time is written at most this often (a write per hello would cost)."""
+
 THREADS = 64
 """Threads for the engine's work and the store's reads and writes (see ``lifespan``)."""
 
@@ -103,9 +130,83 @@ CSP = (
 )
 """Everything comes from this server: no external font, image or script can load."""
 
+PERMISSIONS = "camera=(), microphone=(), geolocation=(), payment=(), usb=(), display-capture=()"
+"""Powers the page never uses, refused to it and to anything that might get into it (sharing an
+invitation and copying it stay allowed)."""
+
 log = logging.getLogger("rummykit.server")
 
 Messages = dict[int, dict[str, Any]]
+
+
+def normal_origin(text: str) -> str:
+    """``scheme://host[:port]`` as browsers send it in ``Origin`` (lower case, no path)."""
+    parts = urlsplit(text.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ValueError(f"an origin is http(s)://host[:port], not {text!r}")
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+def same_site(origin: str | None, host: str | None, allowed: frozenset[str] = frozenset()) -> bool:
+    """May a socket be opened by a page of ``origin`` (its ``Origin`` header) on a server
+    reached as ``host`` (its ``Host`` header)? Yes with no ``Origin`` (not a browser: a program
+    that holds a token anyway), for the server's own page (the same host and port), and for an
+    origin in ``allowed``; no for any other site's page, which must not play with the tokens
+    its visitors keep for this server.
+
+    >>> same_site(None, "127.0.0.1:8000"), same_site("http://127.0.0.1:8000", "127.0.0.1:8000")
+    (True, True)
+    >>> same_site("https://evil.example", "192.168.1.5:8000"), same_site("null", "a:1")
+    (False, False)
+    >>> same_site("https://play.example", "10.0.0.2:8000", frozenset({"https://play.example"}))
+    True
+    """
+    if origin is None:
+        return True
+    if origin.lower() in allowed:
+        return True
+    netloc = urlsplit(origin).netloc.lower()
+    return bool(netloc) and netloc == (host or "").lower()
+
+
+def note_opened(store: Store, table_id: str, opened_at: dict[str, float]) -> None:
+    """Note in the store, in the background and at most once every :data:`OPENED_EVERY`
+    seconds per table, that a seat's page opened the table (so it is not pruned)."""
+    now = time.monotonic()
+    if now - opened_at.get(table_id, -OPENED_EVERY) < OPENED_EVERY:
+        return
+    opened_at[table_id] = now
+
+    def write() -> None:
+        try:
+            store.opened(table_id)
+        except Exception:  # (noted again at the next hello)
+            opened_at.pop(table_id, None)
+            log.warning("could not note that table %s was opened", table_id)
+
+    asyncio.get_running_loop().run_in_executor(None, write)
+
+
+async def prune_forever(store: Store, every: float, opened_at: dict[str, float]) -> None:
+    """Delete the tables nobody has opened for long, every ``every`` seconds (the first time
+    soon after the start)."""
+    await asyncio.sleep(min(every, 60.0))
+    while True:
+        try:
+            while True:  # (in batches, so that no transaction holds the others up for long)
+                gone = await asyncio.to_thread(
+                    store.prune, finished_days=FINISHED_DAYS, unfinished_days=UNFINISHED_DAYS
+                )
+                if gone:
+                    log.info("pruned %d tables nobody had opened for long", len(gone))
+                if len(gone) < 500:
+                    break
+        except Exception:
+            log.exception("pruning old tables failed (tried again later)")
+        now = time.monotonic()
+        for table_id in [t for t, at in opened_at.items() if now - at >= OPENED_EVERY]:
+            del opened_at[table_id]
+        await asyncio.sleep(every)
 
 
 def _seat_number(text: str) -> int:
@@ -172,6 +273,7 @@ class Hub:
         """Per table, the person's turn whose time is running and the task that ends it."""
         self.presence_sent: dict[str, float] = {}  # when each table's last presence went out
         self.presence_due: dict[str, asyncio.Task[None]] = {}  # a presence waiting its turn
+        self.outboxes: dict[WebSocket, Outbox] = {}  # each joined socket's messages on their way
 
     def lock(self, table_id: str) -> TableLock:
         """The lock that serialises everything done to one table."""
@@ -184,14 +286,19 @@ class Hub:
         """Register a seat's socket; the seat's older sockets are closed (one socket a seat)."""
         seats = self.sockets.setdefault(table_id, {})
         for old in seats.get(seat, set()):
-            self._close_later(old, REPLACED)
+            if old in self.outboxes:
+                self.outboxes[old].close(REPLACED)
         seats[seat] = {ws}
+        self.outboxes[ws] = Outbox(ws, timeout=SEND_TIMEOUT)
 
     def leave(self, table_id: str, seat: int, ws: WebSocket) -> None:
         """Forget a closed socket (and the table, if nothing else holds it in memory)."""
         self.sockets.get(table_id, {}).get(seat, set()).discard(ws)
         self.paces.pop(ws, None)
         self.reading.discard(ws)
+        outbox = self.outboxes.pop(ws, None)
+        if outbox is not None:
+            outbox.stop()
         self.release(table_id)
 
     def release(self, table_id: str) -> None:
@@ -234,22 +341,21 @@ class Hub:
             self.leased.add(table_id)
         return took
 
-    @staticmethod
-    def _close_later(ws: WebSocket, code: int) -> None:
-        async def close() -> None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(ws.close(code=code), SEND_TIMEOUT)
-
-        asyncio.get_running_loop().create_task(close())
-
     async def send_to(self, ws: WebSocket, message: dict[str, Any]) -> bool:
-        """Send one message; False (and the socket closed) if it is closed or stopped reading."""
-        try:
-            await asyncio.wait_for(ws.send_json(message), SEND_TIMEOUT)
-        except Exception:  # closed, or too slow: the seat reconnects and asks for the view
-            self._close_later(ws, 1011)
-            return False
-        return True
+        """Put one message in the socket's outbox (never waits); False if the socket is gone,
+        or fell behind and is being closed (its page reconnects and asks for the view)."""
+        outbox = self.outboxes.get(ws)
+        return outbox is not None and outbox.put(message)
+
+    async def receive(self, ws: WebSocket) -> str | bytes | None:
+        """The socket's next message, or None once it is closed, or its outbox closed it (what
+        a page says while its outbox closes it is not listened to)."""
+        outbox = self.outboxes.get(ws)
+        while outbox is not None:
+            text = await outbox.until_closed(_receive(ws))
+            if text is None or outbox.code is None:
+                return text
+        return None
 
     async def send(self, table_id: str, messages: Messages) -> None:
         """Send each seat its message on its socket (call with the table lock)."""
@@ -508,11 +614,16 @@ class Hub:
             self._stop_clock(table_id)
 
     async def stop(self) -> None:
-        """Cancel the computer-move tasks (on shutdown) and give up this process's leases."""
+        """Cancel the computer-move tasks and the sends under way (on shutdown), and give up this
+        process's leases."""
         tasks = [*self.runners.values(), *(task for _, task in self.clocks.values())]
         if self.watcher is not None:
             tasks.append(self.watcher)
         tasks += self.presence_due.values()
+        for outbox in self.outboxes.values():  # (uvicorn closes the sockets themselves)
+            outbox.stop()
+            if outbox.task is not None:
+                tasks.append(outbox.task)
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -522,6 +633,9 @@ class Hub:
             self.leased.discard(table_id)
             await asyncio.to_thread(self._drop_lease, table_id)
 
+
+ASKS = (HintRequest, ViewRequest, CheckDown, ReviewRequest)
+"""The questions a socket asks (they change nothing): under a budget (:attr:`Limits.asks`)."""
 
 CREATE_FIELDS = frozenset({"game", "opponents", "level", "options", "friends", "name", "turn_time"})
 """The fields of a new table's request."""
@@ -544,12 +658,30 @@ def _refuse(status: int, error: str) -> JSONResponse:
     return JSONResponse({"error": error}, status_code=status)
 
 
+def _limited(buckets: Buckets[str] | None, request: Request, what: str) -> JSONResponse | None:
+    """429 with ``Retry-After`` if the request's address has spent its budget for ``what``."""
+    if buckets is None:
+        return None
+    address = request.client.host if request.client is not None else ""
+    wait = buckets.spend(address, time.monotonic())
+    if not wait:
+        return None
+    seconds = max(1, math.ceil(wait))
+    answer = _refuse(429, f"too many {what} from this address: try again in {seconds} s")
+    answer.headers["Retry-After"] = str(seconds)
+    return answer
+
+
 async def _object_body(
     request: Request, allowed: frozenset[str], required: frozenset[str] = frozenset()
 ) -> dict[str, Any] | JSONResponse:
-    """The request's JSON object, or the refusal to send: 413 over :data:`MAX_BODY`, 400 for
+    """The request's JSON object, or the refusal to send: 415 unless it says it is JSON (a
+    plain form on another site cannot send it, then), 413 over :data:`MAX_BODY`, 400 for
     anything but a JSON object (or not Unicode, or nested too deep), for a field outside
     ``allowed`` or a ``required`` one missing."""
+    media = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if media != "application/json":
+        return _refuse(415, "the body is JSON (Content-Type: application/json)")
     raw = await _read_body(request)
     if raw is None:
         return _refuse(413, f"the body is too long (at most {MAX_BODY} bytes)")
@@ -610,6 +742,9 @@ def create_app(
     thinkers: int | None = None,
     start_thinkers: bool = False,
     shared: bool | None = None,
+    limits: Limits | None = None,
+    origins: Iterable[str] = (),
+    prune_every: float = PRUNE_EVERY,
 ) -> FastAPI:
     """The application serving the page and the tables stored in the SQLite file ``db``.
 
@@ -618,8 +753,17 @@ def create_app(
     beyond the first; 0: threads only), started with the first heavy decision, or at once with
     ``start_thinkers``. ``db`` may also be a ``postgresql://`` address; ``shared``: other server
     processes use the same database (always so for PostgreSQL; say so for a SQLite file served
-    by several processes).
+    by several processes). ``limits``: the budgets of one client (default :class:`Limits`).
+    ``origins``: the pages of other sites allowed to open sockets (``https://host[:port]``);
+    the server's own page always is (see :func:`same_site`). Every ``prune_every`` seconds the
+    tables nobody has opened for long are deleted (:data:`FINISHED_DAYS`, :data:`UNFINISHED_DAYS`).
     """
+    allowed = frozenset(normal_origin(o) for o in origins)
+    opened_at: dict[str, float] = {}  # when this process last noted each table as opened
+    limits = Limits() if limits is None else limits
+    creating = None if limits.create is None else Buckets[str](limits.create)
+    joining = None if limits.join is None else Buckets[str](limits.join)
+    asking = None if limits.asks is None else Buckets[WebSocket](limits.asks)
     store = Store(db, shared=shared)
     manager = TableManager(store)
     thinker = Thinker(default_processes() if thinkers is None else thinkers)
@@ -634,9 +778,11 @@ def create_app(
         if start_thinkers:
             await thinker.start()
         hub.start()
+        pruner = asyncio.create_task(prune_forever(store, prune_every, opened_at))
         # Tables are replayed from the store when a seat connects, not all at start: a server
         # with many stored games starts at once, and an abandoned game costs no memory.
         yield
+        pruner.cancel()
         await hub.stop()
         thinker.close()
         store.close()
@@ -661,6 +807,8 @@ def create_app(
         response.headers["Content-Security-Policy"] = CSP
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "no-referrer"
+        response.headers["Permissions-Policy"] = PERMISSIONS
+        response.headers["Cross-Origin-Opener-Policy"] = "same-origin"
         if request.url.path.startswith("/api/"):
             response.headers["Cache-Control"] = "no-store"
         else:
@@ -681,6 +829,9 @@ def create_app(
         body = await _object_body(request, CREATE_FIELDS)
         if isinstance(body, JSONResponse):
             return body
+        refused = _limited(creating, request, "new tables")
+        if refused is not None:
+            return refused
         game = body.get("game")
         opponents = body.get("opponents", 1)
         level = body.get("level", "random")
@@ -724,6 +875,9 @@ def create_app(
             return body
         if not isinstance(body["code"], str):
             return _refuse(400, "the invitation's code is text")
+        refused = _limited(joining, request, "seats taken")
+        if refused is not None:
+            return refused
         table = manager.get(table_id)
         if table is None:
             return JSONResponse({"error": "no such table"}, status_code=404)
@@ -769,14 +923,15 @@ def create_app(
         friend who has not taken their seat or is not connected; any other person at the table
         for one who took their seat and is not connected now (the creator too)."""
         body = await _object_body(
-            request, frozenset({"by", "token", "level"}), frozenset({"token", "level"})
+            request, frozenset({"by", "token", "level"}), frozenset({"token"})
         )
         if isinstance(body, JSONResponse):
             return body
         by = body.get("by", 0)
+        level = body.get("level")
         if type(by) is not int or not isinstance(body["token"], str):
             return _refuse(400, 'the body is {"by": number, "token": text, "level": text}')
-        if not isinstance(body["level"], str):
+        if level is not None and not isinstance(level, str):
             return _refuse(400, 'the body is {"by": number, "token": text, "level": text}')
         seat = _seat_number(seat_text)
         table = manager.get(table_id)
@@ -787,7 +942,9 @@ def create_app(
                 error = "only the table's creator may do that" if by == 0 else "wrong token"
                 return JSONResponse({"error": error}, status_code=403)
             async with hub.lock(table.id):
-                table.give_to_computer(seat, body["level"], connected=hub.seats_of(table.id), by=by)
+                connected = hub.seats_of(table.id)
+                after = limits.give_after
+                table.give_to_computer(seat, level, connected=connected, by=by, after=after)
                 message = table.seats_message()
                 await hub.broadcast(table.id, message)
                 hub.wake(table)  # it may be that seat's turn
@@ -826,6 +983,9 @@ def create_app(
 
     @app.websocket("/ws/{table_id}/{seat_text}")
     async def seat_socket(ws: WebSocket, table_id: str, seat_text: str) -> None:
+        if not same_site(ws.headers.get("origin"), ws.headers.get("host"), allowed):
+            await ws.close(code=4403)  # (before accepting: the upgrade is answered 403)
+            return
         await ws.accept()
         seat = _seat_number(seat_text)
         try:
@@ -848,17 +1008,20 @@ def create_app(
         except ProtocolError as exc:
             if table is not None:
                 hub.release(table.id)
-            await hub.send_to(ws, error_message(exc))
-            with contextlib.suppress(Exception):
-                await ws.close(code=4404 if exc.code == "unknown_table" else 4401)
+            with contextlib.suppress(Exception):  # (not joined: nobody else waits for this)
+                await asyncio.wait_for(ws.send_json(error_message(exc)), SEND_TIMEOUT)
+                code = 4404 if exc.code == "unknown_table" else 4401
+                await asyncio.wait_for(ws.close(code=code), SEND_TIMEOUT)
             return
         assert table is not None
+        note_opened(store, table.id, opened_at)
         joined = False
         try:  # (from the join on, whatever ends this socket, even a cancelled hello, leaves)
             async with hub.lock(table.id):
                 if table.take_back(seat):  # a computer played for them while they were away
                     await hub.broadcast(table.id, table.seats_message())
                 hub.join(table.id, seat, ws)
+                table.came(seat)
                 joined = True
                 if hello.pace is not None:
                     hub.paces[ws] = hello.pace  # before the computer's first move after this join
@@ -871,13 +1034,17 @@ def create_app(
             async with hub.lock(table.id):
                 hub.wake(table)
             while True:
-                text = await _receive(ws)
+                text = await hub.receive(ws)
                 if text is None:
                     break
                 await _handle(table, seat, ws, text)
         finally:
+            if asking is not None:
+                asking.forget(ws)
             if joined:
                 hub.leave(table.id, seat, ws)
+                if seat not in hub.seats_of(table.id):  # (not replaced by a newer socket)
+                    table.left(seat)
                 if hub.seats_of(table.id):  # still in memory: tell the others this seat left
                     await hub.presence(table)
                     hub.release(table.id)  # (the others may have left while it was sent)
@@ -885,6 +1052,12 @@ def create_app(
     async def _handle(table: Table, seat: int, ws: WebSocket, text: str | bytes) -> None:
         try:
             message = parse_incoming(text)
+            if asking is not None and isinstance(message, ASKS):
+                wait = asking.spend(ws, time.monotonic())
+                if wait:
+                    raise ProtocolError(
+                        f"too many questions at once: try again in {math.ceil(wait)} s", "too_fast"
+                    )
             if isinstance(message, ReviewRequest):
                 await hub.review(table, seat, ws, message.hand)
                 return
@@ -946,15 +1119,33 @@ def create_app(
     return app
 
 
-ENVIRONMENT = ("RUMMYKIT_DB", "RUMMYKIT_DELAY", "RUMMYKIT_SHARED")
+ENVIRONMENT = (
+    "RUMMYKIT_DB",
+    "RUMMYKIT_DELAY",
+    "RUMMYKIT_SHARED",
+    "RUMMYKIT_TABLES_PER_MINUTE",
+    "RUMMYKIT_ORIGINS",
+    "RUMMYKIT_GIVE_SEAT_AFTER",
+)
 """The settings :func:`app_from_environment` reads (``rummykit serve --workers`` sets them)."""
 
 
 def app_from_environment() -> FastAPI:
     """The application of one of several server processes (``rummykit serve --workers N``):
     the database in ``RUMMYKIT_DB``, the computer's pause in ``RUMMYKIT_DELAY``, and
-    ``RUMMYKIT_SHARED`` set to 1 when other processes share the database."""
+    ``RUMMYKIT_SHARED`` set to 1 when other processes share the database, and the new tables a
+    minute from one address in ``RUMMYKIT_TABLES_PER_MINUTE`` (see :meth:`Limits.tables_per_minute`;
+    each process keeps its own count), the seconds before a person's seat may be given to the
+    computer in ``RUMMYKIT_GIVE_SEAT_AFTER``, and other sites allowed to open sockets in
+    ``RUMMYKIT_ORIGINS`` (separated by spaces)."""
     db = os.environ["RUMMYKIT_DB"]
     delay = float(os.environ.get("RUMMYKIT_DELAY", "0.8"))
     shared = os.environ.get("RUMMYKIT_SHARED") == "1"
-    return create_app(db, delay=delay, start_thinkers=True, shared=shared or None)
+    limits = Limits.tables_per_minute(
+        int(os.environ.get("RUMMYKIT_TABLES_PER_MINUTE", "30")),
+        float(os.environ.get("RUMMYKIT_GIVE_SEAT_AFTER", "30")),
+    )
+    origins = os.environ.get("RUMMYKIT_ORIGINS", "").split()
+    return create_app(
+        db, delay=delay, start_thinkers=True, shared=shared or None, limits=limits, origins=origins
+    )

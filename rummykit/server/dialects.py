@@ -32,7 +32,8 @@ CREATE TABLE IF NOT EXISTS tables (
     finished INTEGER NOT NULL DEFAULT 0,
     turn_time INTEGER NOT NULL DEFAULT 0,
     seats_version INTEGER NOT NULL DEFAULT 0,
-    changes INTEGER NOT NULL DEFAULT 0
+    changes INTEGER NOT NULL DEFAULT 0,
+    opened DOUBLE PRECISION NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS hands (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -73,7 +74,8 @@ CREATE TABLE IF NOT EXISTS leases (
 """The tables: ``tables`` (one row a table; ``turn_time``: the seconds a person has for a turn at
 a table with friends, 0 for no limit; ``seats_version``: counts the changes of ``seats``, so that
 of two processes changing them at once one wins and the other is told; ``changes``: counts every
-write after its creation, so that a process sees that another one wrote it), ``hands`` (dealer and
+write after its creation, so that a process sees that another one wrote it; ``opened``: when a
+seat's page last opened it, roughly, for pruning the tables nobody opens any more), ``hands`` (dealer and
 seed of each hand), ``actions`` (one row per accepted action, in order; ``stand_in`` marks a move
 the computer made in a person's seat while they were away), ``undos`` (each move a person took
 back, playing alone against the computer, in the order taken back; its row in ``actions`` is
@@ -86,9 +88,11 @@ COLUMNS_ADDED = {
         ("turn_time", "INTEGER NOT NULL DEFAULT 0"),
         ("seats_version", "INTEGER NOT NULL DEFAULT 0"),
         ("changes", "INTEGER NOT NULL DEFAULT 0"),
+        ("opened", "DOUBLE PRECISION NOT NULL DEFAULT 0"),
     ],
 }
-"""Columns a database written by an older rummykit may lack, added when it is opened."""
+"""Columns a database written by an older rummykit may lack, added when it is opened (each
+spelled as both databases read it)."""
 
 
 class Connection(Protocol):
@@ -192,6 +196,9 @@ class PostgresDialect:
             ).split(";"):
                 if statement.strip():
                     raw.execute(statement)
+            for table, columns in COLUMNS_ADDED.items():
+                for column, spec in columns:
+                    raw.execute(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {spec}")
         return db
 
     def separate_reader(self) -> bool:

@@ -35,6 +35,17 @@ SCHEMA = TABLES.format(real="REAL", undo_key="")
 """The schema, as SQLite has it (see :data:`rummykit.server.dialects.TABLES`)."""
 
 
+PRUNED = (
+    "DELETE FROM actions WHERE table_id = ?",
+    "DELETE FROM hands WHERE table_id = ?",
+    "DELETE FROM undos WHERE table_id = ?",
+    "DELETE FROM rematches WHERE table_id = ? OR next_id = ?",
+    "DELETE FROM leases WHERE table_id = ?",
+    "DELETE FROM tables WHERE id = ?",
+)
+"""How a pruned table goes: everything that refers to it first."""
+
+
 class StoreConflict(Exception):
     """A write that broke a unique key or a reference (e.g. the same action number twice, a
     second rematch of a table, seats changed by someone else first): nothing of it was kept."""
@@ -308,6 +319,45 @@ class Store:
             db.execute("DELETE FROM leases WHERE table_id = ? AND owner = ?", (table_id, owner))
 
         self._transaction(write)
+
+    def opened(self, table_id: str, at: float | None = None) -> None:
+        """Note that a seat's page opened the table at ``at`` (default: now), so it is in use
+        (see :meth:`prune`)."""
+        when = time.time() if at is None else at
+
+        def write(db: Connection) -> None:
+            db.execute("UPDATE tables SET opened = ? WHERE id = ?", (when, table_id))
+
+        self._transaction(write)
+
+    def prune(
+        self,
+        *,
+        finished_days: float,
+        unfinished_days: float,
+        limit: int = 500,
+        now: float | None = None,
+    ) -> list[str]:
+        """Delete up to ``limit`` tables nobody has played or opened for ``finished_days`` (a
+        finished match) or ``unfinished_days`` (one still going) before ``now`` (default: the
+        time now), with everything of theirs; returns their ids. Committed."""
+        now = time.time() if now is None else now
+        finished_before = now - finished_days * 86_400
+        unfinished_before = now - unfinished_days * 86_400
+
+        def write(db: Connection) -> list[str]:
+            rows = db.execute(
+                "SELECT id FROM tables WHERE (finished = 1 AND updated < ? AND opened < ?)"
+                " OR (finished = 0 AND updated < ? AND opened < ?) ORDER BY updated LIMIT ?",
+                (finished_before, finished_before, unfinished_before, unfinished_before, limit),
+            ).fetchall()
+            ids = [str(r[0]) for r in rows]
+            for table_id in ids:
+                for sql in PRUNED:
+                    db.execute(sql, (table_id,) * sql.count("?"))
+            return ids
+
+        return self._transaction(write)
 
     def next_table(self, table_id: str) -> str | None:
         """The rematch of a finished table, if one was started."""

@@ -107,6 +107,11 @@ OVERTAKEN = "another move was made at this table first; nothing changed (here is
 TIMEOUT_LEVEL = "medium"
 """The computer level that finishes a turn whose time ran out (an offer to buy is passed)."""
 
+GIVE_AFTER = 30.0
+"""Seconds a person's page must have been closed before another person may let the computer
+play their seat (at once if their turn's time ran out): a phone that locked its screen for a
+moment keeps its seat."""
+
 AWAY_AFTER = 2
 """After this many turns in a row whose time ran out, a person is away: the computer plays
 their turns at once, until they say they are back."""
@@ -484,6 +489,10 @@ class Table:
         self._timed_out_turn: tuple[int, int, int] | None = None
         self.missed: dict[int, int] = {}
         """Per person's seat, how many of their turns in a row ran out of time (in memory)."""
+        self.known_since = self.clock()
+        """When this copy of the table was made: a seat not seen since is absent from then."""
+        self.left_at: dict[int, float] = {}
+        """Per person's seat whose page closed, when (see :meth:`left` and :meth:`absent`)."""
         self.changes = changes
         """The table's changes count in the store as this copy knows it (see
         :meth:`Store.changes_of`); -1 once another process is known to have written it."""
@@ -706,17 +715,47 @@ class Table:
                 return number, token
         raise ProtocolError("that invitation is not valid, or its seat is already taken", "auth")
 
+    def computer_level(self) -> str:
+        """The level of the table's computer: its computer players' (the first that is not
+        playing for a person), else medium (the page shows the same)."""
+        for s in self.seats:
+            if s.kind == "computer" and not s.stand_in and s.level is not None:
+                return s.level
+        levels = levels_for(self.variant)
+        return TIMEOUT_LEVEL if TIMEOUT_LEVEL in levels else levels[0]
+
+    def left(self, seat: int) -> None:
+        """The last page of ``seat`` closed now (the server calls it; see :meth:`absent`)."""
+        self.left_at[seat] = self.clock()
+
+    def came(self, seat: int) -> None:
+        """A page of ``seat`` is open (the server calls it)."""
+        self.left_at.pop(seat, None)
+
+    def absent(self, seat: int) -> float:
+        """Seconds since ``seat``'s page closed (since this copy was made, if unknown)."""
+        return self.clock() - self.left_at.get(seat, self.known_since)
+
     def give_to_computer(
-        self, seat: int, level: str, *, connected: Sequence[int] = (), by: int = 0
+        self,
+        seat: int,
+        level: str | None = None,
+        *,
+        connected: Sequence[int] = (),
+        by: int = 0,
+        after: float = GIVE_AFTER,
     ) -> None:
-        """A computer player at ``level`` takes a person's seat, asked by the person at seat
-        ``by`` (whose token the caller has checked): one nobody has taken (the friend is not
-        coming; the invitation is spent; only the creator, seat 0, may do that) or one whose
-        person is not ``connected`` now (they left: the computer plays for them until they come
-        back, see :meth:`take_back`; anyone else at the table may do that, so that a table whose
-        creator left can go on). Committed. The computer keeps the person's name. Raises
-        ProtocolError for one's own seat, a computer's seat, a connected person's, or a seat
-        not taken yet asked by anyone but the creator; ValueError for an unknown level."""
+        """A computer player at the table's level (:meth:`computer_level`) takes a person's
+        seat, asked by the person at seat ``by`` (whose token the caller has checked): one
+        nobody has taken (the friend is not coming; the invitation is spent; only the creator,
+        seat 0, may do that) or one whose person is not ``connected`` now and has been gone
+        ``after`` seconds (see :meth:`absent`), or whose time for a turn ran out (they
+        left: the computer plays for them until they come back, see :meth:`take_back`; anyone
+        else at the table may do that, so that a table whose creator left can go on).
+        Committed. The computer keeps the person's name. ``level``, if given, must be the
+        table's. Raises ProtocolError for one's own seat, a computer's seat, a connected
+        person's, one gone only a moment, or a seat not taken yet asked by anyone but the
+        creator; ValueError for another level."""
         if not 0 <= by < len(self.seats) or self.seats[by].kind != "human" or self.seats[by].open:
             raise ProtocolError(f"seat {by} is not a person's seat", "auth")
         if not 0 <= seat < len(self.seats) or seat == by or self.seats[seat].kind != "human":
@@ -727,14 +766,21 @@ class Table:
             )
         if seat in connected:
             raise ProtocolError(f"the person at seat {seat} is connected: they play it", "illegal")
-        if level not in levels_for(self.variant):
-            raise ValueError(
-                f"unknown level {level!r} (valid: {', '.join(levels_for(self.variant))})"
+        own = self.computer_level()
+        if level is not None and level != own:
+            raise ValueError(f"the computer plays at this table's level, {own}, not {level!r}")
+        gone = self.absent(seat)
+        ran_out = self.away(seat) or self.timed_out(seat)
+        if not self.seats[seat].open and gone < after and not ran_out:
+            raise ProtocolError(
+                f"the person at seat {seat} left {gone:.0f} s ago: the computer may take their"
+                f" seat once they have been gone {after:.0f} s",
+                "illegal",
             )
         person = self.seats[seat]
         computer = Seat(
             "computer",
-            level=level,
+            level=own,
             name=person.name,
             stand_in=True,
             token_hash=person.token_hash,

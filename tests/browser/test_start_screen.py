@@ -6,6 +6,7 @@ import json
 import re
 from typing import Any
 
+from live_server import LiveServer
 from playwright.sync_api import expect
 from table_helpers import (
     draw_or_throw_highest,
@@ -262,3 +263,30 @@ def test_the_rules_of_the_last_tab_tapped_win_over_a_slower_answer(
     expect(dialog.get_by_role("button", name="Basic Rummy")).to_have_attribute(
         "aria-pressed", "true"
     )
+
+
+def test_too_many_new_games_from_one_network_are_told_when_to_try_again(
+    tmp_path: Any, new_page: Any
+) -> None:
+    """A server that allows one new table a minute per address: the second Play says, in
+    the page's language, how long to wait, and the start screen stays as it was."""
+    server = LiveServer(db=tmp_path / "rationed.sqlite3", tables_per_minute=1)
+    server.start()
+    try:
+        start(new_page(), server.url, "Gin Rummy")
+        page = new_page()  # (another tab of the same network)
+        page.goto(server.url)
+        page.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
+        page.get_by_role("button", name="Play").click()
+        alert = page.locator("#alert")
+        expect(alert).to_contain_text(
+            re.compile(r"Too many requests from this network just now: try again in \d+ s")
+        )
+        expect(page.locator("#start")).to_be_visible()
+        vi = new_page(locale="vi-VN")
+        vi.goto(server.url)
+        vi.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
+        vi.get_by_role("button", name="Chơi", exact=True).click()
+        expect(vi.locator("#alert")).to_contain_text(re.compile(r"thử lại sau \d+ giây"))
+    finally:
+        server.stop()

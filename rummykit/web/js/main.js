@@ -102,7 +102,8 @@ async function post(name, url, body) {
     } catch {
       // (an answer that is not JSON: a proxy's error page)
     }
-    return { status: response.status, data: data && typeof data === "object" ? data : {} };
+    const retry = Number(response.headers.get("Retry-After")) || 0; // (a 429's wait, in seconds)
+    return { status: response.status, data: data && typeof data === "object" ? data : {}, retry };
   } catch {
     return { status: 0, data: {} };
   } finally {
@@ -114,6 +115,7 @@ async function post(name, url, body) {
  * server could not be reached. */
 function failed(key, answer) {
   if (answer.status === 0) return showAlert(t("error.network"));
+  if (answer.status === 429) return showAlert(t("error.limited", { seconds: Math.max(1, answer.retry || 60) }));
   const reason = typeof answer.data.error === "string" ? answer.data.error : "";
   showAlert(t(key) + (currentLanguage() === "en" && reason ? `: ${reason}` : ""));
 }
@@ -517,7 +519,7 @@ async function joinTable() {
   const answer = await post("join", `/api/tables/${encodeURIComponent(inv.table)}/join`, { code: inv.code, name: name || null });
   if (!answer || S.invitation !== inv) return; // (a second press, or the join screen was left)
   const data = answer.data;
-  if (answer.status === 0) return failed("join.gone", answer); // (try again)
+  if (answer.status === 0 || answer.status === 429) return failed("join.gone", answer); // (try again)
   if (answer.status !== 200) {
     if (answer.status === 400) return failed("join.bad_name", answer);
     if (answer.status === 409) return showAlert(t("join.name_taken", { name })); // (choose another)
