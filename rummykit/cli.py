@@ -1537,9 +1537,10 @@ def serve(
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 
-    from rummykit.server.app import create_app, normal_origin
+    from rummykit.server.app import create_app
     from rummykit.server.limits import Limits
     from rummykit.server.protocol import MAX_MESSAGE
+    from rummykit.server.security import normal_origin
 
     try:
         origins = [normal_origin(o) for o in allow_origin or ()]

@@ -27,7 +27,6 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import JSONResponse, Response
@@ -59,19 +58,13 @@ from rummykit.server.protocol import (
     load_json,
     parse_incoming,
 )
+from rummykit.server.pruning import PRUNE_EVERY, note_opened, prune_forever
+from rummykit.server.security import CSP, PERMISSIONS, normal_origin, same_site
 from rummykit.server.store import Store
 from rummykit.server.tables import BadName, NameTaken, Table, TableManager, game_catalogue
 from rummykit.server.thinking import Thinker, default_processes
 
-__all__ = [
-    "WEB_DIR",
-    "Hub",
-    "PageCompression",
-    "app_from_environment",
-    "create_app",
-    "normal_origin",
-    "same_site",
-]
+__all__ = ["WEB_DIR", "Hub", "PageCompression", "app_from_environment", "create_app"]
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 """The page's static files (HTML, CSS, JavaScript modules, catalogues, rules)."""
@@ -105,108 +98,15 @@ LEASE_SECONDS = 6.0
 """How long a process's lease on a table (running its computers and clock) lasts unless renewed;
 renewed every third of it, taken over by another process once it has expired."""
 
-PRUNE_EVERY = 3600.0
-"""Seconds between two prunings of old tables."""
-
-FINISHED_DAYS = 3.0
-"""A finished match nobody has opened for this many days is deleted (the page keeps its seat as
-long)."""
-
-UNFINISHED_DAYS = 30.0
-"""A match still going that nobody has played or opened for this many days is deleted."""
-
-OPENED_EVERY = 3600.0
-"""A table's ``opened`` time is written at most this often (a write per hello would cost)."""
-
 THREADS = 64
 """Threads for the engine's work and the store's reads and writes (see ``lifespan``)."""
 
 REPLACED = 4409
 """Close code for a seat's older socket when the same seat says hello on a new one."""
 
-CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "font-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'"
-)
-"""Everything comes from this server: no external font, image or script can load."""
-
-PERMISSIONS = "camera=(), microphone=(), geolocation=(), payment=(), usb=(), display-capture=()"
-"""Powers the page never uses, refused to it and to anything that might get into it (sharing an
-invitation and copying it stay allowed)."""
-
 log = logging.getLogger("rummykit.server")
 
 Messages = dict[int, dict[str, Any]]
-
-
-def normal_origin(text: str) -> str:
-    """``scheme://host[:port]`` as browsers send it in ``Origin`` (lower case, no path)."""
-    parts = urlsplit(text.strip())
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ValueError(f"an origin is http(s)://host[:port], not {text!r}")
-    return f"{parts.scheme}://{parts.netloc}".lower()
-
-
-def same_site(origin: str | None, host: str | None, allowed: frozenset[str] = frozenset()) -> bool:
-    """May a socket be opened by a page of ``origin`` (its ``Origin`` header) on a server
-    reached as ``host`` (its ``Host`` header)? Yes with no ``Origin`` (not a browser: a program
-    that holds a token anyway), for the server's own page (the same host and port), and for an
-    origin in ``allowed``; no for any other site's page, which must not play with the tokens
-    its visitors keep for this server.
-
-    >>> same_site(None, "127.0.0.1:8000"), same_site("http://127.0.0.1:8000", "127.0.0.1:8000")
-    (True, True)
-    >>> same_site("https://evil.example", "192.168.1.5:8000"), same_site("null", "a:1")
-    (False, False)
-    >>> same_site("https://play.example", "10.0.0.2:8000", frozenset({"https://play.example"}))
-    True
-    """
-    if origin is None:
-        return True
-    if origin.lower() in allowed:
-        return True
-    netloc = urlsplit(origin).netloc.lower()
-    return bool(netloc) and netloc == (host or "").lower()
-
-
-def note_opened(store: Store, table_id: str, opened_at: dict[str, float]) -> None:
-    """Note in the store, in the background and at most once every :data:`OPENED_EVERY`
-    seconds per table, that a seat's page opened the table (so it is not pruned)."""
-    now = time.monotonic()
-    if now - opened_at.get(table_id, -OPENED_EVERY) < OPENED_EVERY:
-        return
-    opened_at[table_id] = now
-
-    def write() -> None:
-        try:
-            store.opened(table_id)
-        except Exception:  # (noted again at the next hello)
-            opened_at.pop(table_id, None)
-            log.warning("could not note that table %s was opened", table_id)
-
-    asyncio.get_running_loop().run_in_executor(None, write)
-
-
-async def prune_forever(store: Store, every: float, opened_at: dict[str, float]) -> None:
-    """Delete the tables nobody has opened for long, every ``every`` seconds (the first time
-    soon after the start)."""
-    await asyncio.sleep(min(every, 60.0))
-    while True:
-        try:
-            while True:  # (in batches, so that no transaction holds the others up for long)
-                gone = await asyncio.to_thread(
-                    store.prune, finished_days=FINISHED_DAYS, unfinished_days=UNFINISHED_DAYS
-                )
-                if gone:
-                    log.info("pruned %d tables nobody had opened for long", len(gone))
-                if len(gone) < 500:
-                    break
-        except Exception:
-            log.exception("pruning old tables failed (tried again later)")
-        now = time.monotonic()
-        for table_id in [t for t, at in opened_at.items() if now - at >= OPENED_EVERY]:
-            del opened_at[table_id]
-        await asyncio.sleep(every)
 
 
 def _seat_number(text: str) -> int:
@@ -756,7 +656,7 @@ def create_app(
     by several processes). ``limits``: the budgets of one client (default :class:`Limits`).
     ``origins``: the pages of other sites allowed to open sockets (``https://host[:port]``);
     the server's own page always is (see :func:`same_site`). Every ``prune_every`` seconds the
-    tables nobody has opened for long are deleted (:data:`FINISHED_DAYS`, :data:`UNFINISHED_DAYS`).
+    tables nobody has opened for long are deleted (:mod:`rummykit.server.pruning`).
     """
     allowed = frozenset(normal_origin(o) for o in origins)
     opened_at: dict[str, float] = {}  # when this process last noted each table as opened
