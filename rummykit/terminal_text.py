@@ -1,4 +1,5 @@
-"""What ``rummykit play`` says, in English and Vietnamese: one catalogue keyed by message id.
+"""What ``rummykit play`` says, in English and Vietnamese: one catalogue keyed by message id
+(``review`` and ``serve`` have their few lines here too).
 
 Each message is a template with ``{placeholders}``; both languages use the same ones (the tests
 check). The Vietnamese wording uses the web app's terms (``rummykit/web/i18n/vi.json`` and the
@@ -263,6 +264,27 @@ MESSAGES: Final[dict[str, dict[Language, str]]] = {
     "review_round": {
         "en": "Round {n} · {name} (seat {seat})",
         "vi": "Vòng {n} · {name} (ghế {seat})",
+    },
+    # -------------------------------------------------------------------- rummykit serve
+    "serve_in_clear": {
+        "en": (
+            "Warning: this server is open to the network without encryption. Everything it"
+            " sends and receives (the cards, the moves, the seat tokens, the invitation links)"
+            " travels unencrypted: anyone on the same Wi-Fi could read it, or use a token or an"
+            " unused link to take a seat.\nTo encrypt it, give a certificate and its key:"
+            " rummykit serve --certfile cert.pem --keyfile key.pem, or serve on 127.0.0.1 behind"
+            " a reverse proxy that has one, such as Caddy:"
+            " caddy reverse-proxy --from game.example --to 127.0.0.1:{port}"
+        ),
+        "vi": (
+            "Cảnh báo: máy chủ này mở cho cả mạng truy cập mà không mã hóa. Mọi thứ máy chủ gửi"
+            " và nhận (lá bài, nước đi, mã chỗ ngồi, link mời) đều đi qua mạng ở dạng không mã"
+            " hóa: bất kỳ ai dùng chung Wi-Fi cũng có thể đọc được, hoặc dùng mã chỗ ngồi hay"
+            " link mời chưa ai dùng để chiếm chỗ.\nMuốn mã hóa, hãy đưa chứng chỉ và khóa của nó:"
+            " rummykit serve --certfile cert.pem --keyfile key.pem, hoặc chạy máy chủ ở"
+            " 127.0.0.1 phía sau một reverse proxy có chứng chỉ, chẳng hạn Caddy:"
+            " caddy reverse-proxy --from game.example --to 127.0.0.1:{port}"
+        ),
     },
 }
 """Every message of the terminal game, by id, per language. ``{web:KEY}`` stands for the web

@@ -102,10 +102,13 @@ def new_page(browser: Any) -> Iterator[Any]:
         phone: bool = False,
         reduced_motion: str = "reduce",
         viewport: tuple[int, int] | None = None,
+        ignore_https_errors: bool = False,
     ) -> Any:
         size: dict[str, Any] = PHONE if phone else DESKTOP
         if viewport is not None:  # (a phone's keeps its touch screen)
             size = {**size, "viewport": {"width": viewport[0], "height": viewport[1]}}
+        if ignore_https_errors:  # (a server of the tests' own self-signed certificate)
+            size = {**size, "ignore_https_errors": True}
         context = browser.new_context(locale=locale, reduced_motion=reduced_motion, **size)
         context.set_default_timeout(15_000)
         contexts.append(context)

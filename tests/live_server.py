@@ -5,6 +5,9 @@ which is read from its log. No port is picked ahead and released (another proces
 second test run beside this one, could take it in between and answer for it). A restart asks for
 the same port again, so that pages open on the old one reconnect; if that port is taken, the
 server exits and ``start`` says so instead of talking to someone else's server.
+
+With a certificate and its key (:func:`self_signed` makes one for 127.0.0.1) the server speaks
+HTTPS and WSS, and the helpers here trust that certificate.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import json
 import re
 import signal
+import ssl
 import subprocess
 import sys
 import time
@@ -20,7 +24,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-SERVED = re.compile(r"open http://127\.0\.0\.1:(\d+)/")
+SERVED = re.compile(r"open https?://127\.0\.0\.1:(\d+)/")
+
+
+def self_signed(folder: Path, timeout: float = 60) -> tuple[Path, Path]:
+    """A self-signed certificate for 127.0.0.1 and localhost, good for two days, and its key
+    (unencrypted), made by openssl in ``folder``: ``(cert.pem, key.pem)``."""
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    args = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost"]
+    args += ["-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"]
+    subprocess.run(
+        ["/usr/bin/openssl", *args, "-keyout", str(key), "-out", str(cert)],
+        check=True,
+        capture_output=True,
+        timeout=timeout,
+    )
+    return cert, key
 
 
 @dataclass
@@ -42,6 +61,12 @@ class LiveServer:
     browser suite gives a seat at once); a test of the wait gives one."""
     allow_origin: str | None = None
     """Another site allowed to open sockets (``--allow-origin``)."""
+    host: str | None = None
+    """The address to listen on (``--host``; the server's own default, 127.0.0.1, if None). It
+    is always reached at 127.0.0.1 (``0.0.0.0`` serves loopback too)."""
+    certfile: Path | None = None
+    keyfile: Path | None = None
+    """A certificate and its key (``--certfile``, ``--keyfile``): HTTPS and WSS."""
 
     def __post_init__(self) -> None:
         if self.log is None:
@@ -50,7 +75,17 @@ class LiveServer:
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/"
+        return f"{self.scheme}://127.0.0.1:{self.port}/"
+
+    @property
+    def scheme(self) -> str:
+        return "http" if self.certfile is None else "https"
+
+    def ssl_context(self) -> ssl.SSLContext | None:
+        """A client's TLS context that trusts the server's certificate (None without TLS)."""
+        if self.certfile is None:
+            return None
+        return ssl.create_default_context(cafile=str(self.certfile))
 
     def start(self, timeout: float = 20) -> None:
         exe = str(Path(sys.executable).parent / "rummykit")
@@ -59,6 +94,12 @@ class LiveServer:
         args += ["--give-seat-after", str(self.give_seat_after)]
         if self.allow_origin is not None:
             args += ["--allow-origin", self.allow_origin]
+        if self.host is not None:
+            args += ["--host", self.host]
+        if self.certfile is not None:
+            args += ["--certfile", str(self.certfile)]
+        if self.keyfile is not None:
+            args += ["--keyfile", str(self.keyfile)]
         offset = self.log.stat().st_size if self.log.exists() else 0
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen([exe, *args], stdout=log, stderr=log)
@@ -94,7 +135,8 @@ class LiveServer:
 
     def games(self) -> list[str]:
         """The keys of the games the server offers."""
-        with urllib.request.urlopen(f"{self.url}api/games", timeout=5) as response:
+        context = self.ssl_context()
+        with urllib.request.urlopen(f"{self.url}api/games", timeout=5, context=context) as response:
             data: dict[str, Any] = json.loads(response.read())
         return [g["key"] for g in data["games"]]
 
@@ -103,10 +145,10 @@ class LiveServer:
             log.seek(offset)
             return log.read().decode(errors="replace")
 
-    @staticmethod
-    def _answers(port: int) -> bool:
+    def _answers(self, port: int) -> bool:
+        url = f"{self.scheme}://127.0.0.1:{port}/api/games"
         try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=1):
+            with urllib.request.urlopen(url, timeout=1, context=self.ssl_context()):
                 return True
         except OSError:
             return False
