@@ -23,7 +23,7 @@ import re
 import secrets
 import socket
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -60,8 +60,17 @@ from rummykit.server.protocol import (
 )
 from rummykit.server.pruning import PRUNE_EVERY, note_opened, prune_forever
 from rummykit.server.security import CSP, PERMISSIONS, normal_origin, same_site
-from rummykit.server.store import Store
-from rummykit.server.tables import BadName, NameTaken, Table, TableManager, game_catalogue
+from rummykit.server.store import Store, TableSummary
+from rummykit.server.tables import (
+    BadName,
+    NameTaken,
+    Seat,
+    Table,
+    TableManager,
+    game_catalogue,
+    invite_fits,
+    token_fits,
+)
 from rummykit.server.thinking import Thinker, default_processes
 
 __all__ = ["WEB_DIR", "Hub", "PageCompression", "app_from_environment", "create_app"]
@@ -173,7 +182,27 @@ class Hub:
         """Per table, the person's turn whose time is running and the task that ends it."""
         self.presence_sent: dict[str, float] = {}  # when each table's last presence went out
         self.presence_due: dict[str, asyncio.Task[None]] = {}  # a presence waiting its turn
+        self.loading: dict[str, asyncio.Future[Table | None]] = {}  # replays under way
         self.outboxes: dict[WebSocket, Outbox] = {}  # each joined socket's messages on their way
+
+    async def table(self, table_id: str) -> Table | None:
+        """The table, replayed from the store in a worker thread if it is not in memory (one
+        replay a table at a time: others asking meanwhile wait for it), so that a long record
+        never holds up the event loop. None as for :meth:`TableManager.get`."""
+        table = self.manager.tables.get(table_id)
+        if table is not None:
+            return table
+        loading = self.loading.get(table_id)
+        if loading is None:
+            loading = asyncio.ensure_future(asyncio.to_thread(self.manager.replay, table_id))
+            self.loading[table_id] = loading
+            loading.add_done_callback(lambda _: self.loading.pop(table_id, None))
+        replayed = await asyncio.shield(loading)
+        return None if replayed is None else self.manager.keep(replayed)
+
+    async def summary(self, table_id: str) -> TableSummary | None:
+        """What the store's row says of a table (no replay), read in a worker thread."""
+        return await asyncio.to_thread(self.store.summary, table_id)
 
     def lock(self, table_id: str) -> TableLock:
         """The lock that serialises everything done to one table."""
@@ -537,6 +566,9 @@ class Hub:
 ASKS = (HintRequest, ViewRequest, CheckDown, ReviewRequest)
 """The questions a socket asks (they change nothing): under a budget (:attr:`Limits.asks`)."""
 
+NOT_VALID = "that invitation is not valid, or its seat is already taken"
+"""The answer to an invitation code that opens no seat (as :meth:`Table.join` says it)."""
+
 CREATE_FIELDS = frozenset({"game", "opponents", "level", "options", "friends", "name", "turn_time"})
 """The fields of a new table's request."""
 
@@ -658,7 +690,7 @@ def create_app(
     the server's own page always is (see :func:`same_site`). Every ``prune_every`` seconds the
     tables nobody has opened for long are deleted (:mod:`rummykit.server.pruning`).
     """
-    allowed = frozenset(normal_origin(o) for o in origins)
+    other_sites = frozenset(normal_origin(o) for o in origins)
     opened_at: dict[str, float] = {}  # when this process last noted each table as opened
     limits = Limits() if limits is None else limits
     creating = None if limits.create is None else Buckets[str](limits.create)
@@ -698,6 +730,38 @@ def create_app(
     )
     app.state.hub = hub
     app.state.manager = manager
+
+    async def opened(
+        table_id: str, allowed: Callable[[Sequence[Seat]], bool], refusal: str
+    ) -> Table:
+        """The table for a request whose secret ``allowed`` checks against its seats; raises
+        ProtocolError ``unknown_table`` if there is none, ``auth`` (``refusal``) unless
+        allowed. The secret is checked first, from memory or the store's row; only then is a
+        table not in memory replayed (off the event loop), so that nobody without a secret can
+        make the server replay a long record."""
+        table = manager.tables.get(table_id)
+        if table is None:
+            summary = await hub.summary(table_id)
+            if summary is None:
+                raise ProtocolError("there is no such table", "unknown_table")
+            if not allowed([Seat.from_dict(s) for s in summary.seats]):
+                raise ProtocolError(refusal, "auth")
+            table = await hub.table(table_id)
+            if table is None:  # (its record no longer replays: logged)
+                raise ProtocolError("there is no such table", "unknown_table")
+        elif not allowed(table.seats):
+            raise ProtocolError(refusal, "auth")
+        return table
+
+    async def opened_or_refused(
+        table_id: str, allowed: Callable[[Sequence[Seat]], bool], refusal: str
+    ) -> Table | JSONResponse:
+        """:func:`opened` for a request over HTTP: 404 or 403 instead of the error."""
+        try:
+            return await opened(table_id, allowed, refusal)
+        except ProtocolError as exc:
+            status = 404 if exc.code == "unknown_table" else 403
+            return JSONResponse({"error": str(exc)}, status_code=status)
 
     @app.middleware("http")
     async def security_headers(
@@ -778,12 +842,13 @@ def create_app(
         refused = _limited(joining, request, "seats taken")
         if refused is not None:
             return refused
-        table = manager.get(table_id)
-        if table is None:
-            return JSONResponse({"error": "no such table"}, status_code=404)
+        code = body["code"]
+        table = await opened_or_refused(table_id, lambda seats: invite_fits(seats, code), NOT_VALID)
+        if isinstance(table, JSONResponse):
+            return table
         try:
             async with hub.lock(table.id):
-                seat, token = table.join(body["code"], body.get("name"))
+                seat, token = table.join(code, body.get("name"))
                 await hub.broadcast(table.id, table.seats_message())
                 hub.wake(table)  # their turn's clock, if it is their turn, runs from now
         except ProtocolError as exc:
@@ -798,21 +863,27 @@ def create_app(
 
     @app.get("/api/tables/{table_id}")
     async def table_info(table_id: str) -> JSONResponse:
-        """Whether a table exists and is unfinished (for the start screen's Continue)."""
-        table = manager.get(table_id)
-        if table is None:
+        """Whether a table exists and is unfinished (for the start screen's Continue): from
+        the store's row, never replayed for this (anyone may ask), or from memory."""
+        table = manager.tables.get(table_id)
+        summary = await hub.summary(table_id)
+        if summary is None:
             return JSONResponse({"error": "no such table"}, status_code=404)
-        hub.release(table.id)  # looked up only: not kept in memory for this
+        if table is not None:  # (in play: its seats and hands as they are this instant)
+            seats, finished, hands = table.seats, table.finished, len(table.match.hands)
+        else:
+            seats = [Seat.from_dict(s) for s in summary.seats]
+            finished, hands = summary.finished, summary.hands
         return JSONResponse(
             {
-                "table": table.id,
-                "game": table.game_name,
-                "variant": table.variant,
-                "over": table.finished,
-                "hand_number": len(table.match.hands),
-                "seats": [s.public() for s in table.seats],
-                "next": manager.store.next_table(table.id) if table.finished else None,
-                "turn_time": table.turn_time,
+                "table": summary.id,
+                "game": summary.game,
+                "variant": summary.variant,
+                "over": finished,
+                "hand_number": hands,
+                "seats": [s.public() for s in seats],
+                "next": summary.next if finished else None,
+                "turn_time": summary.turn_time,
             }
         )
 
@@ -834,13 +905,14 @@ def create_app(
         if level is not None and not isinstance(level, str):
             return _refuse(400, 'the body is {"by": number, "token": text, "level": text}')
         seat = _seat_number(seat_text)
-        table = manager.get(table_id)
-        if table is None:
-            return JSONResponse({"error": "no such table"}, status_code=404)
+        token = body["token"]
+        refusal = "only the table's creator may do that" if by == 0 else "wrong token"
+        table = await opened_or_refused(
+            table_id, lambda seats: token_fits(seats, by, token), refusal
+        )
+        if isinstance(table, JSONResponse):
+            return table
         try:
-            if not table.check_token(by, body["token"]):
-                error = "only the table's creator may do that" if by == 0 else "wrong token"
-                return JSONResponse({"error": error}, status_code=403)
             async with hub.lock(table.id):
                 connected = hub.seats_of(table.id)
                 after = limits.give_after
@@ -866,12 +938,13 @@ def create_app(
             return body
         if type(body["seat"]) is not int or not isinstance(body["token"], str):
             return _refuse(400, 'the body is {"seat": number, "token": text}')
-        table = manager.get(table_id)
-        if table is None:
-            return JSONResponse({"error": "no such table"}, status_code=404)
+        seat, token = body["seat"], body["token"]
+        table = await opened_or_refused(
+            table_id, lambda seats: token_fits(seats, seat, token), "wrong token for this seat"
+        )
+        if isinstance(table, JSONResponse):
+            return table
         try:
-            if not table.check_token(body["seat"], body["token"]):
-                return JSONResponse({"error": "wrong token for this seat"}, status_code=403)
             async with hub.lock(table.id):
                 next_id = table.rematch()
                 await hub.broadcast(table.id, {"t": "rematch", "table": next_id})
@@ -883,7 +956,7 @@ def create_app(
 
     @app.websocket("/ws/{table_id}/{seat_text}")
     async def seat_socket(ws: WebSocket, table_id: str, seat_text: str) -> None:
-        if not same_site(ws.headers.get("origin"), ws.headers.get("host"), allowed):
+        if not same_site(ws.headers.get("origin"), ws.headers.get("host"), other_sites):
             await ws.close(code=4403)  # (before accepting: the upgrade is answered 403)
             return
         await ws.accept()
@@ -900,14 +973,11 @@ def create_app(
             hello = parse_incoming(first)
             if not isinstance(hello, Hello):
                 raise ProtocolError("say hello with the seat's token first", "auth")
-            table = manager.get(table_id)
-            if table is None:
-                raise ProtocolError("there is no such table", "unknown_table")
-            if not table.check_token(seat, hello.token):
-                raise ProtocolError("wrong token for this seat", "auth")
+            token = hello.token
+            table = await opened(
+                table_id, lambda seats: token_fits(seats, seat, token), "wrong token for this seat"
+            )
         except ProtocolError as exc:
-            if table is not None:
-                hub.release(table.id)
             with contextlib.suppress(Exception):  # (not joined: nobody else waits for this)
                 await asyncio.wait_for(ws.send_json(error_message(exc)), SEND_TIMEOUT)
                 code = 4404 if exc.code == "unknown_table" else 4401

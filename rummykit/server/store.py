@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 from rummykit.server.dialects import TABLES, Connection, dialect_for
 from rummykit.server.group_commit import GroupCommit
 
-__all__ = ["SCHEMA", "Store", "StoreConflict", "StoredTable"]
+__all__ = ["SCHEMA", "Store", "StoreConflict", "StoredTable", "TableSummary"]
 
 T = TypeVar("T")
 
@@ -44,6 +44,23 @@ PRUNED = (
     "DELETE FROM tables WHERE id = ?",
 )
 """How a pruned table goes: everything that refers to it first."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableSummary:
+    """A table as its row tells it, without its record: enough to answer who may open it, and
+    the start screen's questions (:meth:`Store.summary`)."""
+
+    id: str
+    variant: str
+    game: str
+    seats: list[dict[str, Any]]
+    finished: bool
+    turn_time: int
+    hands: int
+    """The hands dealt so far (the one under way included)."""
+    next: str | None
+    """The rematch of a finished table, if one was started."""
 
 
 class StoreConflict(Exception):
@@ -358,6 +375,36 @@ class Store:
             return ids
 
         return self._transaction(write)
+
+    def summary(self, table_id: str) -> TableSummary | None:
+        """What is known of a table without replaying its record (see :class:`TableSummary`),
+        or None if there is no such table: one row and a count, however long the match."""
+
+        def read(db: Connection) -> tuple[Any, Any, Any] | None:
+            row = db.execute(
+                "SELECT id, variant, game, seats, finished, turn_time FROM tables WHERE id = ?",
+                (table_id,),
+            ).fetchone()
+            if row is None:
+                return None
+            hands = db.execute("SELECT COUNT(*) FROM hands WHERE table_id = ?", (table_id,))
+            after = db.execute("SELECT next_id FROM rematches WHERE table_id = ?", (table_id,))
+            return row, hands.fetchone(), after.fetchone()
+
+        found = self._read(read)
+        if found is None:
+            return None
+        row, hands, after = found
+        return TableSummary(
+            id=str(row[0]),
+            variant=str(row[1]),
+            game=str(row[2]),
+            seats=json.loads(row[3]),
+            finished=bool(row[4]),
+            turn_time=int(row[5]),
+            hands=int(hands[0]),
+            next=None if after is None else str(after[0]),
+        )
 
     def next_table(self, table_id: str) -> str | None:
         """The rematch of a finished table, if one was started."""

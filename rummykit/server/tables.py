@@ -70,6 +70,8 @@ __all__ = [
     "decision_seed",
     "game_catalogue",
     "hash_token",
+    "invite_fits",
+    "token_fits",
 ]
 
 VARIANTS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
@@ -681,10 +683,7 @@ class Table:
     def check_token(self, seat: int, token: str) -> bool:
         """True if ``token`` is the secret of ``seat``: a person's seat, or one a computer plays
         for its person until they come back."""
-        if not 0 <= seat < len(self.seats):
-            return False
-        stored = self.seats[seat].token_hash
-        return stored is not None and hmac.compare_digest(stored, hash_token(token))
+        return token_fits(self.seats, seat, token)
 
     def join(self, code: str, name: str | None = None) -> tuple[int, str]:
         """A friend takes the seat kept for them with invitation ``code``; committed.
@@ -1460,6 +1459,23 @@ def _made_of(cards: Sequence[AnyCard], contract: Contract, rules: WildRules) -> 
     return {"books": best[0], "runs": best[1]}
 
 
+def token_fits(seats: Sequence[Seat], seat: int, token: str) -> bool:
+    """True if ``token`` is the secret of ``seat`` among ``seats`` (see
+    :meth:`Table.check_token`): checked from the stored seats alone, before any replay."""
+    if not 0 <= seat < len(seats):
+        return False
+    stored = seats[seat].token_hash
+    return stored is not None and hmac.compare_digest(stored, hash_token(token))
+
+
+def invite_fits(seats: Sequence[Seat], code: str) -> bool:
+    """True if ``code`` is the invitation of a seat nobody has taken yet among ``seats``."""
+    digest = hash_token(code)
+    return any(
+        s.invite_hash is not None and hmac.compare_digest(s.invite_hash, digest) for s in seats
+    )
+
+
 class TableManager:
     """The tables in memory; any other stored table is replayed from the store on request."""
 
@@ -1480,16 +1496,26 @@ class TableManager:
         """
         table = self.tables.get(table_id)
         if table is None:
-            stored = self.store.load(table_id)
-            if stored is None:
-                return None
-            try:
-                table = Table.restore(stored, self.store)
-            except (RecordError, ValueError):
-                log.error("table %s could not be replayed from its record", table_id)
-                return None
-            self.tables[table_id] = table
+            table = self.replay(table_id)
+            if table is not None:
+                self.tables[table_id] = table
         return table
+
+    def replay(self, table_id: str) -> Table | None:
+        """The table replayed from the store, not kept in memory (see :meth:`keep`): the slow
+        part of :meth:`get`, for a worker thread. None as for :meth:`get`."""
+        stored = self.store.load(table_id)
+        if stored is None:
+            return None
+        try:
+            return Table.restore(stored, self.store)
+        except (RecordError, ValueError):
+            log.error("table %s could not be replayed from its record", table_id)
+            return None
+
+    def keep(self, table: Table) -> Table:
+        """Keep a replayed table in memory, unless a copy already is: the one to use."""
+        return self.tables.setdefault(table.id, table)
 
     def forget(self, table_id: str) -> None:
         """Drop a table from memory; it stays in the store and :meth:`get` replays it again."""
