@@ -1549,6 +1549,7 @@ def serve(
     from uvicorn.supervisors import Multiprocess
 
     from rummykit.server.app import create_app
+    from rummykit.server.gate import guard
     from rummykit.server.limits import Limits
     from rummykit.server.protocol import MAX_MESSAGE
     from rummykit.server.security import normal_origin
@@ -1571,6 +1572,7 @@ def serve(
     settings: dict[str, Any] = dict(
         host=host, port=port, log_level="warning", ws_max_size=4 * MAX_MESSAGE + 1024
     )
+    guard(settings)  # connections per address and in all, headers in time (rummykit.server.gate)
     if certfile is not None and keyfile is not None:
         _check_certificate(certfile, keyfile)
         # (every process of --workers loads the same files into its own TLS context)

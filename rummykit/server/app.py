@@ -78,7 +78,7 @@ __all__ = ["WEB_DIR", "Hub", "PageCompression", "app_from_environment", "create_
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 """The page's static files (HTML, CSS, JavaScript modules, catalogues, rules)."""
 
-HELLO_TIMEOUT = 30.0
+HELLO_TIMEOUT = 5.0
 """Seconds a new socket has to say hello with its token."""
 
 SEND_TIMEOUT = 2.0
