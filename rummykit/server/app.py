@@ -995,7 +995,9 @@ def create_app(
                 joined = True
                 if hello.pace is not None:
                     hub.paces[ws] = hello.pace  # before the computer's first move after this join
-                ok = await hub.send_to(ws, table.welcome(seat))
+                # (how long a person's seat is kept after their page closed: see mayGive)
+                welcome = {**table.welcome(seat), "give_after": limits.give_after}
+                ok = await hub.send_to(ws, welcome)
                 opening = await asyncio.to_thread(table.view_message, seat, with_hand_log=True)
                 ok = ok and await hub.send_to(ws, opening)
             if not ok:

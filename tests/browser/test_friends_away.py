@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 import pytest
+from live_server import LiveServer
 from playwright.sync_api import expect
 from table_helpers import (
     SOUNDS,
@@ -281,3 +282,23 @@ def test_a_turn_runs_out_and_the_computer_finishes_it_for_the_friend(
     acting.get_by_role("button", name="I'm back").click()
     expect(acting.locator("#away-panel")).to_be_hidden()
     expect(box).not_to_contain_text("away: the computer plays")
+
+
+def test_a_friend_who_just_left_keeps_the_seat_for_a_while(tmp_path: Any, new_page: Any) -> None:
+    """On a server that keeps a seat 6 s after its page closed (30 s by default), the button
+    that lets the computer play for the friend who left shows only once that time is over,
+    and then works."""
+    server = LiveServer(db=tmp_path / "wait.sqlite3", give_seat_after=6)
+    server.start()
+    try:
+        host, friend = gin_with_a_friend(server, new_page)
+        expect(host.locator("#opponents-zone")).to_contain_text("Lan")
+        friend.close()
+        expect(host.locator("#opponents-zone")).to_contain_text("Lan · not connected")
+        give = host.get_by_role("button", name="Let the computer play instead of Lan")
+        expect(give).to_have_count(0)  # (she may be back in a moment)
+        expect(give).to_be_visible(timeout=20_000)
+        give.click()
+        expect(host.locator("#opponents-zone .opp-name")).to_have_text("Computer for Lan · Medium")
+    finally:
+        server.stop()

@@ -152,6 +152,7 @@ function ctx() {
     invites: S.session.invites || [],
     online: S.online,
     reading: S.reading,
+    mayGive: (seat) => mayGive(seat),
     games: S.games,
     rematchJoined: S.rematchJoined,
   };
@@ -685,6 +686,37 @@ function moveTo(table, { keepScore = false } = {}) {
   }
 }
 
+/** When each other person's page was last seen to close (seat -> Date.now()); a seat gone
+ * since before this page connected counts from when it learnt so. */
+const goneSince = new Map();
+const giveTimers = new Map(); // seat -> the render due when its button may show
+
+function noteGone(online) {
+  if (!S.welcome) return;
+  S.welcome.seats.forEach((s, seat) => {
+    if (online.has(seat) || s.kind !== "human") goneSince.delete(seat);
+    else if (!goneSince.has(seat)) goneSince.set(seat, Date.now());
+  });
+}
+
+/** May this page let the computer play ``seat`` now? The server keeps a person's seat for
+ * ``give_after`` seconds after their page closed (a phone that locked its screen for a
+ * moment), unless their turn's time ran out; the button shows once it may (a render is due
+ * then). */
+function mayGive(seat) {
+  const ranOut = (S.msg?.away || []).includes(seat) || (S.msg?.clock?.out && S.msg.clock.seat === seat);
+  const wait = Number(S.welcome?.give_after) || 0;
+  const left = (goneSince.get(seat) ?? Date.now()) + wait * 1000 - Date.now();
+  if (ranOut || left <= 0) return true;
+  if (!giveTimers.has(seat)) {
+    giveTimers.set(seat, setTimeout(() => {
+      giveTimers.delete(seat);
+      scheduleRender();
+    }, left + 50));
+  }
+  return false;
+}
+
 /** A friend is not coming, or has left: the computer plays their seat, at the level of the
  * table's other computers, or medium. */
 async function giveToComputer(seat) {
@@ -749,6 +781,7 @@ function onMessage(m) {
   if (m.t === "presence") {
     const before = S.online;
     S.online = new Set(m.online);
+    noteGone(S.online);
     S.reading = new Set(m.reading || []);
     // Back at the table (a reconnect) with the score open: the others hear it again.
     if (!before && $("dlg-result").open) tellReading(true);

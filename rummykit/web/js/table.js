@@ -263,7 +263,7 @@ function renderOpponents(ctx) {
     const said = saying(ctx, seat);
     if (said) box.append(el("p", "bubble", said));
     if (mark) box.append(el("p", "sr-only", t(`score.${mark}`)));
-    if (away(ctx, seat) && !ctx.msg.view.over) {
+    if (away(ctx, seat) && !ctx.msg.view.over && (!ctx.mayGive || ctx.mayGive(seat))) {
       // Anyone at the table may let the computer go on for a person who has left (the creator
       // too: else a table whose creator closed the page would wait for ever).
       const b = el("button", "small", t("opp.computer"));
