@@ -34,7 +34,14 @@ from rummykit.games.gin import GinState
 from rummykit.players import PLAYERS, REGISTRY, RandomPlayer
 from rummykit.server.app import create_app
 from rummykit.server.store import Store
-from rummykit.server.tables import Table, TableManager, aids, game_catalogue
+from rummykit.server.tables import (
+    SERVER_CAPS,
+    Table,
+    TableManager,
+    aids,
+    check_server_caps,
+    game_catalogue,
+)
 from rummykit.solver.contract import Contract, contract_distance, solve_contract
 
 pytestmark = pytest.mark.server
@@ -374,9 +381,14 @@ def test_the_catalogue_specs_are_the_options_checks() -> None:
             if spec["kind"] == "int":
                 for ok in (spec["low"], spec["high"]):
                     assert find_game(variant, {name: ok}).options.to_dict()[name] == ok
-                for bad in (spec["low"] - 1, spec["high"] + 1):
+                with pytest.raises(ValueError, match=f"option {name} must be"):
+                    find_game(variant, {name: spec["low"] - 1})
+                if name in SERVER_CAPS:  # (the engine allows more; a table on the server not)
+                    with pytest.raises(ValueError, match=f"{name} is at most {spec['high']}"):
+                        check_server_caps({name: spec["high"] + 1})
+                else:
                     with pytest.raises(ValueError, match=f"option {name} must be"):
-                        find_game(variant, {name: bad})
+                        find_game(variant, {name: spec["high"] + 1})
             elif spec["kind"] == "choice":
                 for choice in spec["choices"]:
                     assert find_game(variant, {name: choice}).options.to_dict()[name] == choice

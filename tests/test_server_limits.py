@@ -275,3 +275,31 @@ def test_the_server_prunes_what_nobody_opens_and_notes_what_is_opened(tmp_path: 
             assert abs(opened - time.time()) < 60
         finally:
             raw.close()
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "says"),
+    [
+        ("gin", {"target_score": 1001}, "target_score is at most 1000"),
+        ("rummy", {"target_score": 5000}, "target_score is at most 1000"),
+        ("rummy", {"restock_limit": 21}, "restock_limit is at most 20"),
+        ("crazy", {"max_restocks": None}, "max_restocks is at most 20"),
+        ("crazy", {"max_restocks": 50}, "max_restocks is at most 20"),
+    ],
+)
+def test_a_match_that_could_go_on_without_end_is_not_made(
+    tmp_path: Path, game: str, options: dict[str, Any], says: str
+) -> None:
+    """The engine allows targets up to 10,000 and unlimited restocks; a table on the server
+    stops at 1,000 points and 20 restocks a hand, so that every record stays short. The start
+    screen is offered the same bounds."""
+    with _client(tmp_path) as client:
+        refused = client.post("/api/tables", json={"game": game, "options": options})
+        assert refused.status_code == 400 and says in refused.json()["error"]
+        assert _stored(client) == []
+        name, cap = next(iter(options)), int(says.rsplit(" ", 1)[1])
+        made = client.post("/api/tables", json={"game": game, "options": {name: cap}})
+        assert made.status_code == 201, made.text
+        offered = next(g for g in client.get("/api/games").json()["games"] if g["key"] == game)
+        spec = next(s for s in offered["specs"] if s["name"] == name)
+        assert spec["high"] == cap and spec["none"] is None

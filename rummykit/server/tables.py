@@ -44,6 +44,7 @@ from rummykit.games.base import (
     HandState,
     IllegalActionError,
     Match,
+    OptionSpec,
     Phase,
     View,
     undoable_move,
@@ -63,10 +64,12 @@ from rummykit.wild_melds import DEFAULT_RULES, Run, WildRules, is_wild, position
 log = logging.getLogger("rummykit.server")
 
 __all__ = [
+    "SERVER_CAPS",
     "VARIANTS",
     "GameInfo",
     "Table",
     "TableManager",
+    "check_server_caps",
     "decision_seed",
     "game_catalogue",
     "hash_token",
@@ -159,6 +162,29 @@ def levels_for(game: str) -> tuple[str, ...]:
     return PLAYERS.get(canonical) or ("random",)
 
 
+SERVER_CAPS: Mapping[str, int] = {"target_score": 1_000, "max_restocks": 20, "restock_limit": 20}
+"""Options a table on the server may set less far than the engine allows, so that every match
+ends (a target of at most 1,000 points; a hand's stock made again at most 20 times, never
+without end): a record stays short enough to replay at once, and nobody can make one that
+never stops growing."""
+
+
+def server_spec(spec: OptionSpec) -> OptionSpec:
+    """``spec`` as the server offers it (see :data:`SERVER_CAPS`)."""
+    cap = SERVER_CAPS.get(spec.name)
+    if cap is None or spec.kind != "int":
+        return spec
+    return replace(spec, high=min(spec.high, cap), none=None)
+
+
+def check_server_caps(options: Mapping[str, Any]) -> None:
+    """Raise ValueError for an option beyond what the server allows (:data:`SERVER_CAPS`)."""
+    for name, cap in SERVER_CAPS.items():
+        value = options.get(name, 0)  # (an unlimited one reads as a word, or None)
+        if name in options and (not isinstance(value, int) or value > cap):
+            raise ValueError(f"{name} is at most {cap} at a table on this server")
+
+
 def game_catalogue() -> list[GameInfo]:
     """Every game the server can seat, for ``GET /api/games``."""
     out = []
@@ -177,7 +203,7 @@ def game_catalogue() -> list[GameInfo]:
                 levels=levels_for(variant),
                 options=game.options.to_dict(),
                 main_options=MAIN_OPTIONS.get(key, ()),
-                specs=tuple(spec.to_dict() for spec in type(game.options).SPECS),
+                specs=tuple(server_spec(spec).to_dict() for spec in type(game.options).SPECS),
                 preset_options={p: find_game(p).options.to_dict() for p in presets},
             )
         )
@@ -530,6 +556,7 @@ class Table:
         table size, level, number of friends, name or turn time.
         """
         game: Game = find_game(variant, options or {})
+        check_server_caps(game.options.to_dict())
         variant = variant.strip().lower()  # as the start screen names it (its presets too)
         players = opponents + 1
         if not game.min_players <= players <= game.max_players:
