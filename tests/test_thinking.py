@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -12,6 +13,7 @@ from typing import TypeVar
 
 import pytest
 from fastapi.testclient import TestClient
+from live_server import LiveServer
 
 from rummykit.actions import parse_action
 from rummykit.games import find_game
@@ -146,3 +148,57 @@ def test_a_table_decides_the_same_whatever_runs_its_decisions(tmp_path: Path) ->
     finally:
         thinker.close()
         store.close()
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:  # (gone meanwhile)
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.add(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.server
+def test_the_worker_processes_end_with_a_server_killed_outright(tmp_path: Path) -> None:
+    """A server killed with SIGKILL cannot stop its worker processes: each notices by itself
+    that its server is gone and ends (they used to live on as orphans, ~45 MB each)."""
+    server = LiveServer(db=tmp_path / "orphans.sqlite3")
+    server.start()
+    try:
+        assert server.proc is not None
+        workers: set[int] = set()
+        for _ in range(200):  # (started at once by rummykit serve; spawned in a moment)
+            workers = {p for p in _children(server.proc.pid) if "spawn_main" in _cmdline(p)}
+            if workers:
+                break
+            time.sleep(0.05)
+        assert workers, "the server started no worker process"
+        server.proc.kill()
+        server.proc.wait(10)
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and any(_alive(p) for p in workers):
+            time.sleep(0.1)
+        assert not [p for p in workers if _alive(p)], "worker processes outlived their server"
+    finally:
+        server.stop()
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""

@@ -18,6 +18,8 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -132,9 +134,24 @@ def default_processes() -> int:
     return max(1, (os.cpu_count() or 1) - 1)
 
 
-def _lower_priority() -> None:
+ORPHAN_CHECK = 1.0
+"""Seconds between a worker process's checks that its server is still there."""
+
+
+def _start_worker(server: int) -> None:
+    """A worker process's start: a lower priority, and a watch that ends it once its server
+    process is gone (killed with SIGKILL, a worker would otherwise live on, an orphan holding
+    its memory, or finishing work nobody waits for)."""
     with contextlib.suppress(OSError):  # not allowed: the same priority then
         os.nice(WORKER_NICENESS)
+    watch = threading.Thread(target=_end_with, args=(server,), name="rummykit-watch", daemon=True)
+    watch.start()
+
+
+def _end_with(server: int) -> None:
+    while os.getppid() == server:
+        time.sleep(ORPHAN_CHECK)
+    os._exit(0)
 
 
 def _ready() -> int:
@@ -160,7 +177,8 @@ class Thinker:
             self._pool = ProcessPoolExecutor(
                 self.processes,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_lower_priority,
+                initializer=_start_worker,
+                initargs=(os.getpid(),),
             )
         return self._pool
 
