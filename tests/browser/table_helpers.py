@@ -431,8 +431,9 @@ def played_table(
     buy_to: int = 0,
     until: str = "draw",
     options: dict[str, Any] | None = None,
+    level: str = "easy",
 ) -> dict[str, Any]:
-    """A table of the server's own database played on by the computers and a simple seat 0
+    """A table of the server's own database played on by the computers (at ``level``) and a simple seat 0
     (buys while its hand holds fewer than ``buy_to`` cards, draws, throws its first card), up to
     seat 0's draw once it holds ``buy_to`` cards (``until="draw"``), a buy offered to it
     (``"buy"``), its lay-offs after a Gin knock (``"layoff"``), or the end of the hand
@@ -442,7 +443,7 @@ def played_table(
     from rummykit.server.tables import Table
 
     table, token = Table.create(
-        Store(db), variant=variant, opponents=opponents, level="easy", seed=seed, options=options
+        Store(db), variant=variant, opponents=opponents, level=level, seed=seed, options=options
     )
     for _ in range(5000):
         state = table.hand
