@@ -326,6 +326,7 @@ function notYourTurn() {
 }
 
 function showScreen(name) {
+  if (name === "start") started = false;
   $("loading").hidden = true;
   $("start").hidden = name !== "start";
   $("join").hidden = name !== "join";
@@ -434,7 +435,12 @@ async function refreshContinue() {
   showContinue(found, finished.slice(0, MAX_FINISHED_SHOWN));
 }
 
+/** True from a Play press that made a table until the start screen shows again: a second
+ * press (a double click) while the new table's first view is on its way makes no other. */
+let started = false;
+
 async function startGame(settings) {
+  if (started) return;
   settings = { ...settings, sort: S.settings.sort }; // (the form has no sort order)
   S.settings = settings;
   localStorage.setItem(SETTINGS, JSON.stringify(settings));
@@ -450,6 +456,7 @@ async function startGame(settings) {
   if (!answer) return; // (a second press while the first is answered)
   const data = answer.data;
   if (answer.status !== 201) return failed(data.field === "name" ? "join.bad_name" : "error.create", answer);
+  started = true;
   // The invitation links live only here (the server keeps their hashes): kept with the session
   // so that they survive a reload until every friend has joined.
   const invites = (data.invites || []).map((i) => ({ seat: i.seat, link: inviteLink(data.table, i.code) }));
