@@ -64,6 +64,7 @@ from rummykit.games.rummy import TableMeld as RummyTableMeld
 from rummykit.players import PLAYERS, RandomPlayer, UnknownPlayerError, find_player
 from rummykit.players.reasons import Suggestion, because, define
 from rummykit.record import RecordError, is_match, load_record, parse_json
+from rummykit.server.limits import GIVE_AFTER, TABLES_PER_MINUTE
 from rummykit.sim import (
     Progress,
     SimReport,
@@ -1513,7 +1514,7 @@ def serve(
             envvar="RUMMYKIT_TABLES_PER_MINUTE",
             help="New tables a minute from one address (joins: twice that); 0: no limit.",
         ),
-    ] = 30,
+    ] = TABLES_PER_MINUTE,
     give_seat_after: Annotated[
         float,
         typer.Option(
@@ -1522,7 +1523,7 @@ def serve(
             help="Seconds a person must have been gone before another may let the computer"
             " play their seat.",
         ),
-    ] = 30.0,
+    ] = GIVE_AFTER,
     allow_origin: Annotated[
         list[str] | None,
         typer.Option(

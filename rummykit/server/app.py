@@ -35,7 +35,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from rummykit import __version__
-from rummykit.server.limits import Buckets, Limits
+from rummykit.server.limits import GIVE_AFTER, TABLES_PER_MINUTE, Buckets, Limits
 from rummykit.server.outbox import Outbox
 from rummykit.server.protocol import (
     PACES,
@@ -1114,8 +1114,8 @@ def app_from_environment() -> FastAPI:
     delay = float(os.environ.get("RUMMYKIT_DELAY", "0.8"))
     shared = os.environ.get("RUMMYKIT_SHARED") == "1"
     limits = Limits.tables_per_minute(
-        int(os.environ.get("RUMMYKIT_TABLES_PER_MINUTE", "30")),
-        float(os.environ.get("RUMMYKIT_GIVE_SEAT_AFTER", "30")),
+        int(os.environ.get("RUMMYKIT_TABLES_PER_MINUTE", TABLES_PER_MINUTE)),
+        float(os.environ.get("RUMMYKIT_GIVE_SEAT_AFTER", GIVE_AFTER)),
     )
     origins = os.environ.get("RUMMYKIT_ORIGINS", "").split()
     return create_app(

@@ -10,9 +10,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-__all__ = ["Bucket", "Buckets", "Budget", "Limits"]
+__all__ = ["GIVE_AFTER", "TABLES_PER_MINUTE", "Bucket", "Buckets", "Budget", "Limits"]
 
 K = TypeVar("K")
+
+TABLES_PER_MINUTE = 30
+"""New tables a minute from one address, by default (joins: twice that)."""
+
+GIVE_AFTER = 30.0
+"""Seconds a person's page must have been closed before another person may let the computer
+play their seat, by default (at once if their turn's time ran out): a phone that locked its
+screen for a moment keeps its seat."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,28 +97,25 @@ class Buckets(Generic[K]):
         """Drop ``key``'s bucket (a socket closed)."""
         self._held.pop(key, None)
 
-    def __len__(self) -> int:
-        return len(self._held)
-
 
 @dataclass(frozen=True, slots=True)
 class Limits:
     """The server's budgets; None lifts one (a benchmark, a test of something else)."""
 
-    create: Budget | None = Budget(30, 0.5)
+    create: Budget | None = Budget(TABLES_PER_MINUTE, TABLES_PER_MINUTE / 60)
     """New tables from one address, 30 a minute (a rematch needs a finished match: not
     counted)."""
-    join: Budget | None = Budget(60, 1.0)
+    join: Budget | None = Budget(2 * TABLES_PER_MINUTE, 2 * TABLES_PER_MINUTE / 60)
     """Seats taken with an invitation from one address, 60 a minute (right or wrong codes
     alike)."""
     asks: Budget | None = Budget(burst=40, rate=5.0)
     """Hints, views, lay-down checks and reviews asked on one socket: 40 at once, 5 a second."""
-    give_after: float = 30.0
+    give_after: float = GIVE_AFTER
     """Seconds a person's page must have been closed before another person may let the
-    computer play their seat (a phone that locked its screen for a moment keeps its seat)."""
+    computer play their seat (:data:`GIVE_AFTER`)."""
 
     @classmethod
-    def tables_per_minute(cls, count: int, give_after: float = 30.0) -> Limits:
+    def tables_per_minute(cls, count: int, give_after: float = GIVE_AFTER) -> Limits:
         """The default budgets with ``count`` new tables a minute per address (joins twice
         that; 0 lifts both), and ``give_after``."""
         if count < 0:

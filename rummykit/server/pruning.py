@@ -28,6 +28,9 @@ long)."""
 UNFINISHED_DAYS = 30.0
 """A match still going that nobody has played or opened for this many days is deleted."""
 
+PRUNE_BATCH = 500
+"""Tables deleted in one transaction at most, so that pruning never holds the others up."""
+
 OPENED_EVERY = 3600.0
 """A table's ``opened`` time is written at most this often (a write per hello would cost)."""
 
@@ -56,13 +59,16 @@ async def prune_forever(store: Store, every: float, opened_at: dict[str, float])
     await asyncio.sleep(min(every, 60.0))
     while True:
         try:
-            while True:  # (in batches, so that no transaction holds the others up for long)
+            while True:
                 gone = await asyncio.to_thread(
-                    store.prune, finished_days=FINISHED_DAYS, unfinished_days=UNFINISHED_DAYS
+                    store.prune,
+                    finished_days=FINISHED_DAYS,
+                    unfinished_days=UNFINISHED_DAYS,
+                    limit=PRUNE_BATCH,
                 )
                 if gone:
                     log.info("pruned %d tables nobody had opened for long", len(gone))
-                if len(gone) < 500:
+                if len(gone) < PRUNE_BATCH:
                     break
         except Exception:
             log.exception("pruning old tables failed (tried again later)")

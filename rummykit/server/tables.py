@@ -54,6 +54,7 @@ from rummykit.games.gin import GinView
 from rummykit.games.rummy import RummyView
 from rummykit.players import PLAYERS, Player
 from rummykit.record import RecordError, hand_record, is_match, load_record
+from rummykit.server.limits import GIVE_AFTER
 from rummykit.server.protocol import ProtocolError
 from rummykit.server.store import Store, StoreConflict, StoredTable
 from rummykit.server.thinking import Decision, HintWork, ReviewWork, make_player
@@ -111,11 +112,6 @@ OVERTAKEN = "another move was made at this table first; nothing changed (here is
 
 TIMEOUT_LEVEL = "medium"
 """The computer level that finishes a turn whose time ran out (an offer to buy is passed)."""
-
-GIVE_AFTER = 30.0
-"""Seconds a person's page must have been closed before another person may let the computer
-play their seat (at once if their turn's time ran out): a phone that locked its screen for a
-moment keeps its seat."""
 
 AWAY_AFTER = 2
 """After this many turns in a row whose time ran out, a person is away: the computer plays
@@ -180,8 +176,10 @@ def server_spec(spec: OptionSpec) -> OptionSpec:
 def check_server_caps(options: Mapping[str, Any]) -> None:
     """Raise ValueError for an option beyond what the server allows (:data:`SERVER_CAPS`)."""
     for name, cap in SERVER_CAPS.items():
-        value = options.get(name, 0)  # (an unlimited one reads as a word, or None)
-        if name in options and (not isinstance(value, int) or value > cap):
+        if name not in options:
+            continue
+        value = options[name]  # (an unlimited one reads as a word, or None)
+        if not isinstance(value, int) or value > cap:
             raise ValueError(f"{name} is at most {cap} at a table on this server")
 
 

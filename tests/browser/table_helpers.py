@@ -393,20 +393,30 @@ def finish_a_gin_match(page: Any) -> dict[int, Any]:
 def gin_with_a_friend(server: Any, new_page: Any, target: str | None = None) -> tuple[Any, Any]:
     """A Gin table of two people in two windows: An (the host, who sends the link) and Lan."""
     host = new_page()
-    host.goto(server.url)
+    link = invite_to_gin(host, server.url, target)
+    friend = new_page()
+    take_the_seat(host, friend, link)
+    return host, friend
+
+
+def invite_to_gin(host: Any, url: str, target: str | None = None) -> str:
+    """An starts Gin with a friend from the start screen; the invitation link."""
+    host.goto(url)
     host.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
     host.get_by_label("Your opponent").select_option(label="A friend (send them a link)")
     host.locator("#start").get_by_label("Your name").fill("An")
     if target is not None:
         host.get_by_label("Target score").fill(target)
     host.get_by_role("button", name="Play").click()
-    link = host.locator("#invite-list input").first.input_value()
-    friend = new_page()
+    return str(host.locator("#invite-list input").first.input_value())
+
+
+def take_the_seat(host: Any, friend: Any, link: str) -> None:
+    """Lan opens the invitation ``link`` and takes the seat; An's page sees her come."""
     friend.goto(link)
     friend.locator("#join").get_by_label("Your name").fill("Lan")
     friend.get_by_role("button", name="Take my seat").click()
     expect(host.locator("#opponents-zone")).to_contain_text("Lan")
-    return host, friend
 
 
 HAND_RESULT = """() => {

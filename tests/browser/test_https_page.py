@@ -5,14 +5,13 @@ can join by."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from live_server import LiveServer, self_signed
 from playwright.sync_api import expect
-from table_helpers import cards, hand, start
+from table_helpers import cards, hand, invite_to_gin, start, take_the_seat
 
 
 @pytest.fixture(scope="module")
@@ -45,17 +44,9 @@ def test_an_invitation_made_over_https_is_an_https_link(
     tls_server: LiveServer, new_page: Any
 ) -> None:
     host = new_page(ignore_https_errors=True)
-    host.goto(tls_server.url)
-    host.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
-    host.get_by_label("Your opponent").select_option(label="A friend (send them a link)")
-    host.locator("#start").get_by_label("Your name").fill("An")
-    host.get_by_role("button", name="Play").click()
-    link = host.locator("#invite-list input").first.input_value()
+    link = invite_to_gin(host, tls_server.url)
     assert link.startswith(f"https://127.0.0.1:{tls_server.port}/#join="), link
     friend = new_page(ignore_https_errors=True)
-    friend.goto(link)
-    friend.locator("#join").get_by_label("Your name").fill("Lan")
-    friend.get_by_role("button", name="Take my seat").click()
-    expect(host.locator("#opponents-zone")).to_contain_text("Lan")
+    take_the_seat(host, friend, link)
     expect(hand(friend).get_by_role("button").first).to_be_visible()
     assert friend.evaluate("location.protocol") == "https:"
