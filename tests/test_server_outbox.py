@@ -180,10 +180,54 @@ def test_a_socket_is_not_listened_to_once_its_outbox_closed_it() -> None:
     async def run() -> None:
         page = _Page(stuck=True)
         outbox = Outbox(page, timeout=0.05)
-        assert await outbox.until_closed(asyncio.sleep(0, "said")) == "said"
+        assert await outbox.read(asyncio.sleep(0, "said")) == "said"
         assert outbox.put({"n": 0})  # never accepted: closed after 0.05 s
-        assert await asyncio.wait_for(outbox.until_closed(page.receive()), 60) is None
+        assert await asyncio.wait_for(outbox.read(page.receive()), 60) is None
+        assert page.closed_with == FELL_BEHIND and outbox.closed.done()  # the close went out first
         await _until(lambda: not _others())  # the read given up is not left waiting
+
+    _run_apart(run())
+
+
+async def _answer(said: asyncio.Future[str]) -> str:
+    return await said
+
+
+def test_a_read_is_cut_short_by_the_close_and_by_nothing_else_it_did_not_ask_for() -> None:
+    async def run() -> None:
+        page = _Page()
+        outbox = Outbox(page, timeout=60)
+        # A read cut short by the socket being gone ends with None, in the reader's own task.
+        reading = asyncio.ensure_future(outbox.read(page.receive()))
+        await _until(lambda: outbox._reader is not None)
+        outbox.stop()
+        assert await asyncio.wait_for(reading, 60) is None
+        assert not reading.cancelled() and reading.cancelling() == 0  # nothing left to undo
+        # A cancel from elsewhere (the server shutting down) is not swallowed.
+        other = Outbox(page, timeout=60)
+        reading = asyncio.ensure_future(other.read(page.receive()))
+        await _until(lambda: other._reader is not None)
+        reading.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await reading
+        # Both at once: the outside cancel still wins.
+        third = Outbox(page, timeout=60)
+        reading = asyncio.ensure_future(third.read(page.receive()))
+        await _until(lambda: third._reader is not None)
+        reading.cancel()
+        third.close(FELL_BEHIND)
+        with pytest.raises(asyncio.CancelledError):
+            await reading
+        # A message that came in just as the outbox closed is not listened to.
+        fourth = Outbox(page, timeout=60)
+        said: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        answering = asyncio.ensure_future(fourth.read(_answer(said)))
+        await _until(lambda: fourth._reader is not None)
+        said.set_result("draw")
+        fourth.close(FELL_BEHIND)
+        assert await asyncio.wait_for(answering, 60) is None
+        assert page.closed_with == FELL_BEHIND
+        await _until(lambda: not _others())
 
     _run_apart(run())
 

@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import json
 from collections import deque
-from collections.abc import Awaitable
+from collections.abc import Coroutine
 from typing import Any, Protocol, TypeVar
 
 __all__ = ["FELL_BEHIND", "LIMIT", "LIMIT_CHARS", "TIMEOUT", "Outbox", "Socket"]
@@ -74,6 +74,8 @@ class Outbox:
         self._closing: asyncio.Future[None] = loop.create_future()  # cuts a send short
         self._queue: deque[str] = deque()
         self._chars = 0
+        self._reader: asyncio.Task[Any] | None = None  # the task in :meth:`read`, if any
+        self._cut = False  # True once the close cancelled that read
 
     def __len__(self) -> int:
         return len(self._queue)
@@ -104,6 +106,7 @@ class Outbox:
         self._queue.clear()
         self._chars = 0
         self._closing.set_result(None)
+        self._cut_read()
         self._start()
 
     def stop(self) -> None:
@@ -113,27 +116,45 @@ class Outbox:
             self._queue.clear()
             self._chars = 0
             self._closing.set_result(None)
+        self._cut_read()
         if self.task is not None:
             self.task.cancel()
         if not self.closed.done():
             self.closed.set_result(None)
 
-    async def until_closed(self, awaitable: Awaitable[T]) -> T | None:
-        """``awaitable``'s result, or None if the socket is closed first (a page that fell
-        behind may still be sending: it is not listened to any more, even if its messages are
-        there already)."""
-        waiting = asyncio.ensure_future(awaitable)
-        try:
-            if not self.closed.done():
-                await asyncio.wait((waiting, self.closed), return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            if not waiting.done():
-                waiting.cancel()
-        if not self.closed.done():
-            return waiting.result()
-        if waiting.done() and not waiting.cancelled():
-            waiting.exception()  # (looked at: not reported as lost)
+    async def read(self, receiving: Coroutine[Any, Any, T]) -> T | None:
+        """``receiving``'s result, or None once the outbox is closed: then only after the
+        socket is (a page that fell behind may still be sending: it is not listened to any
+        more, even if its messages are there already).
+
+        The read runs in the caller's own task, with no task or future of its own (this is on
+        every message a page sends). Closing the outbox cuts it short by cancelling that
+        task's wait, and only that: a cancel from elsewhere goes on as usual."""
+        reader = asyncio.current_task()
+        if self.code is None and reader is not None:
+            self._reader = reader
+            try:
+                result = await receiving
+            except asyncio.CancelledError:
+                if not self._cut or reader.uncancel() > 0:
+                    raise
+            else:
+                if self._cut:  # (the read swallowed the cancel)
+                    reader.uncancel()
+                if self.code is None:
+                    return result
+            finally:
+                self._reader = None
+                self._cut = False
+        else:
+            receiving.close()
+        await asyncio.shield(self.closed)
         return None
+
+    def _cut_read(self) -> None:
+        if self._reader is not None and not self._cut:
+            self._cut = True
+            self._reader.cancel()
 
     def _start(self) -> None:
         if self.task is None or self.task.done():
