@@ -588,6 +588,39 @@ def test_http_api(client: TestClient) -> None:
     assert client.get("/i18n/vi.json").json()["action.knock"] == "Gõ"
 
 
+def _first_hand(client: TestClient, info: dict[str, Any]) -> list[str]:
+    """Seat 0's cards in the first view of the table ``info`` names."""
+    with client.websocket_connect(f"/ws/{info['table']}/0") as ws:
+        ws.send_json({"t": "hello", "token": info["token"]})
+        assert ws.receive_json()["t"] == "welcome"
+        view = ws.receive_json()
+        assert view["t"] == "view"
+        cards: list[str] = view["view"]["hand"]["hand"]
+        return cards
+
+
+def test_a_deal_number_deals_the_same_cards_against_the_computer_only(tmp_path: Path) -> None:
+    with TestClient(create_app(tmp_path / "deal.sqlite3", delay=30)) as client:
+        hands = [
+            _first_hand(client, _new_table(client, game=game, opponents=1, deal=deal))
+            for game, deal in [("gin", 42), ("gin", 42), ("gin", 43)]
+        ]
+        assert hands[0] == hands[1] != hands[2] and len(hands[0]) == 10
+        # Refused, nothing made: a deal out of range or not a whole number, or with friends.
+        before = len(client.app.state.manager.store.table_ids(unfinished_only=False))  # type: ignore[attr-defined]
+        for deal in [0, -1, 1_000_000_000, "42", 4.2, True, None]:
+            body = {"game": "gin", "opponents": 1, "level": "random", "deal": deal}
+            response = client.post("/api/tables", json=body)
+            assert response.status_code == (201 if deal is None else 400), deal
+            if deal is not None:
+                assert "deal" in response.json()["error"]
+        friendly = {"game": "gin", "opponents": 1, "friends": 1, "deal": 42}
+        response = client.post("/api/tables", json=friendly)
+        assert response.status_code == 400 and "computer" in response.json()["error"]
+        after = len(client.app.state.manager.store.table_ids(unfinished_only=False))  # type: ignore[attr-defined]
+        assert after == before + 1  # (the one without a deal)
+
+
 # ------------------------------------------------------------------------ SIGKILL and restart
 
 

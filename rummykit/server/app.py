@@ -280,11 +280,7 @@ class Hub:
         """The socket's next message, or None once it is closed, or its outbox closed it (what
         a page says while its outbox closes it is not listened to)."""
         outbox = self.outboxes.get(ws)
-        while outbox is not None:
-            text = await outbox.until_closed(_receive(ws))
-            if text is None or outbox.code is None:
-                return text
-        return None
+        return None if outbox is None else await outbox.read(_receive(ws))
 
     async def send(self, table_id: str, messages: Messages) -> None:
         """Send each seat its message on its socket (call with the table lock)."""
@@ -569,7 +565,9 @@ ASKS = (HintRequest, ViewRequest, CheckDown, ReviewRequest)
 NOT_VALID = "that invitation is not valid, or its seat is already taken"
 """The answer to an invitation code that opens no seat (as :meth:`Table.join` says it)."""
 
-CREATE_FIELDS = frozenset({"game", "opponents", "level", "options", "friends", "name", "turn_time"})
+CREATE_FIELDS = frozenset(
+    {"game", "opponents", "level", "options", "friends", "name", "turn_time", "deal"}
+)
 """The fields of a new table's request."""
 
 
@@ -788,8 +786,9 @@ def create_app(
 
     @app.post("/api/tables", status_code=201)
     async def create_table(request: Request) -> JSONResponse:
-        """A new table: ``{"game", "opponents", "level", "options", "friends", "name"}`` -> seat
-        0, its token, and an invitation code for each friend's seat."""
+        """A new table: ``{"game", "opponents", "level", "options", "friends", "name",
+        "turn_time", "deal"}`` -> seat 0, its token, and an invitation code for each friend's
+        seat."""
         body = await _object_body(request, CREATE_FIELDS)
         if isinstance(body, JSONResponse):
             return body
@@ -820,6 +819,7 @@ def create_app(
                 friends=body.get("friends", 0),
                 name=body.get("name"),
                 turn_time=body.get("turn_time", 0),
+                deal=body.get("deal"),
             )
         except BadName as exc:
             return JSONResponse({"error": str(exc), "field": "name"}, status_code=400)

@@ -107,6 +107,11 @@ card before ``buy_keeps_draw``)."""
 TURN_TIME_RANGE = (5, 600)
 """The seconds a table with friends may give a person for a turn (or 0, no limit)."""
 
+DEAL_RANGE = (1, 999_999_999)
+"""The deal numbers a person may ask for at a table against the computer (``?deal=N`` on the
+page): the match's seed, so the same number deals the same cards, and the computer plays the
+same way to the same moves."""
+
 OVERTAKEN = "another move was made at this table first; nothing changed (here is the table now)"
 """The answer to a move that another server process's move overtook."""
 
@@ -540,6 +545,7 @@ class Table:
         friends: int = 0,
         name: str | None = None,
         turn_time: int = 0,
+        deal: int | None = None,
     ) -> tuple[Table, str]:
         """A new table: the person at seat 0, ``opponents`` other players at ``level``.
 
@@ -548,10 +554,12 @@ class Table:
         -> code; only the hashes are stored, so a table read back from the store has none). The
         rest are computer players. ``name`` names seat 0. ``turn_time``, at a table with
         friends: the seconds each person has for a turn (:data:`TURN_TIME_RANGE`), after which
-        the computer finishes it for them; 0 for no limit.
+        the computer finishes it for them; 0 for no limit. ``deal``, at a table without
+        friends: a deal number (:data:`DEAL_RANGE`), used as the match's seed (with friends,
+        whoever chose it could know every hand).
 
         Returns the table and seat 0's secret token. Raises ValueError for a bad game, option,
-        table size, level, number of friends, name or turn time.
+        table size, level, number of friends, name, turn time or deal.
         """
         game: Game = find_game(variant, options or {})
         check_server_caps(game.options.to_dict())
@@ -574,6 +582,13 @@ class Table:
             raise ValueError(f"turn_time must be 0 (no limit) or {low} to {high} seconds")
         if turn_time and not friends:
             raise ValueError("a time limit for a turn is for a table with friends")
+        if deal is not None:
+            first, last = DEAL_RANGE
+            if isinstance(deal, bool) or not isinstance(deal, int) or not first <= deal <= last:
+                raise ValueError(f"deal is a whole number from {first} to {last}")
+            if friends:
+                raise ValueError("a deal number is for a table against the computer only")
+            seed = deal
         if friends < opponents and level not in levels_for(variant):
             raise ValueError(
                 f"unknown level {level!r} for {game.name} (valid: {', '.join(levels_for(variant))})"

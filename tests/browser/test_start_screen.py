@@ -9,8 +9,10 @@ from typing import Any
 from live_server import LiveServer
 from playwright.sync_api import expect
 from table_helpers import (
+    cards,
     draw_or_throw_highest,
     hand,
+    invite_to_gin,
     result_open,
     start,
     wait_focus_placed,
@@ -290,3 +292,30 @@ def test_too_many_new_games_from_one_network_are_told_when_to_try_again(
         expect(vi.locator("#alert")).to_contain_text(re.compile(r"thử lại sau \d+ giây"))
     finally:
         server.stop()
+
+
+def test_a_deal_number_in_the_address_deals_the_same_cards_against_the_computer(
+    server: Any, new_page: Any
+) -> None:
+    """``?deal=42``: the start screen says which deal it is, and each game against the computer
+    from that address gets the same cards (another number, others). With a friend at the table
+    the note says the cards are dealt at random, and the table is made (the page sends no deal:
+    the server would refuse it)."""
+    dealt = []
+    for deal in (42, 42, 43):
+        page = new_page()
+        page.goto(f"{server.url}/?deal={deal}")
+        page.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
+        expect(page.locator("#deal-note")).to_have_text(
+            f"Deal {deal}: everyone who opens this link against the computer gets the same cards."
+        )
+        page.get_by_role("button", name="Play").click()
+        expect(hand(page).get_by_role("button").first).to_be_visible()
+        dealt.append(sorted(c["name"] for c in cards(page)))
+    assert dealt[0] == dealt[1] != dealt[2] and len(dealt[0]) == 10
+    host = new_page()
+    link = invite_to_gin(host, f"{server.url}/?deal=42")
+    assert "#join=" in link
+    expect(host.locator("#deal-note")).to_contain_text(
+        "with friends, the cards are dealt at random"
+    )

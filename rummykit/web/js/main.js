@@ -12,7 +12,7 @@ import { Connection } from "./socket.js";
 import { play, setSound, soundOn } from "./sound.js";
 import { clearStats, recordResult, renderStats } from "./stats.js";
 import { keptSelection } from "./selection.js";
-import { PACES, countHouse, opponentsText, readStart, renderFields, renderFriends, renderHouse, renderStart, showContinue, showFriendFields } from "./start.js";
+import { PACES, countHouse, dealAsked, opponentsText, readStart, renderFields, renderFriends, renderHouse, renderStart, showContinue, showFriendFields } from "./start.js";
 import { contractText, describe, focusHandCard, handEntries, mustPass, promptText, render, seatName, selectedCards, setSpoken, sortModes } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
@@ -452,6 +452,7 @@ async function startGame(settings) {
     friends: settings.friends || 0,
     name: settings.friends ? settings.name || null : null,
     turn_time: settings.friends ? settings.turn_time || 0 : 0,
+    ...(settings.friends || dealAsked() === null ? {} : { deal: dealAsked() }),
   });
   if (!answer) return; // (a second press while the first is answered)
   const data = answer.data;

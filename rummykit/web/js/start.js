@@ -197,6 +197,13 @@ export function renderFriends(wanted) {
   showFriendFields();
 }
 
+/** The deal number asked for in the page's address (``?deal=42``), or null: at a table against
+ * the computer, the same number deals the same cards (the server's ``DEAL_RANGE``). */
+export function dealAsked() {
+  const deal = new URLSearchParams(location.search).get("deal");
+  return deal && /^[1-9][0-9]{0,8}$/.test(deal) ? Number(deal) : null;
+}
+
 /** The name field is for games with friends; the level is for the computer's seats only. */
 export function showFriendFields() {
   const opponents = parseInt($("opponents").value, 10) || 0;
@@ -215,6 +222,10 @@ export function showFriendFields() {
   // With friends in every seat there is no computer: its level and speed are not asked.
   $("level-field").hidden = friends >= opponents && opponents > 0;
   $("pace-field").hidden = $("level-field").hidden;
+  const deal = dealAsked();
+  const note = $("deal-note");
+  note.hidden = deal === null;
+  if (deal !== null) note.textContent = t(friends ? "start.deal_friends" : "start.deal", { deal });
 }
 
 /** The settings the form shows now. */
