@@ -38,7 +38,7 @@ def test_the_focus_goes_to_the_hand_or_the_prompt_after_play_continue_and_discar
     """Play by the keyboard, Discard by its button (which then hides) and Continue in another
     window leave the focus on the hand's card (this person's move) or the prompt, not nowhere."""
     page = new_page()
-    page.goto(server.url)
+    page.goto(f"{server.url}/?deal=1")  # (see start)
     page.get_by_role("radio", name=re.compile("^Basic Rummy")).check()
     play = page.get_by_role("button", name="Play")
     play.focus()

@@ -26,7 +26,7 @@ def test_house_rules_are_chosen_on_the_start_screen_and_shown_at_the_table(
     """Every option of the game can be changed under House rules; the table plays by them and
     says which differ from the standard rules; the choice is remembered and can be reset."""
     page = new_page()
-    page.goto(server.url)
+    page.goto(f"{server.url}/?deal=1")  # (see start)
     page.get_by_role("radio", name=re.compile("^Basic Rummy")).check()
     house = page.locator("#house")
     house.locator("summary").click()
@@ -71,7 +71,7 @@ def test_advice_on_every_turn_shows_the_hint_without_choosing_for_the_person(
     """With "Advice on every turn" the hard player's advice appears at each of the person's
     decisions, without a key or a button, and selects no card; the choice is remembered."""
     page = new_page()
-    page.goto(server.url)
+    page.goto(f"{server.url}/?deal=1")  # (see start)
     page.get_by_role("radio", name=re.compile("^Basic Rummy")).check()
     coach = page.get_by_label("Advice on every turn (to learn)")
     expect(coach).not_to_be_checked()
@@ -101,7 +101,7 @@ def test_a_guided_game_is_one_easy_computer_and_advice_on_every_turn(
     server: Any, new_page: Any
 ) -> None:
     page = new_page(locale="vi-VN", phone=True)
-    page.goto(server.url)
+    page.goto(f"{server.url}/?deal=1")  # (see start)
     page.get_by_role("radio", name=re.compile("^Rummy cơ bản")).check()
     page.get_by_label("Đối thủ", exact=True).select_option(label="3 đối thủ")
     page.get_by_label("Trình độ của máy").select_option(label="Khó")
@@ -170,7 +170,7 @@ def test_a_guided_game_starts_when_its_tips_are_closed(server: Any, new_page: An
     page = new_page(phone=True)
     made: list[str] = []
     page.on("request", lambda r: made.append(r.url) if r.method == "POST" else None)
-    page.goto(server.url)
+    page.goto(f"{server.url}/?deal=1")  # (see start)
     page.get_by_role("radio", name=re.compile("^Basic Rummy")).check()
     page.get_by_role("button", name="New to this game? Try a guided game").click()
     intro = page.get_by_role("dialog", name=re.compile(r"^Basic Rummy: first steps"))
@@ -197,7 +197,7 @@ def test_a_guided_crazy_rummy_game_has_two_computers_so_buying_can_happen(
 ) -> None:
     """Its tips teach "May I?", which needs a third player (nobody may buy at two)."""
     page = new_page(phone=True)
-    page.goto(server.url)
+    page.goto(f"{server.url}/?deal=1")  # (see start)
     page.get_by_role("radio", name=re.compile("^Crazy Rummy")).check()
     page.get_by_role("button", name="New to this game? Try a guided game").click()
     intro = page.get_by_role("dialog", name=re.compile(r"^Crazy Rummy: first steps"))
