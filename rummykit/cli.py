@@ -1622,16 +1622,27 @@ def serve_addresses(host: str, port: int, lan: str | None = None, scheme: str = 
     'open http://127.0.0.1:8000/ here, or http://192.168.1.20:8000/ from other devices (friends)'
     >>> serve_addresses("0.0.0.0", 8443, lan="192.168.1.20", scheme="https")
     'open https://127.0.0.1:8443/ here, or https://192.168.1.20:8443/ from other devices (friends)'
+    >>> serve_addresses("::1", 8000)  # (an IPv6 address is bracketed in a link)
+    'open http://[::1]:8000/'
+    >>> serve_addresses("::", 8000, lan="fd00::20")
+    'open http://127.0.0.1:8000/ here, or http://[fd00::20]:8000/ from other devices (friends)'
     """
     if host not in ("0.0.0.0", "::", ""):
-        return f"open {scheme}://{host}:{port}/"
+        return f"open {scheme}://{_link_host(host)}:{port}/"
     address = lan if lan is not None else _lan_address()
+    if address is not None:
+        address = _link_host(address)
     if address is None:
         return f"open {scheme}://127.0.0.1:{port}/ here, or this computer's network address"
     return (
         f"open {scheme}://127.0.0.1:{port}/ here,"
         f" or {scheme}://{address}:{port}/ from other devices (friends)"
     )
+
+
+def _link_host(host: str) -> str:
+    """``host`` as a link writes it: an IPv6 address in brackets."""
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
 
 
 def is_loopback(host: str) -> bool:
