@@ -1630,13 +1630,11 @@ def serve_addresses(host: str, port: int, lan: str | None = None, scheme: str = 
     if host not in ("0.0.0.0", "::", ""):
         return f"open {scheme}://{_link_host(host)}:{port}/"
     address = lan if lan is not None else _lan_address()
-    if address is not None:
-        address = _link_host(address)
     if address is None:
         return f"open {scheme}://127.0.0.1:{port}/ here, or this computer's network address"
     return (
         f"open {scheme}://127.0.0.1:{port}/ here,"
-        f" or {scheme}://{address}:{port}/ from other devices (friends)"
+        f" or {scheme}://{_link_host(address)}:{port}/ from other devices (friends)"
     )
 
 

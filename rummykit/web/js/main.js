@@ -452,7 +452,7 @@ async function startGame(settings) {
     friends: settings.friends || 0,
     name: settings.friends ? settings.name || null : null,
     turn_time: settings.friends ? settings.turn_time || 0 : 0,
-    ...(settings.friends || dealAsked() === null ? {} : { deal: dealAsked() }),
+    deal: settings.friends ? null : dealAsked(), // (none with friends: the server refuses one)
   });
   if (!answer) return; // (a second press while the first is answered)
   const data = answer.data;
