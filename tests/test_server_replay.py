@@ -142,6 +142,16 @@ def test_a_replay_runs_off_the_event_loop_and_once_for_all_who_ask(
         assert ws.receive_json()["t"] == "welcome"
         view = ws.receive_json()
         replays = _count_replays(client, monkeypatch, hold)  # (the other table is in memory)
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        asked: list[str] = []  # the pages whose hello reached the replay (or its wait)
+        original = hub.table
+
+        async def table(table_id: str) -> Table | None:
+            asked.append(table_id)
+            found: Table | None = await original(table_id)
+            return found
+
+        monkeypatch.setattr(hub, "table", table)
         for page in pages:
             page.start()
         hand = view["view"]["hand"]
@@ -152,11 +162,11 @@ def test_a_replay_runs_off_the_event_loop_and_once_for_all_who_ask(
             assert ws.receive_json()["t"] == "view"  # answered while the replay is held
         ws.send_json({"t": "view"})
         assert ws.receive_json()["t"] == "view"
-        for _ in range(600):  # (both pages are waiting for the one replay by now)
-            if replays:
+        for _ in range(600):  # until both pages wait for the one replay (a slow thread's too)
+            if replays and asked.count(stored["table"]) == 2:
                 break
             threading.Event().wait(0.05)
-        assert replays == [stored["table"]]
+        assert replays == [stored["table"]] and asked == [stored["table"]] * 2
     assert not hold.is_set() and welcomes == []  # (both pages still wait for the replay)
     hold.set()
     for page in pages:
