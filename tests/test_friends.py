@@ -266,6 +266,7 @@ def test_the_http_api_creates_invitations_and_joins(client: TestClient) -> None:
     assert _join(client, table, {"code": code, "name": "x" * 99}).status_code == 400
     taken = _join(client, table, {"code": code, "name": "an"})  # the host's name
     assert taken.status_code == 409 and taken.json()["field"] == "name", taken.text
+    assert taken.json()["why"] == "taken"
     joined = _join(client, table, {"code": code, "name": "Lan"})
     assert joined.status_code == 200, joined.text
     assert joined.json()["seat"] == 1 and joined.json()["table"] == table

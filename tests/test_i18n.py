@@ -86,6 +86,7 @@ def test_keys_built_at_run_time_exist() -> None:
         "intro.rummy": "1 2 3 4",
         "intro.crazy": "1 2 3 4",
         "conn": "connecting open reconnecting replaced",
+        "name.why": "text hidden long blank accents reserved dot",
         "result.gin": "knock undercut gin big_gin cancelled",
     }
     for prefix, names in families.items():

@@ -339,6 +339,39 @@ def test_a_refused_name_is_marked_so_the_page_can_say_so(client: TestClient) -> 
     assert answer.status_code == 400 and "field" not in answer.json()
 
 
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        (7, "text"),
+        ("Lan\u202e", "hidden"),
+        ("x" * 25, "long"),
+        ("\u200d", "blank"),
+        ("a\u0301\u0301\u0301\u0301", "accents"),
+        ("Máy", "reserved"),
+        ("Lan · Dễ", "dot"),
+    ],
+)
+def test_a_refused_name_says_why_in_one_word_for_the_page(
+    client: TestClient, name: object, why: str
+) -> None:
+    """The page says in one short sentence, in the reader's language, what to change in a name
+    (``name.why.<why>`` in its catalogues): the answer names the reason, at a new table and at
+    an invitation alike, and the seat stays open."""
+    body = {"game": "gin", "opponents": 1, "friends": 1}
+    answer = client.post("/api/tables", json={**body, "name": name})
+    assert answer.status_code == 400 and answer.json()["why"] == why, answer.text
+    info = client.post("/api/tables", json=body).json()
+    code = info["invites"][0]["code"]
+    url = f"/api/tables/{info['table']}/join"
+    answer = client.post(url, json={"code": code, "name": name})
+    assert answer.status_code == 400 and answer.json()["why"] == why, answer.text
+    assert answer.json()["field"] == "name"
+    assert client.get(f"/api/tables/{info['table']}").json()["seats"][1]["joined"] is False
+    for lang in ("en", "vi"):
+        catalogue = client.get(f"/i18n/{lang}.json").json()
+        assert f"name.why.{why}" in catalogue and len(catalogue[f"name.why.{why}"]) < 90
+
+
 class _Forgets:
     store = SimpleNamespace(shared=False)  # a store of its own: no other process to watch
 

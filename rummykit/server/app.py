@@ -588,6 +588,11 @@ def _refuse(status: int, error: str) -> JSONResponse:
     return JSONResponse({"error": error}, status_code=status)
 
 
+def _bad_name(exc: BadName, status: int) -> JSONResponse:
+    """A refused name: why in words, and in one word for the page (``why``, see BadName)."""
+    return JSONResponse({"error": str(exc), "field": "name", "why": exc.why}, status_code=status)
+
+
 def _limited(buckets: Buckets[str] | None, request: Request, what: str) -> JSONResponse | None:
     """429 with ``Retry-After`` if the request's address has spent its budget for ``what``."""
     if buckets is None:
@@ -822,7 +827,7 @@ def create_app(
                 deal=body.get("deal"),
             )
         except BadName as exc:
-            return JSONResponse({"error": str(exc), "field": "name"}, status_code=400)
+            return _bad_name(exc, 400)
         except (ValueError, TypeError) as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         manager.forget(table.id)  # stored; replayed when its seat connects
@@ -854,7 +859,9 @@ def create_app(
         except ProtocolError as exc:
             return JSONResponse({"error": str(exc)}, status_code=403)
         except NameTaken as exc:
-            return JSONResponse({"error": str(exc), "field": "name"}, status_code=409)
+            return _bad_name(exc, 409)
+        except BadName as exc:
+            return _bad_name(exc, 400)
         except ValueError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         finally:

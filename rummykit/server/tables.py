@@ -248,7 +248,13 @@ def _hidden_char(ch: str) -> bool:
 
 
 class BadName(ValueError):
-    """A name a person gave that cannot name a seat (the message says why)."""
+    """A name a person gave that cannot name a seat: the message says why, and ``why`` names
+    the reason in one word for the page, which says it in the person's language (``name.<why>``
+    in its catalogues): text, hidden, long, blank, accents, reserved, dot or taken."""
+
+    def __init__(self, message: str, why: str) -> None:
+        super().__init__(message)
+        self.why = why
 
 
 RESERVED_NAMES = re.compile(
@@ -278,28 +284,30 @@ def clean_name(value: Any) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str):
-        raise BadName("a name is text")
+        raise BadName("a name is text", "text")
     name = " ".join(value.split())
     if any(_hidden_char(ch) for ch in name):
-        raise BadName("a name may not hold control characters")
+        raise BadName("a name may not hold control characters", "hidden")
     if len(name) > MAX_NAME:
-        raise BadName(f"a name is at most {MAX_NAME} characters")
+        raise BadName(f"a name is at most {MAX_NAME} characters", "long")
     if name and not any(_visible(ch) for ch in name):
-        raise BadName("a name needs a letter, digit or sign that shows")
+        raise BadName("a name needs a letter, digit or sign that shows", "blank")
     marks = 0
     for ch in name:
         marks = marks + 1 if unicodedata.category(ch) == "Mn" else 0  # (Mc takes its own room)
         if marks > MAX_MARKS:  # stacked accents draw over the lines around the name
-            raise BadName(f"a name puts at most {MAX_MARKS} accents on one letter")
+            raise BadName(f"a name puts at most {MAX_MARKS} accents on one letter", "accents")
     if RESERVED_NAMES.fullmatch(unicodedata.normalize("NFC", name).casefold()):
         raise BadName(
-            f"{name!r} is what the page calls a seat (You, Computer, Player 2...): choose another name"
+            f"{name!r} is what the page calls a seat (You, Computer, Player 2...): choose another name",
+            "reserved",
         )
     if LABEL_DOT.search(name):
         # "Máy · Dễ" or "Lan · not connected" would read as the page's own label of a seat.
         raise BadName(
             f"{name!r}: a dot between spaces is how the page adds a seat's level or state to its"
-            " name: choose another name"
+            " name: choose another name",
+            "dot",
         )
     return name or None
 
@@ -748,7 +756,7 @@ class Table:
                 if name is not None and any(
                     other.name is not None and same_name(other.name, name) for other in self.seats
                 ):
-                    raise NameTaken(f"someone at this table is already called {name}")
+                    raise NameTaken(f"someone at this table is already called {name}", "taken")
                 token = secrets.token_urlsafe(24)
                 self._replace_seat(number, Seat("human", token_hash=hash_token(token), name=name))
                 return number, token

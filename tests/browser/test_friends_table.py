@@ -340,9 +340,18 @@ def test_a_cut_link_a_wrong_code_and_a_name_taken_are_each_explained(
     friend.get_by_role("button", name="Take my seat").click()
     expect(friend.locator("#alert")).to_contain_text("Someone at this table is already called an")
     expect(friend.locator("#join")).to_be_visible()
+    # A word the table names seats with: one short sentence of what to change (it was a
+    # generic sentence and the server's English reason glued with ".:", about 60 words).
+    friend.locator("#join").get_by_label("Your name").fill("Computer")
+    friend.get_by_role("button", name="Take my seat").click()
+    expect(friend.locator("#alert")).to_have_text(
+        "“Computer” is what the table calls a seat: choose another name."
+    )
     friend.locator("#join").get_by_label("Your name").fill("Lan")
     friend.get_by_role("button", name="Take my seat").click()
     expect(friend.locator("#table")).to_be_visible()
+    # The refusal is out of date once the seat is taken: it goes at once, not 6 s later.
+    expect(friend.locator("#alert")).to_be_empty(timeout=1_000)
     expect(host.locator("#opponents-zone")).to_contain_text("Lan")
     # The seat nobody took goes to the computer: Lan's Continue line names it as the table does.
     host.get_by_role("button", name="Let the computer play instead of Player 3").click()

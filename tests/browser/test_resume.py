@@ -77,6 +77,39 @@ def test_moves_made_while_the_connection_was_down_reach_the_log(server: Any, new
     assert again[-len(live) :] == live
 
 
+def test_a_lost_connection_is_said_once_and_a_move_tried_meanwhile_points_at_it(
+    server: Any, new_page: Any
+) -> None:
+    """While the page reconnects, the pill at the top says so; a move tried meanwhile draws the
+    eye to it and reads it out, but does not say it a second time in the alert box (the two
+    were stacked over the score bar)."""
+    page = new_page()
+    start(page, server.url, "Gin Rummy")
+    wait_turn(page)
+    page.evaluate(LISTEN_LIVE)
+    page.evaluate(
+        """() => {
+      const conn = window.rummykit.state.conn;
+      const open = conn.open.bind(conn);
+      conn.open = () => setTimeout(open, 3000);
+      conn.ws.close();
+    }"""
+    )
+    lost = "Connection lost, reconnecting…"
+    expect(page.locator("#conn")).to_have_text(lost)
+    pass_ = page.get_by_role("button", name="Pass")
+    move = pass_ if pass_.is_visible() else page.get_by_role("button", name=re.compile("^Stock"))
+    move.click()
+    expect(page.locator("#conn")).to_have_class(re.compile(r"\bnudge\b"))
+    assert page.evaluate("() => window.__live").count(lost) == 1
+    expect(page.locator("#alert")).to_be_empty()
+    expect(page.get_by_text(lost)).to_have_count(1)
+    # Back: the pill goes, and the move can be made.
+    expect(page.locator("#conn")).to_be_hidden(timeout=10_000)
+    act(page, move)
+    expect(page.locator("#alert")).to_be_empty()
+
+
 def test_stored_settings_or_records_of_the_wrong_shape_do_not_stop_the_page(
     server: Any, new_page: Any
 ) -> None:

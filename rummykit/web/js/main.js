@@ -120,6 +120,13 @@ function failed(key, answer) {
   showAlert(t(key) + (currentLanguage() === "en" && reason ? `: ${reason}` : ""));
 }
 
+/** A name the server refused: one short sentence, in the page's language, of what to change
+ * (the server's ``why``; a reason this page does not know yet reads "Choose another name"). */
+function nameRefused(data, name) {
+  const key = `name.why.${data.why}`;
+  showAlert(hasText(key) ? t(key, { name }) : t("name.why"));
+}
+
 /** The start screen's choices as last made, in their own shape (a value from an older page, or
  * edited by hand, is dropped rather than stopping the page). */
 function loadSettings() {
@@ -273,6 +280,14 @@ function showAlert(text, notice = false, spoken = text) {
   box.classList.toggle("notice", notice);
   clearTimeout(alertTimer);
   alertTimer = setTimeout(() => (box.textContent = ""), 6000);
+}
+
+/** Take the alert away now (its news is out of date), or only if it says ``text``. */
+function clearAlert(text = null) {
+  const box = $("alert");
+  if (text !== null && box.textContent !== text) return;
+  clearTimeout(alertTimer);
+  box.textContent = "";
 }
 
 let bannerTimer = 0;
@@ -456,7 +471,8 @@ async function startGame(settings) {
   });
   if (!answer) return; // (a second press while the first is answered)
   const data = answer.data;
-  if (answer.status !== 201) return failed(data.field === "name" ? "join.bad_name" : "error.create", answer);
+  if (answer.status !== 201 && data.field === "name") return nameRefused(data, settings.name);
+  if (answer.status !== 201) return failed("error.create", answer);
   started = true;
   // The invitation links live only here (the server keeps their hashes): kept with the session
   // so that they survive a reload until every friend has joined.
@@ -530,8 +546,9 @@ async function joinTable() {
   const data = answer.data;
   if (answer.status === 0 || answer.status === 429) return failed("join.gone", answer); // (try again)
   if (answer.status !== 200) {
-    if (answer.status === 400) return failed("join.bad_name", answer);
     if (answer.status === 409) return showAlert(t("join.name_taken", { name })); // (choose another)
+    if (answer.status === 400 && data.field === "name") return nameRefused(data, name);
+    if (answer.status === 400) return failed("join.gone", answer);
     // 403: the code matches no open seat: taken since the page opened, or the link cut short.
     showAlert(answer.status === 403 ? t("join.not_valid") : t("join.gone"));
     cancelJoin();
@@ -586,6 +603,7 @@ function onHistory(event) {
 
 function connect(session) {
   if (S.conn) S.conn.close();
+  clearAlert(); // (a refusal met on the way here, a refused name for one, is out of date)
   stopClock(); // the next table's first view says whether a clock runs there
   tableInHistory(session.table);
   sessionStorage.setItem(CURRENT, session.table);
@@ -608,6 +626,7 @@ function connect(session) {
       const conn = $("conn");
       conn.hidden = status === "open";
       conn.textContent = t(`conn.${status}`);
+      clearAlert(t("conn.reconnecting")); // the pill says it now, or it is over: not twice
     },
     onReplaced: () => {
       // The same seat was opened in another window: that one plays; this one offers Continue.
@@ -1114,7 +1133,14 @@ function onView(m) {
 // ------------------------------------------------------------------------------------ intents
 
 function send(message) {
-  if (!S.conn || !S.conn.send(message)) showAlert(t("conn.reconnecting"));
+  if (S.conn && S.conn.send(message)) return;
+  const conn = $("conn");
+  if (conn.hidden) return showAlert(t("conn.reconnecting"));
+  // The pill at the top already says the connection is lost: point at it, not a second copy.
+  conn.classList.remove("nudge");
+  void conn.offsetWidth; // (the animation starts again)
+  conn.classList.add("nudge");
+  announce(conn.textContent);
 }
 
 /** Alone against the computer: take back the last move of this turn (the server says which). */
