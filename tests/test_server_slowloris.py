@@ -3,7 +3,7 @@
 A real ``rummykit serve`` on 127.0.0.1. The attacker, from 127.0.0.3, opens 1,100 connections
 that never finish: half stop in the middle of their request's headers (slowloris), half are
 WebSocket upgrades that never say hello. Meanwhile a person, from 127.0.0.2, loads the page,
-creates a table, says hello and plays a move: each answered within a second. The server refuses
+creates a table, says hello and plays a move: each answered at once, not locked out. The server refuses
 the attacker's connections beyond its budget per address, closes the unfinished ones once their
 time is up, and its log stays small. Loopback only; every loop is bounded.
 """
@@ -132,7 +132,10 @@ def test_a_thousand_unfinished_connections_from_one_address_lock_nobody_out(
                 ws.send(json.dumps({"t": "action", "action": move, "seq": view["seq"]}))
                 assert json.loads(ws.recv(timeout=10))["t"] == "view"
                 _timed("move", took, started)
-        assert all(seconds < 1.0 for _, seconds in took), took
+        # Locked out, the person would wait for ever (here the sockets' 10 s timeouts). Served,
+        # each step takes milliseconds on a quiet machine; the bound leaves room for a loaded
+        # one (a page took 1.5 s with two CI runs and a browser suite sharing the 2 cores).
+        assert all(seconds < 5.0 for _, seconds in took), took
         # The server kept at most its budget of the attacker's connections, and closes the
         # unfinished ones once their time is up (headers: HEADER_SECONDS; hello: 5 s).
         refused = sum(_closed_by_server(s) for s in held)

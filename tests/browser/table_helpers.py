@@ -250,6 +250,17 @@ def value(name: str) -> int:
     return VALUES.get(rank, int(rank) if rank.isdigit() else 0)
 
 
+def open_settings(page: Any) -> Any:
+    """Unfold the start screen's settings (folded under Play) once the screen is drawn; the
+    settings' box."""
+    expect(page.locator("#btn-start")).to_be_visible()
+    settings = page.locator("#settings")
+    if not settings.evaluate("d => d.open"):
+        settings.locator("summary").first.click()
+    expect(settings).to_have_attribute("open", "")
+    return settings
+
+
 def start(
     page: Any,
     url: str,
@@ -269,6 +280,10 @@ def start(
     page ignores it at a table with friends."""
     page.goto(url if deal is None else f"{url}/?deal={deal}")
     page.get_by_role("radio", name=re.compile(f"^{game}")).check()
+    if level is None and not friends:
+        level = "Easy"  # (the games the tests were written for; a first visit gets Medium)
+    if preset or opponents or friends or level or name:
+        open_settings(page)
     if preset:
         page.locator("#preset").select_option(label=preset)
     if opponents:
@@ -289,6 +304,7 @@ def start_with_house_rule(
     """Start ``game`` against ``opponents`` with one house rule (a number field) set."""
     page.goto(url)
     page.get_by_role("radio", name=re.compile(f"^{game}")).check()
+    open_settings(page)
     page.get_by_label("Opponents").select_option(label=opponents)
     house = page.locator("#house")
     house.locator("summary").click()
@@ -377,6 +393,7 @@ def finish_a_gin_match(page: Any) -> dict[int, Any]:
     """From the start screen, a whole Gin match to 1 point against the easy computer, left on
     its final score; returns each hand's winner by hand number."""
     page.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
+    open_settings(page)
     page.get_by_label("Computer level").select_option(label="Easy")
     page.get_by_label("Target score").fill("1")
     page.get_by_role("button", name="Play").click()
@@ -408,6 +425,7 @@ def invite_to_gin(host: Any, url: str, target: str | None = None) -> str:
     """An starts Gin with a friend from the start screen; the invitation link."""
     host.goto(url)
     host.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
+    open_settings(host)
     host.get_by_label("Your opponent").select_option(label="A friend (send them a link)")
     host.locator("#start").get_by_label("Your name").fill("An")
     if target is not None:

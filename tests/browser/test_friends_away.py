@@ -17,6 +17,7 @@ from table_helpers import (
     hand,
     next_hand,
     open_session,
+    open_settings,
     play_gin_hand_out,
     result_open,
     start,
@@ -221,6 +222,7 @@ def test_a_turn_runs_out_and_the_computer_finishes_it_for_the_friend(
     host = new_page()
     host.goto(server.url)
     host.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
+    open_settings(host)
     expect(host.get_by_label("Time for a turn")).to_be_hidden()  # alone: no clock
     host.get_by_label("Your opponent").select_option(label="A friend (send them a link)")
     limit = host.get_by_label("Time for a turn")

@@ -19,6 +19,7 @@ from table_helpers import (
     hand,
     in_view,
     next_hand,
+    open_settings,
     result_open,
     select,
     seq,
@@ -35,6 +36,7 @@ def test_a_double_press_on_play_or_take_my_seat_acts_once(server: Any, new_page:
     host = new_page()
     host.goto(server.url)
     host.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
+    open_settings(host)
     host.get_by_label("Your opponent").select_option(label="A friend (send them a link)")
     host.locator("#start").get_by_label("Your name").fill("An")
     host.get_by_role("button", name="Play").dblclick()
@@ -72,6 +74,7 @@ def test_friends_play_at_one_table(server: Any, new_page: Any, shot: Any) -> Non
     host = new_page()
     host.goto(server.url)
     host.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
+    open_settings(host)
     expect(host.get_by_label("Computer level")).to_be_visible()
     # Gin is for two: the start screen asks who the one opponent is.
     host.get_by_label("Your opponent").select_option(label="A friend (send them a link)")
@@ -232,6 +235,7 @@ def test_the_invitations_fold_away_on_a_phone(server: Any, new_page: Any, shot: 
     page = new_page(phone=True)
     page.goto(server.url)
     page.get_by_role("radio", name=re.compile("^Crazy Rummy")).check()
+    open_settings(page)
     page.get_by_label("Opponents").select_option(label="5 opponents")
     page.get_by_label("Of them, friends").select_option(label="3 friends")
     expect(page.get_by_label("Computer level")).to_be_visible()  # two computer seats too
@@ -258,6 +262,7 @@ def test_the_invitations_fold_away_on_a_phone(server: Any, new_page: Any, shot: 
     # One link fits: a phone shows it at once, with the piles and the hand still in view.
     page.get_by_role("button", name="Menu").click()  # (no friend has sat down: it does not ask)
     page.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
+    open_settings(page)
     page.get_by_label("Your opponent").select_option(label="A friend (send them a link)")
     page.get_by_role("button", name="Play").click()
     expect(page.locator("#invite-list input")).to_have_count(1)
@@ -273,6 +278,7 @@ def test_the_start_screen_says_how_friends_join_only_when_one_is_chosen(
     page.goto(server.url)
     help_ = page.locator("#friends-help")
     page.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
+    open_settings(page)
     opponent = page.get_by_label("Your opponent")
     opponent.select_option(label="The computer")
     expect(help_).to_be_hidden()
@@ -281,6 +287,7 @@ def test_the_start_screen_says_how_friends_join_only_when_one_is_chosen(
     expect(help_).to_have_text("Your friend joins from a link you send them.")
     expect(opponent).to_have_accessible_description("Your friend joins from a link you send them.")
     page.get_by_role("radio", name=re.compile("^Basic Rummy")).check()
+    open_settings(page)
     page.get_by_label("Opponents").select_option(label="2 opponents")
     friends = page.get_by_label("Of them, friends")
     friends.select_option(label="None")
@@ -441,6 +448,7 @@ def test_the_creators_table_opens_with_the_invitations_heading(
     page = new_page(phone=True)
     page.goto(server.url)
     page.get_by_role("radio", name=re.compile("^Basic Rummy")).check()
+    open_settings(page)
     page.get_by_label("Opponents").select_option(label="2 opponents")
     page.get_by_label("Of them, friends").select_option(label="1 friend")
     page.locator("#start").get_by_label("Your name").fill("An")

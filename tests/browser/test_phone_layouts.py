@@ -22,6 +22,7 @@ from table_helpers import (
     in_view,
     next_hand,
     open_session,
+    open_settings,
     past_score_or_draw,
     play_on,
     played_table,
@@ -559,6 +560,7 @@ def test_a_narrow_phone_keeps_each_tick_box_beside_its_label(server: Any, new_pa
     alone on a line above it), and so does every house rule's."""
     page = new_page(phone=True, viewport=(320, 568))
     page.goto(server.url)
+    open_settings(page)
     page.locator("#house summary").click()
     pairs = page.evaluate(
         """() => [...document.querySelectorAll('#start input[type=checkbox]')]

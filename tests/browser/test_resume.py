@@ -17,6 +17,7 @@ from table_helpers import (
     gin_simple_move,
     hand,
     next_hand,
+    open_settings,
     result_open,
     select,
     seq,
@@ -396,6 +397,7 @@ def test_the_continue_list_says_who_and_when_and_forgets_a_game(
     expect(page.get_by_role("heading", name="Trận mới")).to_be_visible()
     expect(page.locator("#btn-keys")).to_be_hidden()  # a touch screen has no keyboard
     page.get_by_role("radio", name=re.compile("^Rummy cơ bản")).check()
+    open_settings(page)
     page.locator("#preset").select_option(label="Rummy truyền thống (hạ bao nhiêu bộ cũng được)")
     box = page.locator("#preset").bounding_box()
     form = page.locator("#start-form").bounding_box()
@@ -409,6 +411,7 @@ def test_the_continue_list_says_who_and_when_and_forgets_a_game(
     rummy_table = page.evaluate("() => window.rummykit.state.session.table")
     page.get_by_role("button", name="Menu").click()
     page.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
+    open_settings(page)
     page.get_by_label("Your opponent").select_option(label="A friend (send them a link)")
     page.locator("#start").get_by_label("Your name").fill("An")
     page.get_by_role("button", name="Play").click()

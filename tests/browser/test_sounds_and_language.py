@@ -11,6 +11,7 @@ from table_helpers import (
     act,
     gin_turn_to_knock,
     hand,
+    open_settings,
     play_on,
     result_open,
     start,
@@ -106,6 +107,7 @@ def test_the_sounds_help_names_the_s_key_only_where_there_is_a_keyboard(
     for phone, shown in ((False, True), (True, False)):
         page = new_page(phone=phone)
         page.goto(server.url)
+        open_settings(page)
         expect(page.locator("#sound-help")).to_contain_text("the end of a hand")
         key = page.locator("#sound-help .keys-only")
         expect(key).to_be_visible() if shown else expect(key).to_be_hidden()
@@ -135,6 +137,7 @@ def test_sounds_play_when_turned_on_and_the_s_key_turns_them_off(
     engine runs), and the S key at the table turns them off, which the browser remembers."""
     page = new_page()
     page.goto(server.url)
+    open_settings(page)
     box = page.get_by_label("Sounds")
     expect(box).not_to_be_checked()
     box.check()

@@ -6,13 +6,16 @@ import json
 import re
 from typing import Any
 
+import pytest
 from live_server import LiveServer
 from playwright.sync_api import expect
 from table_helpers import (
     cards,
     draw_or_throw_highest,
     hand,
+    in_view,
     invite_to_gin,
+    open_settings,
     result_open,
     start,
     wait_focus_placed,
@@ -28,6 +31,7 @@ def test_house_rules_are_chosen_on_the_start_screen_and_shown_at_the_table(
     page = new_page()
     page.goto(f"{server.url}/?deal=1")  # (see start)
     page.get_by_role("radio", name=re.compile("^Basic Rummy")).check()
+    open_settings(page)
     house = page.locator("#house")
     house.locator("summary").click()
     expect(house.get_by_label("New melds a turn")).to_have_value("1")  # Straight Rummy: one
@@ -49,6 +53,7 @@ def test_house_rules_are_chosen_on_the_start_screen_and_shown_at_the_table(
     )
     # Back at the start screen the choice is kept; Standard rules puts every rule back.
     page.get_by_role("button", name="Menu").click()
+    open_settings(page)
     expect(house.locator("summary")).to_contain_text("(3 changed)")
     page.locator("#preset").select_option(label="Classic Rummy (any number of melds)")
     expect(house.get_by_label("New melds a turn")).to_have_value("")  # any number: no limit
@@ -73,6 +78,7 @@ def test_advice_on_every_turn_shows_the_hint_without_choosing_for_the_person(
     page = new_page()
     page.goto(f"{server.url}/?deal=1")  # (see start)
     page.get_by_role("radio", name=re.compile("^Basic Rummy")).check()
+    open_settings(page)
     coach = page.get_by_label("Advice on every turn (to learn)")
     expect(coach).not_to_be_checked()
     coach.check()
@@ -103,6 +109,7 @@ def test_a_guided_game_is_one_easy_computer_and_advice_on_every_turn(
     page = new_page(locale="vi-VN", phone=True)
     page.goto(f"{server.url}/?deal=1")  # (see start)
     page.get_by_role("radio", name=re.compile("^Rummy cơ bản")).check()
+    open_settings(page)
     page.get_by_label("Đối thủ", exact=True).select_option(label="3 đối thủ")
     page.get_by_label("Trình độ của máy").select_option(label="Khó")
     page.get_by_role("button", name="Mới chơi? Chơi một trận có hướng dẫn").click()
@@ -140,11 +147,13 @@ def test_the_computer_speed_is_chosen_on_the_start_screen_and_sent_to_the_table(
     sent: list[str] = []
     page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(str(payload))))
     page.goto(server.url)
+    open_settings(page)
     speed = page.get_by_label("Computer speed")
     expect(speed).to_have_value("normal")
     expect(speed.locator("option")).to_have_text(["Slow", "Normal", "Fast"])
     speed.select_option(label="Fast")
     page.reload()  # remembered as soon as it is chosen
+    open_settings(page)
     expect(page.get_by_label("Computer speed")).to_have_value("fast")
     page.get_by_role("button", name="Tiếng Việt").click()
     expect(page.get_by_label("Tốc độ của máy").locator("option")).to_have_text(
@@ -319,3 +328,92 @@ def test_a_deal_number_in_the_address_deals_the_same_cards_against_the_computer(
     expect(host.locator("#deal-note")).to_contain_text(
         "with friends, the cards are dealt at random"
     )
+
+
+SCREENS = [(320, 568), (390, 844), (768, 1024), (1280, 800)]
+"""The sizes every start-screen check runs at: small and large phones, a tablet, a laptop."""
+
+
+@pytest.mark.parametrize("locale", ["en-US", "vi-VN"])
+def test_play_is_in_view_at_once_on_every_screen_with_the_settings_folded(
+    server: Any, new_page: Any, shot: Any, locale: str
+) -> None:
+    """Play was under a long form (y about 1,056 on a laptop, 1,143 on a phone): now it comes
+    right under the games, on every screen from 320x568 up, with what it starts in words; the
+    settings are folded one tap below, and a first visit plays Gin against a Medium computer."""
+    for width, height in SCREENS:
+        page = new_page(locale=locale, phone=width < 700, viewport=(width, height))
+        page.goto(server.url)
+        play = page.locator("#btn-start")
+        expect(play).to_be_visible()
+        assert in_view(page, "#btn-start"), (width, height)
+        assert in_view(page, "#start-choice"), (width, height)
+        expect(page.locator("#settings")).not_to_have_attribute("open", "")
+        expect(page.locator("#level")).to_be_hidden()
+        want = {
+            "en-US": "Against the computer (Medium) · to 100 points",
+            "vi-VN": "Chơi với 1 máy (Trung bình) · tới 100 điểm",
+        }[locale]
+        expect(page.locator("#start-choice")).to_have_text(want)
+        expect(play).to_have_accessible_description(want)
+        shot(page, f"start-{locale[:2]}-{width}x{height}")
+
+
+def test_a_returning_player_starts_their_last_game_with_one_tap(server: Any, new_page: Any) -> None:
+    """The game last played, with its settings, is what Play starts on the next visit: one tap,
+    and the words beside Play say what it is."""
+    page = new_page()
+    page.goto(server.url)
+    page.get_by_role("radio", name=re.compile("^Basic Rummy")).check()
+    settings = open_settings(page)
+    settings.locator("#preset").select_option(label="Classic Rummy (any number of melds)")
+    settings.get_by_label("Opponents").select_option(label="2 opponents")
+    settings.get_by_label("Computer level").select_option(label="Hard")
+    settings.get_by_label("Target score").fill("250")
+    expect(page.locator("#start-choice")).to_have_text(
+        "Against 2 computers (Hard) · Classic Rummy (any number of melds) · to 250 points"
+    )
+    page.get_by_role("button", name="Play").click()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    # The next visit (a new tab of the same browser): the same game, folded, in one tap.
+    page = page.context.new_page()
+    page.goto(server.url)
+    expect(page.locator("#settings")).not_to_have_attribute("open", "")
+    expect(page.locator("#start-choice")).to_have_text(
+        "Against 2 computers (Hard) · Classic Rummy (any number of melds) · to 250 points"
+    )
+    page.get_by_role("button", name="Play", exact=True).click()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    expect(page.locator("#opponents-zone .opp .level")).to_have_text(["· Hard", "· Hard"])
+    info = page.evaluate("() => window.rummykit.state.welcome")
+    assert (info["game"], info["variant"]) == ("rummy", "rummy-classic"), info
+
+
+def test_a_refused_setting_unfolds_the_settings_to_show_it(server: Any, new_page: Any) -> None:
+    """A target score out of range, left in the folded settings, would stop Play without a word
+    (the browser cannot point at a hidden field): Play unfolds them and the field says why."""
+    page = new_page()
+    page.goto(server.url)
+    open_settings(page).get_by_label("Target score").fill("5000")
+    page.locator("#settings > summary").click()  # folded again
+    expect(page.locator("#settings")).not_to_have_attribute("open", "")
+    page.get_by_role("button", name="Play").click()
+    expect(page.locator("#settings")).to_have_attribute("open", "")
+    expect(page.get_by_label("Target score")).to_be_visible()
+    assert page.get_by_label("Target score").evaluate("e => !e.validity.valid")
+    expect(page.locator("#start")).to_be_visible()
+
+
+def test_the_vietnamese_start_screen_names_the_presets_in_vietnamese(
+    server: Any, new_page: Any
+) -> None:
+    """The preset list left "Straight Rummy" in English."""
+    page = new_page(locale="vi-VN")
+    page.goto(server.url)
+    page.get_by_role("radio", name=re.compile("^Rummy cơ bản")).check()
+    options = open_settings(page).locator("#preset option").all_inner_texts()
+    assert options == [
+        "Rummy từng bộ (mỗi lượt hạ một bộ)",
+        "Rummy truyền thống (hạ bao nhiêu bộ cũng được)",
+    ]
+    assert not any(re.search(r"\b(Straight|Classic)\b", o) for o in options)

@@ -12,6 +12,7 @@ from table_helpers import (
     best_discard,
     cards,
     open_session,
+    open_settings,
     select,
     select_only,
     seq,
@@ -89,6 +90,7 @@ def test_a_move_that_does_nothing_says_why_and_a_good_move_clears_the_error(
     host = new_page()
     host.goto(server.url)
     host.get_by_role("radio", name=re.compile("^Basic Rummy")).check()
+    open_settings(host)
     host.get_by_label("Opponents").select_option(label="1 opponent")
     host.get_by_label("Of them, friends").select_option(label="1 friend")
     host.locator("#start").get_by_label("Your name").fill("An")

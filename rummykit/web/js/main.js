@@ -12,7 +12,7 @@ import { Connection } from "./socket.js";
 import { play, setSound, soundOn } from "./sound.js";
 import { clearStats, recordResult, renderStats } from "./stats.js";
 import { keptSelection } from "./selection.js";
-import { PACES, countHouse, dealAsked, opponentsText, readStart, renderFields, renderFriends, renderHouse, renderStart, showContinue, showFriendFields } from "./start.js";
+import { PACES, countHouse, dealAsked, opponentsText, readStart, renderChoice, renderFields, renderFriends, renderHouse, renderStart, showContinue, showFriendFields } from "./start.js";
 import { contractText, describe, focusHandCard, handEntries, mustPass, promptText, render, seatName, selectedCards, setSpoken, sortModes } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
@@ -132,7 +132,8 @@ function nameRefused(data, name) {
 function loadSettings() {
   const plain = (value) => Boolean(value) && typeof value === "object" && !Array.isArray(value);
   const saved = loadJSON(SETTINGS);
-  if (!plain(saved)) return { game: "gin", opponents: 1, level: "easy", options: {} };
+  // A first visit: Gin against one computer at Medium (Easy is for the guided game).
+  if (!plain(saved)) return { game: "gin", opponents: 1, level: "medium", options: {} };
   const settings = { ...saved };
   if (!plain(settings.options)) settings.options = {};
   if (!plain(settings.sort)) delete settings.sort;
@@ -474,6 +475,7 @@ async function startGame(settings) {
   if (answer.status !== 201 && data.field === "name") return nameRefused(data, settings.name);
   if (answer.status !== 201) return failed("error.create", answer);
   started = true;
+  clearAlert(); // (a name refused on the way here is out of date)
   // The invitation links live only here (the server keeps their hashes): kept with the session
   // so that they survive a reload until every friend has joined.
   const invites = (data.invites || []).map((i) => ({ seat: i.seat, link: inviteLink(data.table, i.code) }));
@@ -555,6 +557,7 @@ async function joinTable() {
     return;
   }
   S.invitation = null;
+  clearAlert(); // (a name refused on the way here is out of date)
   const session = { table: data.table, seat: data.seat, token: data.token, invites: [], ended: 0 };
   saveSession(session);
   connect(session);
@@ -603,7 +606,6 @@ function onHistory(event) {
 
 function connect(session) {
   if (S.conn) S.conn.close();
-  clearAlert(); // (a refusal met on the way here, a refused name for one, is out of date)
   stopClock(); // the next table's first view says whether a clock runs there
   tableInHistory(session.table);
   sessionStorage.setItem(CURRENT, session.table);
@@ -1977,6 +1979,7 @@ function wire() {
   $("btn-house-reset").addEventListener("click", () => {
     const game = startGameInfo();
     renderHouse(game, $("house-fields").dataset.preset, null);
+    renderChoice(S.games);
   });
   $("coach").addEventListener("change", () => {
     S.settings = { ...S.settings, coach: $("coach").checked };
@@ -2017,6 +2020,13 @@ function wire() {
     if (!guided) return;
     S.intro.start = null;
     startGame(guided);
+  });
+  // What Play starts, said under it as the choices change (in the folded settings or not).
+  for (const type of ["change", "input"]) $("start-form").addEventListener(type, () => renderChoice(S.games));
+  $("btn-start").addEventListener("click", () => {
+    // A field the browser would refuse (a target score out of range) is in the folded settings:
+    // unfold them, so that it can be shown and fixed.
+    if (!$("start-form").checkValidity()) $("settings").open = true;
   });
   $("start-form").addEventListener("submit", (event) => {
     event.preventDefault();

@@ -42,6 +42,7 @@ export function renderStart(games, settings) {
   renderFields(current, settings);
   $("coach").checked = Boolean(settings.coach);
   $("pace").value = PACES.includes(settings.pace) ? settings.pace : "normal";
+  renderChoice(games);
   renderStats();
 }
 
@@ -256,6 +257,26 @@ export function readStart(games) {
     pace: $("pace").value,
     options,
   };
+}
+
+/** What Play starts, in words, under the button: who plays against this person, the rules, the
+ * target and what differs from the usual ("Against the computer (Medium) · to 100 points"). */
+export function renderChoice(games) {
+  const s = readStart(games);
+  const game = games.find((g) => g.key === s.game);
+  const computers = s.opponents - s.friends;
+  const who = [];
+  if (s.friends) who.push(t("start.choice_friends", { count: s.friends }));
+  if (computers > 0) who.push(t("start.choice_computers", { count: computers, level: t(`level.${s.level}`) }));
+  const list = new Intl.ListFormat(currentLanguage(), { type: "conjunction" }).format(who);
+  const parts = [t("start.choice_against", { who: list })];
+  if (game.presets.length > 1) parts.push(t(`preset.${s.preset}`));
+  if (!$("target-field").hidden && s.options.target_score) parts.push(t("start.choice_target", { target: s.options.target_score }));
+  if (computers > 0 && s.pace !== "normal") parts.push(t("start.choice_pace", { pace: t(`pace.${s.pace}`) }));
+  if (s.coach) parts.push(t("start.choice_coach"));
+  const house = Object.keys(readHouse(game)).length;
+  if (house) parts.push(t("start.choice_house", { count: house }));
+  $("start-choice").textContent = parts.join(" · ");
 }
 
 /** Who sits at the table besides this seat, in words: the friends by name, then the computers
