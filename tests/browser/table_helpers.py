@@ -86,12 +86,28 @@ def result_open(page: Any) -> bool:
     return bool(page.locator("#dlg-result").evaluate("d => d.open"))
 
 
+KNOCKER_MELDS = """() => {
+  const seat = document.querySelector('#dlg-result .result-seat');
+  return seat ? [...seat.querySelectorAll('.result-melds > .mini-row')].map((row) => ({
+    no: row.querySelector(':scope > .meld-no')?.textContent ?? null,
+    laid: [...row.querySelectorAll('.face.laid-off .corner')].map((c) => c.textContent),
+  })) : [];
+}"""
+"""The knocker's melds on Gin's score screen (its first seat): each one's number and the cards
+laid off on it, as their corners read ("8♥")."""
+
+
 def check_layoffs_shown(page: Any) -> int:
-    """Gin's score screen shows each card the defender laid off on the knocker's meld it went
-    onto, marked, as many as "Laid off: 8♥ on meld 2, ..." lists; returns how many."""
+    """Gin's score screen numbers the knocker's melds as the table did, and shows each card the
+    defender laid off on the meld "Laid off: 8♥ on meld 2, ..." names, marked; returns how many
+    cards were laid off."""
     listed = " ".join(page.locator("#dlg-result .result-layoffs").all_inner_texts())
-    laid = re.findall(r"(\S+) on meld \d+", listed)
+    laid = re.findall(r"(\S+) on meld (\d+)", listed)
     expect(page.locator("#dlg-result .face.laid-off")).to_have_count(len(laid))
+    melds = page.evaluate(KNOCKER_MELDS)
+    assert [m["no"] for m in melds] == [str(n) for n in range(1, len(melds) + 1)], melds
+    for card, number in laid:
+        assert card in melds[int(number) - 1]["laid"], (card, number, melds)
     return len(laid)
 
 

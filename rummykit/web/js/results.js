@@ -103,7 +103,15 @@ function ginBody(ctx, r, body) {
       const added = seat === r.knocker ? r.layoffs.filter(([, n]) => n === i + 1).map(([c]) => c) : [];
       const laidText = t("result.laid_off_by", { name: seatName(ctx, 1 - r.knocker) });
       const laid = (card) => (added.includes(card) ? { cls: "laid-off", note: laidText } : null);
-      melds.append(miniRow(meldWithLayoffs(m, added), laid));
+      const row = miniRow(meldWithLayoffs(m, added), laid);
+      if (seat === r.knocker) {
+        // Numbered as at the table and in "8♥ on meld 2": the melds lay-offs go onto.
+        const no = el("span", "meld-no", String(i + 1));
+        no.setAttribute("aria-hidden", "true");
+        row.querySelector(".sr-only").textContent = t("meld.label", { n: i + 1, cards: row.querySelector(".sr-only").textContent });
+        row.prepend(no);
+      }
+      melds.append(row);
     });
     if (!r.melds[seat].length) melds.append(el("p", "", t("result.no_melds")));
     box.append(melds);
