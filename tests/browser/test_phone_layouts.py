@@ -19,6 +19,7 @@ from table_helpers import (
     discard_highest,
     draw_or_pass,
     draw_or_throw_highest,
+    drew,
     in_view,
     next_hand,
     open_session,
@@ -684,3 +685,47 @@ def test_a_phones_action_bar_is_one_row_with_five_crazy_buttons(
     for i in ids:
         box = page.locator(f"#{i}").bounding_box()
         assert box and box["height"] >= 44 and box["width"] >= 44, (i, box)
+
+
+LOG_FIT = """() => {
+  const log = document.querySelector('#log');
+  const board = document.querySelector('#board');
+  const top = log.getBoundingClientRect().top;
+  const cut = [...log.children].map((li) => li.getBoundingClientRect())
+    .filter((r) => r.top < top - 0.5 && r.bottom > top + 0.5).length;
+  const shown = [...board.children].filter((c) => c.getClientRects().length);
+  const bottom = Math.max(...shown.map((c) => c.getBoundingClientRect().bottom));
+  return {
+    cut, felt: board.getBoundingClientRect().bottom - bottom,
+    overflow: log.scrollHeight > log.clientHeight + 1,
+    atEnd: log.scrollHeight - log.clientHeight - log.scrollTop < 2,
+  };
+}"""
+"""The move log in its board: how many moves its top edge cuts in half, the empty felt below
+the board's last part (px), whether older moves scroll back, and whether it shows the newest."""
+
+
+@pytest.mark.parametrize("size", [(390, 844), (320, 568)])
+def test_the_phones_move_log_shows_whole_moves_and_uses_the_felt(
+    server: Any, new_page: Any, shot: Any, size: tuple[int, int]
+) -> None:
+    """The log was cut at its top line in the middle of a move ("pile") while about 150 px of
+    empty felt sat below it: now it takes the felt, and its top line starts a move."""
+    page = new_page(phone=True, viewport=size)
+    start(page, server.url, "Gin Rummy")
+    for _ in range(40):
+        fit = page.evaluate(LOG_FIT)
+        if fit["overflow"]:
+            break
+        wait_turn(page)
+        assert not result_open(page)  # (no knock: the hand goes on)
+        pass_ = page.get_by_role("button", name="Pass")
+        if pass_.is_visible():
+            act(page, pass_)
+        elif not drew(page):
+            discard_highest(page, [c["name"] for c in cards(page)])
+    fit = page.evaluate(LOG_FIT)
+    shot(page, f"phone-log-{size[0]}x{size[1]}")
+    assert fit["overflow"], fit  # (enough moves that older ones scroll back)
+    assert fit["atEnd"] and fit["cut"] == 0, fit
+    assert fit["felt"] < 30, fit

@@ -853,6 +853,34 @@ function renderLog(ctx) {
   setSpoken($("prompt"), promptText(ctx), promptText(ctx, true));
 }
 
+/** Fit the log to the board: on a phone held upright it takes the felt left empty below the
+ * table (its height set once per layout, so the melds do not move as it grows), and
+ * everywhere, scrolled to the newest move, its top line is the start of a move, not the end
+ * of one cut in half ("pile"): the room left over goes below the last move. */
+export function fitLog() {
+  const log = $("log");
+  const board = $("board");
+  log.style.height = "";
+  log.style.paddingBottom = "";
+  if (matchMedia("(max-width: 759px) and (orientation: portrait)").matches && !board.hidden) {
+    const shown = [...board.children].filter((c) => c.getClientRects().length);
+    const bottom = Math.max(...shown.map((c) => c.getBoundingClientRect().bottom));
+    const spare = Math.floor(board.getBoundingClientRect().bottom - bottom - 8);
+    if (spare > 0) log.style.height = `${log.clientHeight + spare}px`;
+  }
+  const room = log.clientHeight;
+  if (log.scrollHeight > room) {
+    let used = 0;
+    for (let li = log.lastElementChild; li; li = li.previousElementSibling) {
+      const h = li.getBoundingClientRect().height;
+      if (used + h > room) break;
+      used += h;
+    }
+    if (used > 0 && used < room) log.style.paddingBottom = `${room - used}px`;
+  }
+  log.scrollTop = log.scrollHeight;
+}
+
 // ----------------------------------------------------------------------------- invitations
 
 /** The links for the friends' seats not taken yet (only the table's creator has them). */
