@@ -729,3 +729,43 @@ def test_the_phones_move_log_shows_whole_moves_and_uses_the_felt(
     assert fit["overflow"], fit  # (enough moves that older ones scroll back)
     assert fit["atEnd"] and fit["cut"] == 0, fit
     assert fit["felt"] < 30, fit
+
+
+MELD_BARS = """() => [...document.querySelectorAll('#hand .card.in-meld')].map((b) => {
+  const r = b.getBoundingClientRect();
+  const next = b.nextElementSibling ? b.nextElementSibling.getBoundingClientRect() : null;
+  const sameRow = next && Math.abs(next.top - r.top) < r.height / 2;
+  const bar = getComputedStyle(b, '::after');
+  const left = r.left + parseFloat(bar.left);
+  return { card: b.dataset.card, left, right: left + parseFloat(bar.width), from: r.left,
+           to: sameRow ? Math.min(r.right, next.left) : r.right };
+})"""
+"""Each meld bar under the hand (its box, from the card's ::after) beside the part of its card
+that shows: from the card's left edge to the next card's, or to its own right edge."""
+
+
+@pytest.mark.parametrize("size", [(390, 844), (320, 568), (1280, 800)])
+def test_a_meld_bar_lies_under_its_own_card_only(
+    server: Any, new_page: Any, shot: Any, size: tuple[int, int]
+) -> None:
+    """Each bar was a whole card wide, so under an overlapping fan it ran beneath the next card
+    (Q♠'s bar under 3♥): a beginner read that card as melded. Now a bar covers only the part of
+    its own card that shows, at every overlap."""
+    page = new_page(phone=size[0] < 700, viewport=size)
+    start(page, server.url, "Gin Rummy")
+    bars: list[dict[str, Any]] = []
+    for _ in range(60):
+        wait_turn(page)
+        assert not result_open(page)  # (no knock: the hand goes on)
+        bars = page.evaluate(MELD_BARS)
+        if len(bars) >= 3:
+            break
+        pass_ = page.get_by_role("button", name="Pass")
+        if pass_.is_visible():
+            act(page, pass_)
+        elif not drew(page):
+            discard_highest(page, [c["name"] for c in cards(page)])
+    shot(page, f"meld-bars-{size[0]}x{size[1]}")
+    assert len(bars) >= 3, bars  # (a meld in the hand to look at)
+    for bar in bars:
+        assert bar["from"] - 0.5 <= bar["left"] < bar["right"] <= bar["to"] + 0.5, bar

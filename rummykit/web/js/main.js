@@ -13,7 +13,7 @@ import { play, setSound, soundOn } from "./sound.js";
 import { clearStats, recordResult, renderStats } from "./stats.js";
 import { keptSelection } from "./selection.js";
 import { PACES, countHouse, dealAsked, opponentsText, readStart, renderChoice, renderFields, renderFriends, renderHouse, renderStart, showContinue, showFriendFields } from "./start.js";
-import { contractText, describe, fitLog, focusHandCard, handEntries, mustPass, promptText, render, seatName, selectedCards, setSpoken, sortModes } from "./table.js";
+import { contractText, describe, fitLog, fitMeldBars, focusHandCard, handEntries, mustPass, promptText, render, seatName, selectedCards, setSpoken, sortModes } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
 const SESSIONS = "rummykit.sessions"; // every seat this browser holds, newest first
@@ -187,6 +187,7 @@ function scheduleRender(newMoves = []) {
     moves = [];
     render(ctx(), m);
     fitLog(); // (once the rest of the board is drawn: it takes what room is left)
+    fitMeldBars();
     // (after the render's own focus keeping, which waits for a microtask too: see table.js)
     queueMicrotask(placeLostFocus);
     if (S.ui.showPiles) {
@@ -2155,6 +2156,7 @@ function wire() {
   $("board").addEventListener("scroll", updateScrollCue, { passive: true });
   // A new size of the board (a phone turned, the "May I?" panel shown): the log fits again.
   new ResizeObserver(() => S.msg && S.welcome && fitLog()).observe($("board"));
+  new ResizeObserver(() => S.msg && S.welcome && fitMeldBars()).observe($("hand"));
   const sized = new ResizeObserver(updateScrollCue);
   sized.observe($("board"));
   for (const part of $("board").children) sized.observe(part);

@@ -853,6 +853,18 @@ function renderLog(ctx) {
   setSpoken($("prompt"), promptText(ctx), promptText(ctx, true));
 }
 
+/** Each meld bar under the hand as wide as the part of its card that shows: under a fan the
+ * next card covers the rest, and a bar a whole card wide ran beneath it, so that a beginner read
+ * that card as melded too. (Layout positions, not the ones of a card sliding to its place.) */
+export function fitMeldBars() {
+  for (const b of $("hand").querySelectorAll(".card.in-meld")) {
+    const next = b.nextElementSibling;
+    const sameRow = next && Math.abs(next.offsetTop - b.offsetTop) < b.offsetHeight / 2;
+    const shows = sameRow ? Math.min(b.offsetWidth, next.offsetLeft - b.offsetLeft) : b.offsetWidth;
+    b.style.setProperty("--bar-w", `${Math.max(0, shows)}px`);
+  }
+}
+
 /** Fit the log to the board: on a phone held upright it takes the felt left empty below the
  * table (its height set once per layout, so the melds do not move as it grows), and
  * everywhere, scrolled to the newest move, its top line is the start of a move, not the end
