@@ -34,10 +34,11 @@ BOARD_PLACES = """() => {
   const board = document.getElementById("board").getBoundingClientRect();
   const origin = board.top - document.getElementById("board").scrollTop;
   const bar = document.getElementById("opponents-zone").getBoundingClientRect();
-  return [Math.round(bar.top - origin), Math.round(document.getElementById("log").getBoundingClientRect().height)];
+  const log = document.getElementById("log").getBoundingClientRect();
+  return [Math.round(bar.top - origin), Math.round(log.bottom - origin), Math.round(board.height)];
 }"""
-"""Where the board's content (the opponents) starts, from the board's top, scrolled or not, and
-the log's height."""
+"""Where the board's content (the opponents) starts, from the board's top, scrolled or not, where
+the log ends, and the board's height (a phone's log takes the felt the board leaves empty)."""
 
 
 def test_gin_hand_by_clicks_to_a_knock_and_the_score_screen(
@@ -57,7 +58,7 @@ def test_gin_hand_by_clicks_to_a_knock_and_the_score_screen(
     # gave the hard computer every hand of a match: no knock in 300 turns).
     open_session(page, server.url, played_table(server.db, "gin", 1, seed=SEED, level="hard"))
     knocked = hinted = False
-    places: set[tuple[int, int]] = set()
+    places: set[tuple[int, int, int]] = set()
     for _ in range(300):
         wait_turn(page)
         if result_open(page):
@@ -103,8 +104,10 @@ def test_gin_hand_by_clicks_to_a_knock_and_the_score_screen(
     else:
         pytest.fail("no knock in 300 turns")
     # Turn after turn, the board starts at its top (no band of empty felt above the scores) and
-    # the log keeps its height: the piles stay where they were, however long the log is.
-    assert len(places) == 1 and next(iter(places))[0] <= 16, places
+    # where the log ends follows the board's height, never the log's length: the piles and the
+    # table below stay where they were, however long the log is.
+    assert len({top for top, _, _ in places}) == 1 and min(places)[0] <= 16, places
+    assert len({(log, board) for _, log, board in places}) == len({b for _, _, b in places}), places
     page.wait_for_function("() => document.querySelector('#dlg-result').open")
     dialog = page.get_by_role("dialog")
     # (the knock may have won the whole match: then the dialog says so first)
