@@ -417,3 +417,35 @@ def test_the_vietnamese_start_screen_names_the_presets_in_vietnamese(
         "Rummy truyền thống (hạ bao nhiêu bộ cũng được)",
     ]
     assert not any(re.search(r"\b(Straight|Classic)\b", o) for o in options)
+
+
+@pytest.mark.parametrize("lang", ["en", "vi"])
+def test_each_games_rules_end_with_strategy_tips_one_tap_from_the_table(
+    server: Any, new_page: Any, lang: str
+) -> None:
+    """The Gin source ends with strategy tips, and the page had one of them: now every game's
+    rules end with five, in both languages, and Rules at the table opens them in one tap, with a
+    button at the top that goes straight to the tips."""
+    words = {
+        "en": ("Rules", "Strategy tips", ["Gin Rummy", "Basic Rummy", "Crazy Rummy"]),
+        "vi": ("Luật chơi", "Mẹo chiến thuật", ["Gin Rummy", "Rummy cơ bản", "Crazy Rummy"]),
+    }[lang]
+    rules, tips, games = words
+    page = new_page()
+    start(page, server.url, "Gin Rummy")
+    if lang == "vi":
+        page.get_by_role("button", name="Tiếng Việt").click()
+    page.get_by_role("button", name=rules, exact=True).click()
+    dialog = page.get_by_role("dialog")
+    for n, game in enumerate(games):
+        if n:  # (the table's own game opens first)
+            dialog.get_by_role("button", name=game, exact=True).click()
+        expect(dialog.get_by_role("button", name=game, exact=True)).to_have_attribute(
+            "aria-pressed", "true"
+        )
+        heading = dialog.get_by_role("heading", name=tips, exact=True)
+        expect(heading).to_be_attached()
+        expect(dialog.locator(".tips li")).to_have_count(5)
+        dialog.get_by_role("button", name=f"{tips} ↓").click()
+        expect(heading).to_be_in_viewport()
+        expect(heading).to_be_focused()

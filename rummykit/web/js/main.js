@@ -13,7 +13,7 @@ import { play, setSound, soundOn } from "./sound.js";
 import { clearStats, recordResult, renderStats } from "./stats.js";
 import { keptSelection } from "./selection.js";
 import { PACES, countHouse, dealAsked, opponentsText, readStart, renderChoice, renderFields, renderFriends, renderHouse, renderStart, showContinue, showFriendFields } from "./start.js";
-import { contractText, describe, fitLog, fitMeldBars, focusHandCard, handEntries, mustPass, promptText, render, seatName, selectedCards, setSpoken, sortModes } from "./table.js";
+import { contractText, describe, el, fitLog, fitMeldBars, focusHandCard, handEntries, mustPass, promptText, render, seatName, selectedCards, setSpoken, sortModes } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
 const SESSIONS = "rummykit.sessions"; // every seat this browser holds, newest first
@@ -1911,6 +1911,18 @@ async function openRules(game) {
   body.innerHTML = text;
   body.dataset.game = game;
   body.removeAttribute("aria-busy");
+  // The strategy tips close the rules: a button at the top goes straight to them.
+  const tips = body.querySelector("#tips");
+  if (tips) {
+    tips.tabIndex = -1;
+    const jump = el("button", "small rules-jump", t("rules.tips"));
+    jump.type = "button";
+    jump.addEventListener("click", () => {
+      tips.scrollIntoView({ block: "start" });
+      tips.focus({ preventScroll: true });
+    });
+    body.prepend(jump);
+  }
 }
 
 function wire() {
