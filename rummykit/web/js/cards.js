@@ -63,7 +63,8 @@ export function rankOrder(text) {
   return RANKS.indexOf(rank) * 4 + SHOWN_SUITS.indexOf(suit);
 }
 
-/** Fill ``el`` with a card face: corner index, centre pip; or a back when ``text`` is null. */
+/** Fill ``el`` with a card face: corner index and pips, or a picture (J, Q, K, joker); or a back
+ * when ``text`` is null. */
 export function drawFace(el, text) {
   el.textContent = "";
   if (text === null) {
@@ -82,11 +83,46 @@ export function drawFace(el, text) {
   // A joker's corner spells JOKER down the card, so it reads even where the hand overlaps it.
   s.textContent = suit === null ? "JOKER" : SYMBOL[suit];
   corner.append(r, s);
-  const centre = document.createElement("span");
-  centre.className = "centre";
-  centre.textContent = suit === null ? "★" : SYMBOL[suit];
-  el.append(corner, centre);
+  el.append(corner, suit === null || "JQK".includes(rank) ? picture(rank, suit) : pips(rank, suit));
   return el;
+}
+
+/** Where a number card's pips go, as a real deck lays them out: [column, row] in the pip box
+ * (0 to 1 across and down); pips in the lower half are printed upside down. */
+const PIPS = {
+  A: [[0.5, 0.5]],
+  2: [[0.5, 0], [0.5, 1]],
+  3: [[0.5, 0], [0.5, 0.5], [0.5, 1]],
+  4: [[0, 0], [1, 0], [0, 1], [1, 1]],
+  5: [[0, 0], [1, 0], [0.5, 0.5], [0, 1], [1, 1]],
+  6: [[0, 0], [1, 0], [0, 0.5], [1, 0.5], [0, 1], [1, 1]],
+  7: [[0, 0], [1, 0], [0.5, 0.25], [0, 0.5], [1, 0.5], [0, 1], [1, 1]],
+  8: [[0, 0], [1, 0], [0.5, 0.25], [0, 0.5], [1, 0.5], [0.5, 0.75], [0, 1], [1, 1]],
+  9: [[0, 0], [1, 0], [0, 1 / 3], [1, 1 / 3], [0.5, 0.5], [0, 2 / 3], [1, 2 / 3], [0, 1], [1, 1]],
+  T: [[0, 0], [1, 0], [0.5, 1 / 6], [0, 1 / 3], [1, 1 / 3], [0, 2 / 3], [1, 2 / 3], [0.5, 5 / 6], [0, 1], [1, 1]],
+};
+
+/** A number card's (or an ace's) pips, in the suit's colour (four-colour deck included). */
+function pips(rank, suit) {
+  const box = document.createElement("span");
+  box.className = rank === "A" ? "pips ace" : rank === "T" ? "pips ten" : "pips";
+  for (const [x, y] of PIPS[rank]) {
+    const pip = document.createElement("span");
+    pip.textContent = SYMBOL[suit];
+    pip.style.left = `${x * 100}%`;
+    pip.style.top = `${y * 100}%`;
+    if (y > 0.5) pip.className = "down";
+    box.append(pip);
+  }
+  return box;
+}
+
+/** A court card's picture or the joker's (openly licensed drawings served with the page, see
+ * web/cards/README.md), under the corner index, which stays the part to read. */
+function picture(rank, suit) {
+  const box = document.createElement("span");
+  box.className = suit === null ? "picture joker-picture" : `picture court-${rank}${suit}`;
+  return box;
 }
 
 /** A new decorative face element (aria-hidden) for ``text`` (null: a back). */
