@@ -469,3 +469,4 @@ def test_the_creators_table_opens_with_the_invitations_heading(
     expect(how).to_have_attribute("aria-expanded", "true")
     expect(local.locator("code")).to_have_text("--host 0.0.0.0")
     expect(local.locator("code")).to_be_visible()
+    expect(local).to_contain_text("give it a certificate too (HTTPS)")  # (the links go in clear)
