@@ -236,6 +236,19 @@ def as_seat(value: object, players: int) -> int | None:
     return seat if 0 <= seat < players else None
 
 
+def checked_seat(value: object, players: int) -> int:
+    """The seat ``value`` names at a table of ``players`` (:func:`as_seat`), or ValueError.
+
+    >>> checked_seat(5, 4)
+    Traceback (most recent call last):
+    ValueError: no seat 5 at a table of 4
+    """
+    seat = as_seat(value, players)
+    if seat is None:
+        raise ValueError(f"no seat {value!r} at a table of {players}")
+    return seat
+
+
 def check_player_count(title: str, count: object, low: int, high: int) -> int:
     """``count`` as an int: TypeError unless it is a whole number (of any integer type),
     ValueError unless it is from ``low`` to ``high``; the message names the game by ``title``.
@@ -474,8 +487,9 @@ class HandState(Protocol):
         """The result once the hand is over."""
         ...
 
-    def legal_actions(self) -> list[Action]:
-        """Every legal action for the seat to act."""
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Every legal action for the seat to act; with ``seat``, that seat's (empty when it is
+        not its turn)."""
         ...
 
     def verify(self, action: Action, seat: int | None = None) -> None:
@@ -568,9 +582,64 @@ def standings(points: Sequence[float], *, low_wins: bool = False) -> tuple[float
     return tuple(sign * (p - (total - p) / (count - 1)) + 0.0 for p in points)  # never -0.0
 
 
+class SameRules:
+    """Games are equal when they are the same game under equal options (``Gin() == Gin()``), so
+    that states and matches of equal games compare equal too."""
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return bool(cast(Any, other).options == cast(Any, self).options)
+
+    def __hash__(self) -> int:
+        return hash((type(self), cast(Any, self).options))
+
+
+def option_repr(value: Any) -> str:
+    """An option's value as Python that evaluates back to it: an enum as ``Enum.MEMBER``."""
+    if isinstance(value, StrEnum):
+        return f"{type(value).__name__}.{value.name}"
+    return repr(value)
+
+
+def options_repr(options: Any, presets: Mapping[str, Any] | None = None) -> str:
+    """Options as Python that evaluates back to equal options, naming only what differs from the
+    defaults, or, for a game with presets, from the preset they differ least from:
+    ``GinOptions(knock_limit=7)``, ``RummyOptions.preset('rummy-classic', restock_limit=2)``."""
+    cls = type(options)
+
+    def changes(base: Any) -> list[str]:
+        return [
+            f"{f.name}={option_repr(getattr(options, f.name))}"
+            for f in dataclasses.fields(options)
+            if getattr(options, f.name) != getattr(base, f.name)
+        ]
+
+    plain = changes(cls())
+    if presets:
+        name, base = min(presets.items(), key=lambda item: len(changes(item[1])))
+        if base != cls() and len(changes(base)) < len(plain):
+            return f"{cls.__name__}.preset({', '.join([repr(name), *changes(base)])})"
+    return f"{cls.__name__}({', '.join(plain)})"
+
+
 class CloneableHand:
-    """Gives a hand state :meth:`clone` and :meth:`returns` (and the flag its :meth:`resample`
-    copies set)."""
+    """Gives a hand state :meth:`clone`, ``==`` and :meth:`returns` (and the flag its
+    :meth:`resample` copies set)."""
+
+    DERIVED: ClassVar[frozenset[str]] = frozenset({"_notation", "_deadwoods", "_down_memo"})
+    """Attributes computed from the rest (caches, the history as text): not compared."""
+
+    def __eq__(self, other: object) -> bool:
+        """Whether two hands are in the same position: same game and options, same cards in
+        the same places, same history (``state.clone() == state``)."""
+        if type(other) is not type(self):
+            return NotImplemented
+        mine, theirs = vars(self), vars(other)
+        names = (set(mine) | set(theirs)) - self.DERIVED
+        return all(_same(mine.get(name), theirs.get(name)) for name in names)
+
+    __hash__ = None  # type: ignore[assignment]  # (a hand changes as it is played)
 
     names: tuple[str, ...] | None = None
     """The players' names a record gave this hand (:func:`rummykit.record.load_record`), which
@@ -838,6 +907,13 @@ class ShuffledRestocks:
 
 
 _State = TypeVar("_State")
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal values; random generators are equal when they are in the same state."""
+    if type(a) is random.Random and type(b) is random.Random:
+        return bool(a.getstate() == b.getstate())
+    return bool(a == b)
 
 
 def clone_state(state: _State) -> _State:

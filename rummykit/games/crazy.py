@@ -32,6 +32,7 @@ from rummykit.games.base import (
     MatchView,
     OptionSpec,
     Phase,
+    SameRules,
     ShuffledRestocks,
     Tagged,
     as_seat,
@@ -39,9 +40,11 @@ from rummykit.games.base import (
     check_options,
     check_player_count,
     check_seed,
+    checked_seat,
     derive_seed,
     match_view,
     new_rng,
+    options_repr,
     redeal_unseen,
 )
 from rummykit.melds import MeldError
@@ -126,6 +129,9 @@ class CrazyOptions:
     def rules(self) -> WildRules:
         """The meld limits these options set."""
         return WildRules(max_wilds_run=self.max_wilds_run, max_wilds_book=self.max_wilds_book)
+
+    def __repr__(self) -> str:
+        return options_repr(self)
 
     def to_dict(self) -> dict[str, Any]:
         """The options as JSON data (``"unlimited"`` for no buy limit)."""
@@ -272,7 +278,7 @@ class CrazyView:
         }
 
 
-class Crazy:
+class Crazy(SameRules):
     """Crazy Rummy under a set of options (immutable); it creates rounds and seven-round games."""
 
     name = "crazy"
@@ -416,6 +422,11 @@ class CrazyState(CloneableHand, ShuffledRestocks):
         """True once the round is scored."""
         return self.phase is Phase.HAND_OVER
 
+    @property
+    def top_discard(self) -> AnyCard | None:
+        """The top card of the discard pile, if any."""
+        return self.discard_pile[-1] if self.discard_pile else None
+
     def _can_restock(self) -> bool:
         limit = self.options.max_restocks
         return limit is None or self.restocks < limit
@@ -450,8 +461,11 @@ class CrazyState(CloneableHand, ShuffledRestocks):
         # The penalty shuffles every card under the bought one into a new stock (when allowed).
         return self._can_restock() and stock + under > penalty
 
-    def legal_actions(self) -> list[Action]:
-        """Every legal action for the seat to act (a contract: only its best lay-down)."""
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Every legal action for the seat to act (a contract: only its best lay-down); with
+        ``seat``, that seat's: empty when it is not its turn."""
+        if seat is not None and checked_seat(seat, self.players) != self.to_act:
+            return []
         phase = self.phase
         if phase is Phase.OFFER:
             return [Take(), Pass()]

@@ -28,15 +28,18 @@ from rummykit.games.base import (
     MatchView,
     OptionSpec,
     Phase,
+    SameRules,
     as_seat,
     check_call,
     check_options,
     check_player_count,
     check_seed,
+    checked_seat,
     derive_seed,
     match_view,
     natural,
     new_rng,
+    options_repr,
     redeal_unseen,
 )
 from rummykit.melds import Meld, MeldError
@@ -118,6 +121,9 @@ class GinOptions:
     def __post_init__(self) -> None:
         check_options(self, self.SPECS)
         object.__setattr__(self, "next_dealer", NextDealer(self.next_dealer))
+
+    def __repr__(self) -> str:
+        return options_repr(self)
 
     def to_dict(self) -> dict[str, Any]:
         """The options as plain JSON data."""
@@ -245,7 +251,7 @@ class GinView:
         }
 
 
-class Gin:
+class Gin(SameRules):
     """The game of Gin Rummy under a set of options (immutable); it creates hands and matches."""
 
     name = "gin"
@@ -386,8 +392,11 @@ class GinState(CloneableHand):
             self._deadwoods = discard_deadwoods(self.hands[self.to_act])
         return self._deadwoods
 
-    def legal_actions(self) -> list[Action]:
-        """Every legal action for the seat to act (empty once the hand is over)."""
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Every legal action for the seat to act (empty once the hand is over); with ``seat``,
+        that seat's: empty when it is not its turn."""
+        if seat is not None and checked_seat(seat, self.players) != self.to_act:
+            return []
         phase = self.phase
         if phase is Phase.DISCARD:
             assert self.to_act is not None

@@ -29,6 +29,7 @@ from rummykit.games.base import (
     MatchView,
     OptionSpec,
     Phase,
+    SameRules,
     ShuffledRestocks,
     Tagged,
     as_seat,
@@ -36,10 +37,12 @@ from rummykit.games.base import (
     check_options,
     check_player_count,
     check_seed,
+    checked_seat,
     derive_seed,
     match_view,
     natural,
     new_rng,
+    options_repr,
     redeal_unseen,
 )
 from rummykit.melds import Meld, MeldError, MeldKind
@@ -133,6 +136,22 @@ class RummyOptions:
         check_options(self, self.SPECS)
         object.__setattr__(self, "stranding", Stranding(self.stranding))
         object.__setattr__(self, "restock", Restock(self.restock))
+
+    def __repr__(self) -> str:
+        return options_repr(self, PRESETS)
+
+    @classmethod
+    def preset(cls, name: str, **overrides: Any) -> RummyOptions:
+        """The options of a named preset (``rummy`` or ``rummy-classic``), some overridden.
+
+        >>> RummyOptions.preset("rummy-classic", restock_limit=2)
+        RummyOptions.preset('rummy-classic', restock_limit=2)
+        """
+        try:
+            base = PRESETS[name]
+        except KeyError:
+            raise ValueError(f"unknown preset {name!r} (known: {', '.join(PRESETS)})") from None
+        return replace(base, **overrides)
 
     def to_dict(self) -> dict[str, Any]:
         """The options as JSON data (``"unlimited"`` for no meld limit)."""
@@ -286,7 +305,7 @@ class RummyView:
         }
 
 
-class Rummy:
+class Rummy(SameRules):
     """Basic Rummy under a set of options (immutable); it creates hands and matches."""
 
     name = "rummy"
@@ -305,11 +324,7 @@ class Rummy:
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> Rummy:
         """The game under a named preset (``rummy`` or ``rummy-classic``), options overridden."""
-        try:
-            base = PRESETS[name]
-        except KeyError:
-            raise ValueError(f"unknown preset {name!r} (known: {', '.join(PRESETS)})") from None
-        return cls(RummyOptions.from_dict(overrides, base))
+        return cls(RummyOptions.from_dict(overrides, RummyOptions.preset(name)))
 
     def __repr__(self) -> str:
         return f"Rummy({self.options!r})"
@@ -459,8 +474,11 @@ class RummyState(CloneableHand, ShuffledRestocks):
             "pile this turn and cannot throw back"
         )
 
-    def legal_actions(self) -> list[Action]:
-        """Every legal action for the seat to act (empty once the hand is over)."""
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Every legal action for the seat to act (empty once the hand is over); with ``seat``,
+        that seat's: empty when it is not its turn."""
+        if seat is not None and checked_seat(seat, self.players) != self.to_act:
+            return []
         if self.phase is Phase.DRAW:
             return [Draw(), Take()] if self.discard_pile else [Draw()]
         if self.phase is not Phase.DISCARD:
