@@ -29,7 +29,7 @@ SHORT_SHOWN = """() => {
   const short = window.rummykit.state.msg.aids.short;
   const line = document.querySelector('#scorebar .game-line').textContent;
   if (short === 0) return line.endsWith(' · your hand makes it');
-  return short > 0 && line.endsWith(` · your hand is ${short} card${short === 1 ? '' : 's'} short`);
+  return short > 0 && line.endsWith(` · ${short} more card${short === 1 ? '' : 's'} needed`);
 }"""
 """The score bar shows the server's count of the cards the hand lacks for the contract. Read in
 one go: the hand can change on another seat's move during this seat's turn (the card drawn for

@@ -524,6 +524,23 @@ def test_the_crazy_contract_stays_in_view_while_the_board_scrolls(
     assert in_view(page, contract)
 
 
+def test_may_i_on_a_phone_leaves_the_table_in_view(server: Any, new_page: Any, shot: Any) -> None:
+    """Crazy Rummy at four on a 390x844 phone, asked "May I?": the question runs in a few lines,
+    so the table above it keeps in view who sits there (the opponents, who threw the card), the
+    card on offer and the prompt, clear of the board's top shadow (the opponents had scrolled
+    away and the prompt sat dimmed under the shadow)."""
+    session = played_table(server.db, "crazy", 3, seed=7, buy_to=10, until="buy")
+    page = new_page(phone=True, viewport=(390, 844))
+    open_session(page, server.url, session)
+    expect(page.locator("#buy-panel")).to_be_visible()
+    page.wait_for_timeout(300)  # (the board settles: the log takes what room is left)
+    shot(page, "phone-390-crazy-may-i")
+    for selector in ("#opponents-zone", "#discard", "#prompt", "#buy-panel", "#hand", "#actions"):
+        assert in_view(page, selector), selector
+    panel = page.locator("#buy-panel").bounding_box()
+    assert panel and panel["height"] < 160, panel  # (it took about 215 px)
+
+
 LINES = """sel => {
   // the lines the element's text takes
   const range = document.createRange();

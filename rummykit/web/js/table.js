@@ -866,7 +866,8 @@ export function fitMeldBars() {
 }
 
 /** Fit the log to the board: on a phone held upright it takes the felt left empty below the
- * table (its height set once per layout, so the melds do not move as it grows), and
+ * table, or gives up room to it, down to three lines (its height set once per layout, so the
+ * melds do not move as it grows), and
  * everywhere, scrolled to the newest move, its top line is the start of a move, not the end
  * of one cut in half ("pile"): the room left over goes below the last move. */
 export function fitLog() {
@@ -875,10 +876,16 @@ export function fitLog() {
   log.style.height = "";
   log.style.paddingBottom = "";
   if (matchMedia("(max-width: 759px) and (orientation: portrait)").matches && !board.hidden) {
+    // The table's height inside the board, scrolled or not, against the board's own.
+    const origin = board.getBoundingClientRect().top - board.scrollTop;
     const shown = [...board.children].filter((c) => c.getClientRects().length);
-    const bottom = Math.max(...shown.map((c) => c.getBoundingClientRect().bottom));
-    const spare = Math.floor(board.getBoundingClientRect().bottom - bottom - 8);
-    if (spare > 0) log.style.height = `${log.clientHeight + spare}px`;
+    const bottom = Math.max(...shown.map((c) => c.getBoundingClientRect().bottom)) - origin;
+    const spare = Math.floor(board.clientHeight - bottom - 8);
+    // More felt than table: the log takes it. Less ("May I?" open, melds on the table): the
+    // log gives up room first, down to three lines, so the rest stays in view.
+    const least = 3 * parseFloat(getComputedStyle(log).lineHeight);
+    const height = spare > 0 ? log.clientHeight + spare : Math.max(least, log.clientHeight + spare);
+    if (height !== log.clientHeight) log.style.height = `${height}px`;
   }
   const room = log.clientHeight;
   if (log.scrollHeight > room) {
