@@ -7,11 +7,12 @@ code is spent. Every person's messages are checked for hidden cards, over comple
 
 from __future__ import annotations
 
+import random
 import time
 import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from fastapi.testclient import TestClient
@@ -23,6 +24,7 @@ from rummykit.server.limits import Limits
 from rummykit.server.protocol import ProtocolError
 from rummykit.server.store import Store
 from rummykit.server.tables import (
+    DEAL_RANGE,
     MAX_NAME,
     BadName,
     NameTaken,
@@ -952,3 +954,50 @@ def test_over_http_a_seat_just_left_is_kept_for_its_person(tmp_path: Path) -> No
             assert answer.status_code == 409
             assert "once they have been gone 30 s" in answer.json()["error"]
             assert client.get(f"/api/tables/{table}").json()["seats"][1]["kind"] == "human"
+
+
+def _finish(table: Table) -> None:
+    """Play the table's match to its end on the engine: a knock when there is one, else a move
+    drawn from a seeded generator."""
+    match = table.match
+    rng = random.Random(1)
+    for _ in range(5_000):
+        if match.is_over:
+            return
+        if match.hand.is_over:
+            match.next_hand()
+            continue
+        legal = match.hand.legal_actions()
+        knocks = [a for a in legal if str(a).startswith("knock")]
+        match.apply(knocks[0] if knocks else rng.choice(legal))
+    raise AssertionError("the match did not end")
+
+
+def test_a_match_against_the_computer_tells_its_deal_number_once_over(store: Store) -> None:
+    """A table against the computer deals a match that is a deal number (``?deal=N``), and its
+    view tells it once the match is over, not before (the seed is every hidden card); a table
+    with a friend never does, and its seed is no deal number; a rematch is a new deal."""
+    table, _ = Table.create(
+        store, variant="gin", opponents=1, level="random", options={"target_score": 1}
+    )
+    first, last = DEAL_RANGE
+    assert table.match.seed is not None and first <= table.match.seed <= last
+    assert table.deal_number() is None and "deal" not in table.view_message(0)
+    _finish(table)
+    assert table.deal_number() == table.match.seed == table.view_message(0)["deal"]
+    again, _ = Table.create(
+        store, variant="gin", opponents=1, level="random", deal=table.match.seed
+    )
+    dealt = cast(Any, table.match.hands[0]).deal.hands[0]
+    assert sorted(cast(Any, again.hand).hands[0]) == sorted(dealt)  # (the same cards)
+    friends, _ = Table.create(
+        store, variant="gin", opponents=1, level="random", friends=1, options={"target_score": 1}
+    )
+    _finish(friends)
+    assert friends.deal_number() is None and "deal" not in friends.view_message(0)
+    seeds = [
+        Table.create(store, variant="rummy", opponents=2, level="random")[0].match.seed
+        for _ in range(5)
+    ]
+    assert all(seed is not None and first <= seed <= last for seed in seeds)
+    assert len(set(seeds)) == 5

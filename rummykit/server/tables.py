@@ -624,8 +624,14 @@ class Table:
         *,
         turn_time: int = 0,
     ) -> Table:
-        """Deal a new match for ``seats`` and store it (as the rematch of ``after``, if given)."""
-        match_seed = _seed() if seed is None else seed
+        """Deal a new match for ``seats`` and store it (as the rematch of ``after``, if given).
+
+        Against the computer alone, a match drawn at random is a deal number (:data:`DEAL_RANGE`),
+        which the table names once the match is over, so it can be played again or passed on."""
+        alone = sum(1 for s in seats if s.kind == "human") == 1
+        if seed is None:
+            seed = DEAL_RANGE[0] + secrets.randbelow(DEAL_RANGE[1]) if alone else _seed()
+        match_seed = seed
         match = game.new_match(players=len(seats), seed=match_seed, dealer=0)
         table_id = secrets.token_hex(8)
         first = match.hand
@@ -718,6 +724,16 @@ class Table:
     def finished(self) -> bool:
         """True once the match is over."""
         return self.match.is_over
+
+    def deal_number(self) -> int | None:
+        """The match's deal number, told once the match is over at a table of one person against
+        the computer (then nothing is hidden any more, and nobody else's cards were at stake):
+        ``?deal=N`` deals it again. None otherwise, and for a seed outside :data:`DEAL_RANGE`."""
+        seed = self.match.seed
+        first, last = DEAL_RANGE
+        if not self.match.is_over or len(self.human_seats()) != 1 or seed is None:
+            return None
+        return seed if first <= seed <= last else None
 
     def human_seats(self) -> list[int]:
         """The seats played by people."""
@@ -1045,6 +1061,9 @@ class Table:
             "clock": self.turn_clock(),
             "away": self.away_seats(),
         }
+        deal = self.deal_number()
+        if deal is not None:
+            message["deal"] = deal
         if with_hand_log:
             message["hand_log"] = self.hand_log(seat)
             previous = self.previous_hand(seat)

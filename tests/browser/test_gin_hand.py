@@ -18,6 +18,7 @@ from table_helpers import (
     hand,
     next_hand,
     open_session,
+    open_settings,
     play_on,
     played_table,
     result_open,
@@ -294,3 +295,34 @@ def test_a_match_won_is_celebrated_the_first_time_it_is_shown(
     )
     expect(lost.locator("#dlg-result .match-result h3")).to_have_text("Winner: Computer")
     expect(lost.locator(".celebration")).to_have_count(0)
+
+
+def test_a_match_over_tells_its_deal_number_and_plays_it_again(server: Any, new_page: Any) -> None:
+    """Against the computer, the final score names the match's deal (its address deals it to
+    anyone) and "Play deal N again" starts a new table on the same cards: the same first hand
+    as a page that opens ``?deal=N`` and starts the same game."""
+    page = new_page()
+    page.goto(server.url)
+    finish_a_gin_match(page)
+    again = page.get_by_role("button", name=re.compile(r"^Play deal \d+ again$"))
+    expect(again).to_be_visible()
+    deal = int(re.findall(r"\d+", again.inner_text())[0])
+    expect(page.locator("#dlg-result .result-deal")).to_contain_text(f"/?deal={deal} ")
+    old_table = page.evaluate("() => window.rummykit.state.session.table")
+    again.click()
+    page.wait_for_function(
+        "t => window.rummykit.state.session && window.rummykit.state.session.table !== t"
+        " && window.rummykit.state.msg && window.rummykit.state.msg.seq === 0",
+        arg=old_table,
+    )
+    expect(page.locator("#dlg-result")).not_to_be_visible()
+    replayed = page.evaluate("() => window.rummykit.state.msg.view.hand.hand")
+    other = new_page()
+    other.goto(f"{server.url}/?deal={deal}")
+    other.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
+    open_settings(other)
+    other.get_by_label("Computer level").select_option(label="Easy")
+    other.get_by_label("Target score").fill("1")
+    other.get_by_role("button", name="Play").click()
+    expect(hand(other).get_by_role("button").first).to_be_visible()
+    assert other.evaluate("() => window.rummykit.state.msg.view.hand.hand") == replayed

@@ -457,7 +457,7 @@ async function refreshContinue() {
  * press (a double click) while the new table's first view is on its way makes no other. */
 let started = false;
 
-async function startGame(settings) {
+async function startGame(settings, deal = dealAsked()) {
   if (started) return;
   settings = { ...settings, sort: S.settings.sort }; // (the form has no sort order)
   S.settings = settings;
@@ -470,7 +470,7 @@ async function startGame(settings) {
     friends: settings.friends || 0,
     name: settings.friends ? settings.name || null : null,
     turn_time: settings.friends ? settings.turn_time || 0 : 0,
-    deal: settings.friends ? null : dealAsked(), // (none with friends: the server refuses one)
+    deal: settings.friends ? null : deal, // (none with friends: the server refuses one)
   });
   if (!answer) return; // (a second press while the first is answered)
   const data = answer.data;
@@ -673,6 +673,26 @@ async function shareLink(link, viaShare) {
 }
 
 /** The next match at this table, with the same people (the server makes it once). */
+/** The match just over, dealt again at a new table: the same game, options and computers. */
+function dealAgain(deal) {
+  const w = S.welcome;
+  if (!w || !Number.isInteger(deal)) return;
+  const computer = w.seats.find((s) => s.kind === "computer");
+  const settings = {
+    ...S.settings,
+    game: w.game,
+    variant: w.variant,
+    preset: w.variant,
+    opponents: w.seats.length - 1,
+    friends: 0,
+    level: computer ? computer.level : S.settings.level,
+    options: w.options,
+  };
+  $("dlg-result").close();
+  started = false; // (straight to the new table: its history entry takes this table's place)
+  startGame(settings, deal);
+}
+
 async function rematch() {
   const session = S.session;
   if (!session) return;
@@ -2158,6 +2178,7 @@ function wire() {
   });
   $("btn-see-table").addEventListener("click", () => $("dlg-result").close());
   $("btn-rematch").addEventListener("click", rematch);
+  $("btn-deal-again").addEventListener("click", () => dealAgain(Number($("btn-deal-again").dataset.deal)));
   // (the finished table's seat stays stored a while: it follows a rematch someone starts later)
   $("btn-newgame").addEventListener("click", leaveTable);
   document.addEventListener("keydown", globalKeys);

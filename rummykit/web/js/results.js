@@ -294,6 +294,16 @@ export function renderResult(ctx) {
   rematch.hidden = !view.over;
   rematch.textContent = t(ctx.rematchJoined ? "result.to_rematch" : "result.rematch");
   document.getElementById("btn-newgame").hidden = !view.over;
+  // Against the computer the match's deal number is told at its end: play it again, or pass
+  // it on (the same cards and the same computer moves for whoever opens the address).
+  const deal = view.over && ctx.msg.deal ? ctx.msg.deal : null;
+  const again = document.getElementById("btn-deal-again");
+  again.hidden = deal === null;
+  if (deal !== null) {
+    again.textContent = t("result.deal_again", { deal });
+    again.dataset.deal = String(deal);
+    body.append(el("p", "result-deal", t("result.deal_link", { deal, link: `${location.origin}/?deal=${deal}` })));
+  }
   document.getElementById("dlg-result").dataset.hand = String(view.hand_number);
   renderReview(ctx);
 }
