@@ -786,3 +786,23 @@ def test_a_meld_bar_lies_under_its_own_card_only(
     assert len(bars) >= 3, bars  # (a meld in the hand to look at)
     for bar in bars:
         assert bar["from"] - 0.5 <= bar["left"] < bar["right"] <= bar["to"] + 0.5, bar
+
+
+def test_a_tablet_held_upright_gets_cards_sized_for_it(
+    server: Any, new_page: Any, shot: Any
+) -> None:
+    """At 768x1024 the cards were a laptop's (about 60 px) over a third of the screen of empty
+    felt: now they are sized by the tablet's width, and a hand after a draw keeps one row."""
+    page = new_page(viewport=(768, 1024))
+    start(page, server.url, "Gin Rummy")
+    wait_turn(page)
+    widths = page.evaluate(
+        "() => [...document.querySelectorAll('#hand .card, #stock, #discard')]"
+        ".map((e) => Math.round(e.getBoundingClientRect().width))"
+    )
+    shot(page, "tablet-768-gin")
+    assert min(widths) >= 75, widths
+    rows = page.evaluate(
+        "() => new Set([...document.querySelectorAll('#hand .card')].map((b) => b.offsetTop)).size"
+    )
+    assert rows == 1
