@@ -984,7 +984,7 @@ def test_a_match_against_the_computer_tells_its_deal_number_once_over(store: Sto
     assert table.match.seed is not None and first <= table.match.seed <= last
     assert table.deal_number() is None and "deal" not in table.view_message(0)
     _finish(table)
-    assert table.deal_number() == table.match.seed == table.view_message(0)["deal"]
+    assert table.deal_number() == table.match.seed == table.view_message(0)["deal_number"]
     again, _ = Table.create(
         store, variant="gin", opponents=1, level="random", deal=table.match.seed
     )
@@ -994,7 +994,7 @@ def test_a_match_against_the_computer_tells_its_deal_number_once_over(store: Sto
         store, variant="gin", opponents=1, level="random", friends=1, options={"target_score": 1}
     )
     _finish(friends)
-    assert friends.deal_number() is None and "deal" not in friends.view_message(0)
+    assert friends.deal_number() is None and "deal_number" not in friends.view_message(0)
     seeds = [
         Table.create(store, variant="rummy", opponents=2, level="random")[0].match.seed
         for _ in range(5)

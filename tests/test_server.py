@@ -132,8 +132,11 @@ def check_private(match: Match, seat: int, message: dict[str, Any]) -> None:
         "undone",
         "clock",
         "away",
+        "deal_number",
     }
     assert not {"stock", "deal"} & set(_keys(message))
+    # A match's deal number is every hidden card: told only once the match is over.
+    assert "deal_number" not in message or message["view"]["over"]
     assert message["view"]["hand"]["seat"] == seat
 
 

@@ -628,7 +628,7 @@ class Table:
 
         Against the computer alone, a match drawn at random is a deal number (:data:`DEAL_RANGE`),
         which the table names once the match is over, so it can be played again or passed on."""
-        alone = sum(1 for s in seats if s.kind == "human") == 1
+        alone = all(s.kind == "computer" and not s.stand_in for s in seats[1:])
         if seed is None:
             seed = DEAL_RANGE[0] + secrets.randbelow(DEAL_RANGE[1]) if alone else _seed()
         match_seed = seed
@@ -727,11 +727,13 @@ class Table:
 
     def deal_number(self) -> int | None:
         """The match's deal number, told once the match is over at a table of one person against
-        the computer (then nothing is hidden any more, and nobody else's cards were at stake):
+        the computer that never had another (then nothing is hidden any more, and nobody else's
+        cards were at stake; a friend who left or never came is a stand-in seat, never alone):
         ``?deal=N`` deals it again. None otherwise, and for a seed outside :data:`DEAL_RANGE`."""
         seed = self.match.seed
         first, last = DEAL_RANGE
-        if not self.match.is_over or len(self.human_seats()) != 1 or seed is None:
+        alone = all(s.kind == "computer" and not s.stand_in for s in self.seats[1:])
+        if not self.match.is_over or not alone or seed is None:
             return None
         return seed if first <= seed <= last else None
 
@@ -1063,7 +1065,7 @@ class Table:
         }
         deal = self.deal_number()
         if deal is not None:
-            message["deal"] = deal
+            message["deal_number"] = deal
         if with_hand_log:
             message["hand_log"] = self.hand_log(seat)
             previous = self.previous_hand(seat)

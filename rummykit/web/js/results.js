@@ -296,7 +296,7 @@ export function renderResult(ctx) {
   document.getElementById("btn-newgame").hidden = !view.over;
   // Against the computer the match's deal number is told at its end: play it again, or pass
   // it on (the same cards and the same computer moves for whoever opens the address).
-  const deal = view.over && ctx.msg.deal ? ctx.msg.deal : null;
+  const deal = view.over && ctx.msg.deal_number ? ctx.msg.deal_number : null;
   const again = document.getElementById("btn-deal-again");
   again.hidden = deal === null;
   if (deal !== null) {
