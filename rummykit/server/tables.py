@@ -222,6 +222,12 @@ def _seed() -> int:
     return secrets.randbelow(1 << 62)
 
 
+def _alone(seats: Sequence[Seat]) -> bool:
+    """A table of one person against the computer that never had another: every other seat a
+    computer of its own (a friend who left or never came sits as a stand-in)."""
+    return all(s.kind == "computer" and not s.stand_in for s in seats[1:])
+
+
 def decision_seed(match_seed: int, seat: int, hand: int, actions: int) -> int:
     """The seed of a computer seat's player for one decision: a function of the match seed, the
     seat and the position in the match (hand number, actions so far in that hand) only.
@@ -628,9 +634,8 @@ class Table:
 
         Against the computer alone, a match drawn at random is a deal number (:data:`DEAL_RANGE`),
         which the table names once the match is over, so it can be played again or passed on."""
-        alone = all(s.kind == "computer" and not s.stand_in for s in seats[1:])
         if seed is None:
-            seed = DEAL_RANGE[0] + secrets.randbelow(DEAL_RANGE[1]) if alone else _seed()
+            seed = DEAL_RANGE[0] + secrets.randbelow(DEAL_RANGE[1]) if _alone(seats) else _seed()
         match_seed = seed
         match = game.new_match(players=len(seats), seed=match_seed, dealer=0)
         table_id = secrets.token_hex(8)
@@ -732,8 +737,7 @@ class Table:
         ``?deal=N`` deals it again. None otherwise, and for a seed outside :data:`DEAL_RANGE`."""
         seed = self.match.seed
         first, last = DEAL_RANGE
-        alone = all(s.kind == "computer" and not s.stand_in for s in self.seats[1:])
-        if not self.match.is_over or not alone or seed is None:
+        if not self.match.is_over or not _alone(self.seats) or seed is None:
             return None
         return seed if first <= seed <= last else None
 

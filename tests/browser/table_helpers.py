@@ -405,15 +405,20 @@ def play_gin_hand_out(page: Any) -> None:
     pytest.fail("the hand did not end")
 
 
-def finish_a_gin_match(page: Any) -> dict[int, Any]:
-    """From the start screen, a whole Gin match to 1 point against the easy computer, left on
-    its final score; returns each hand's winner by hand number."""
+def start_gin_to_one_point(page: Any) -> None:
+    """From the start screen, Gin to 1 point against the easy computer, until the hand shows."""
     page.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
     open_settings(page)
     page.get_by_label("Computer level").select_option(label="Easy")
     page.get_by_label("Target score").fill("1")
     page.get_by_role("button", name="Play").click()
     expect(hand(page).get_by_role("button").first).to_be_visible()
+
+
+def finish_a_gin_match(page: Any) -> dict[int, Any]:
+    """From the start screen, a whole Gin match to 1 point against the easy computer, left on
+    its final score; returns each hand's winner by hand number."""
+    start_gin_to_one_point(page)
     winners: dict[int, Any] = {}
     for _ in range(400):
         wait_turn(page)

@@ -18,13 +18,13 @@ from table_helpers import (
     hand,
     next_hand,
     open_session,
-    open_settings,
     play_on,
     played_table,
     result_open,
     select,
     seq,
     start,
+    start_gin_to_one_point,
     wait_turn,
 )
 
@@ -319,10 +319,5 @@ def test_a_match_over_tells_its_deal_number_and_plays_it_again(server: Any, new_
     replayed = page.evaluate("() => window.rummykit.state.msg.view.hand.hand")
     other = new_page()
     other.goto(f"{server.url}/?deal={deal}")
-    other.get_by_role("radio", name=re.compile("^Gin Rummy")).check()
-    open_settings(other)
-    other.get_by_label("Computer level").select_option(label="Easy")
-    other.get_by_label("Target score").fill("1")
-    other.get_by_role("button", name="Play").click()
-    expect(hand(other).get_by_role("button").first).to_be_visible()
+    start_gin_to_one_point(other)
     assert other.evaluate("() => window.rummykit.state.msg.view.hand.hand") == replayed
