@@ -20,14 +20,13 @@ import json
 import statistics
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from load_person import MIXES
+from worktree import old_tree
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
 
 FIGURES = [
     ("p50 ms", "p50_ms"),
@@ -79,30 +78,18 @@ def main(argv: list[str] | None = None) -> int:
     if not 1 <= args.repeats <= 20:
         parser.error("--repeats is 1 to 20")
     runs: dict[str, list[dict[str, Any]]] = {"old": [], "new": []}
-    with tempfile.TemporaryDirectory(prefix="rummykit-ab-") as folder:
-        worktree = Path(folder) / "old"
-        subprocess.run(
-            ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(worktree), args.old],
-            check=True,
-            capture_output=True,
-        )
-        try:
-            for repeat in range(args.repeats):
-                order = ["old", "new"] if repeat % 2 == 0 else ["new", "old"]
-                for name in order:
-                    figures = one_run(worktree if name == "old" else None, args)
-                    runs[name].append(figures)
-                    print(
-                        f"repeat {repeat + 1} {name}: p50 {figures['p50_ms']} ms,"
-                        f" p99 {figures['p99_ms']} ms, {figures['actions_per_s']} actions/s,"
-                        f" errors {figures['errors']}",
-                        file=sys.stderr,
-                    )
-        finally:
-            subprocess.run(
-                ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(worktree)],
-                capture_output=True,
-            )
+    with old_tree(args.old) as worktree:
+        for repeat in range(args.repeats):
+            order = ["old", "new"] if repeat % 2 == 0 else ["new", "old"]
+            for name in order:
+                figures = one_run(worktree if name == "old" else None, args)
+                runs[name].append(figures)
+                print(
+                    f"repeat {repeat + 1} {name}: p50 {figures['p50_ms']} ms,"
+                    f" p99 {figures['p99_ms']} ms, {figures['actions_per_s']} actions/s,"
+                    f" errors {figures['errors']}",
+                    file=sys.stderr,
+                )
     if args.json:
         print(json.dumps(runs))
         return 0

@@ -292,7 +292,8 @@ def test_the_encoder_like_the_engine_core_needs_only_the_standard_library() -> N
 
     code = (
         "import sys; before = set(sys.modules);"
-        "import rummykit.encoding, rummykit.env, rummykit.games, rummykit.record, rummykit.players;"
+        "import rummykit.aids, rummykit.encoding, rummykit.env, rummykit.games, rummykit.record,"
+        " rummykit.players;"
         "print(sorted({m.split('.')[0] for m in set(sys.modules) - before}"
         " - set(sys.stdlib_module_names) - {'rummykit'}))"
     )

@@ -21,17 +21,10 @@ from test_server import _hidden, _tokens, check_private, greedy
 from rummykit.server import app as app_module
 from rummykit.server.app import Hub, create_app
 from rummykit.server.limits import Limits
+from rummykit.server.names import MAX_NAME, BadName, NameTaken, clean_name
 from rummykit.server.protocol import ProtocolError
 from rummykit.server.store import Store
-from rummykit.server.tables import (
-    DEAL_RANGE,
-    MAX_NAME,
-    BadName,
-    NameTaken,
-    Table,
-    TableManager,
-    clean_name,
-)
+from rummykit.server.tables import DEAL_RANGE, Table, TableManager
 
 pytestmark = pytest.mark.server
 

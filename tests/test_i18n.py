@@ -12,8 +12,8 @@ import pytest
 
 from rummykit.games import find_game
 from rummykit.server.app import WEB_DIR
+from rummykit.server.catalogue import MAIN_OPTIONS
 from rummykit.server.protocol import PHRASES
-from rummykit.server.tables import MAIN_OPTIONS
 
 pytestmark = pytest.mark.server
 

@@ -26,6 +26,7 @@ from fastapi.testclient import TestClient
 from live_server import LiveServer
 
 from rummykit.actions import Down, Knock, LayOff, parse_action
+from rummykit.aids import aids
 from rummykit.cards import Card, parse_card
 from rummykit.games import GAMES, find_game
 from rummykit.games.base import HandState, Match
@@ -33,15 +34,9 @@ from rummykit.games.crazy import Crazy, CrazyView
 from rummykit.games.gin import GinState
 from rummykit.players import PLAYERS, REGISTRY, RandomPlayer
 from rummykit.server.app import create_app
+from rummykit.server.catalogue import SERVER_CAPS, check_server_caps, game_catalogue
 from rummykit.server.store import Store
-from rummykit.server.tables import (
-    SERVER_CAPS,
-    Table,
-    TableManager,
-    aids,
-    check_server_caps,
-    game_catalogue,
-)
+from rummykit.server.tables import Table, TableManager
 from rummykit.solver.contract import Contract, contract_distance, solve_contract
 
 pytestmark = pytest.mark.server
@@ -292,10 +287,10 @@ def test_gin_aids_come_from_the_seats_own_hand(store: Store) -> None:
 )
 def test_what_cards_make_of_a_contract_they_do_not_make(cards: str, made: dict[str, int]) -> None:
     """Round 2's contract, a book and a run: what a selection makes of it, for the page."""
-    from rummykit.server.tables import _made_of
+    from rummykit.aids import contract_made_of
 
     parsed = [parse_card(c) for c in cards.split()]
-    assert _made_of(parsed, Contract(1, 1), Crazy().options.rules) == made
+    assert contract_made_of(parsed, Contract(1, 1), Crazy().options.rules) == made
 
 
 def _made_of_cards(cards: list[str]) -> dict[str, int]:

@@ -260,7 +260,7 @@ def test_a_database_from_before_the_turn_clock_is_brought_up_to_date(tmp_path: P
 
 
 def test_the_timeout_level_is_a_level_of_every_game() -> None:
-    from rummykit.server.tables import levels_for
+    from rummykit.server.catalogue import levels_for
 
     for variant in ("gin", "rummy", "rummy-classic", "crazy"):
         assert TIMEOUT_LEVEL in levels_for(variant)

@@ -483,6 +483,16 @@ class HandState(Protocol):
         ...
 
     @property
+    def hands(self) -> Sequence[Sequence[AnyCard]]:
+        """Every seat's cards (hidden information: for the engine and the server, not a view)."""
+        ...
+
+    @property
+    def top_discard(self) -> AnyCard | None:
+        """The top card of the discard pile, if any."""
+        ...
+
+    @property
     def result(self) -> HandResult | None:
         """The result once the hand is over."""
         ...

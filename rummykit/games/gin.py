@@ -999,8 +999,9 @@ class GinMatch(MatchMechanics):
         """What ``seat`` may see of the match: the current hand's view and the scores so far."""
         self._catch_up()
         base = match_view(self, seat)
+        assert isinstance(base.hand, GinView)
         return GinMatchView(
-            hand=self.hand.view(seat),
+            hand=base.hand,
             hand_number=base.hand_number,
             scores=base.scores,
             hand_scores=base.hand_scores,

@@ -35,7 +35,9 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from rummykit import __version__
+from rummykit.server.catalogue import game_catalogue
 from rummykit.server.limits import GIVE_AFTER, TABLES_PER_MINUTE, Buckets, Limits
+from rummykit.server.names import BadName, NameTaken
 from rummykit.server.outbox import Outbox
 from rummykit.server.protocol import (
     PACES,
@@ -59,18 +61,10 @@ from rummykit.server.protocol import (
     parse_incoming,
 )
 from rummykit.server.pruning import PRUNE_EVERY, note_opened, prune_forever
+from rummykit.server.seats import Seat, invite_fits, token_fits
 from rummykit.server.security import CSP, PERMISSIONS, normal_origin, same_site
 from rummykit.server.store import Store, TableSummary
-from rummykit.server.tables import (
-    BadName,
-    NameTaken,
-    Seat,
-    Table,
-    TableManager,
-    game_catalogue,
-    invite_fits,
-    token_fits,
-)
+from rummykit.server.tables import Table, TableManager
 from rummykit.server.thinking import Thinker, default_processes
 
 __all__ = ["WEB_DIR", "Hub", "PageCompression", "app_from_environment", "create_app"]

@@ -13,85 +13,56 @@ it. Nothing here ever puts another seat's cards or the stock in a message.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import hmac
 import logging
-import re
 import secrets
 import time
-import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any, Protocol, cast
+from dataclasses import replace
+from typing import Any, cast
 
 from rummykit.actions import (
     Action,
     ActionSyntaxError,
     Buy,
-    Down,
     Draw,
-    LayOff,
     Pass,
     Take,
     parse_action,
 )
+from rummykit.aids import aids, check_lay_down
 from rummykit.cards import AnyCard, CardError, cut, parse_card
-from rummykit.games import GAMES, find_game
+from rummykit.games import find_game
 from rummykit.games.base import (
     Game,
     HandState,
     IllegalActionError,
     Match,
-    OptionSpec,
     Phase,
     View,
     undoable_move,
 )
-from rummykit.games.crazy import CrazyOptions, CrazyView
+from rummykit.games.crazy import CrazyOptions, CrazyState
 from rummykit.games.gin import GinView
-from rummykit.games.rummy import RummyView
-from rummykit.players import PLAYERS, Player
+from rummykit.players import Player
 from rummykit.record import RecordError, hand_record, is_match, load_record
+from rummykit.server.catalogue import check_server_caps, levels_for
 from rummykit.server.limits import GIVE_AFTER
+from rummykit.server.names import NameTaken, clean_name, same_name
 from rummykit.server.protocol import ProtocolError
+from rummykit.server.seats import Seat, alone, hash_token, token_fits
 from rummykit.server.store import Store, StoreConflict, StoredTable
 from rummykit.server.thinking import Decision, HintWork, ReviewWork, make_player
-from rummykit.solver.contract import Contract, contract_distance, solve_contract
-from rummykit.solver.deadwood import best_arrangement, best_layoffs, discard_deadwoods
-from rummykit.wild_melds import DEFAULT_RULES, Run, WildRules, is_wild, position_card
 
 log = logging.getLogger("rummykit.server")
 
 __all__ = [
-    "SERVER_CAPS",
-    "VARIANTS",
-    "GameInfo",
     "Table",
     "TableManager",
-    "check_server_caps",
     "decision_seed",
-    "game_catalogue",
-    "hash_token",
-    "invite_fits",
-    "token_fits",
 ]
-
-VARIANTS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
-    ("gin", "gin", ()),
-    ("rummy", "rummy", ("rummy", "rummy-classic")),
-    ("crazy", "crazy", ()),
-)
-"""The games the start screen offers: (key, default variant, presets). A game whose name
-``find_game`` does not know yet is left out."""
-
-MAIN_OPTIONS: dict[str, tuple[str, ...]] = {
-    "gin": ("target_score", "knock_limit"),
-    "rummy": ("target_score",),
-    "crazy": (),
-}
-"""Per game, the options the start screen lets a person set."""
 
 HINT_LEVELS = ("hard", "medium", "easy", "random")
 """The hint comes from the strongest of these levels that the game has."""
@@ -123,109 +94,8 @@ AWAY_AFTER = 2
 their turns at once, until they say they are back."""
 
 
-@dataclass(frozen=True, slots=True)
-class GameInfo:
-    """What the start screen needs to know about one game."""
-
-    key: str
-    presets: tuple[str, ...]
-    min_players: int
-    max_players: int
-    default_players: int
-    levels: tuple[str, ...]
-    options: dict[str, Any]
-    main_options: tuple[str, ...]
-    specs: tuple[dict[str, Any], ...] = ()
-    """Every option of the game: name, kind and values (:class:`OptionSpec`), for the house
-    rules on the start screen."""
-    preset_options: dict[str, dict[str, Any]] = field(default_factory=dict)
-    """Each preset's options (``options`` are the first preset's)."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """As JSON data."""
-        return {
-            "key": self.key,
-            "presets": list(self.presets),
-            "min_players": self.min_players,
-            "max_players": self.max_players,
-            "default_players": self.default_players,
-            "levels": list(self.levels),
-            "options": self.options,
-            "main_options": list(self.main_options),
-            "specs": list(self.specs),
-            "preset_options": self.preset_options,
-        }
-
-
-def levels_for(game: str) -> tuple[str, ...]:
-    """The computer levels ``find_player`` offers for ``game`` (the random player at least)."""
-    canonical = find_game(game).name
-    return PLAYERS.get(canonical) or ("random",)
-
-
-SERVER_CAPS: Mapping[str, int] = {"target_score": 1_000, "max_restocks": 20, "restock_limit": 20}
-"""Options a table on the server may set less far than the engine allows, so that every match
-ends (a target of at most 1,000 points; a hand's stock made again at most 20 times, never
-without end): a record stays short enough to replay at once, and nobody can make one that
-never stops growing."""
-
-
-def server_spec(spec: OptionSpec) -> OptionSpec:
-    """``spec`` as the server offers it (see :data:`SERVER_CAPS`)."""
-    cap = SERVER_CAPS.get(spec.name)
-    if cap is None or spec.kind != "int":
-        return spec
-    return replace(spec, high=min(spec.high, cap), none=None)
-
-
-def check_server_caps(options: Mapping[str, Any]) -> None:
-    """Raise ValueError for an option beyond what the server allows (:data:`SERVER_CAPS`)."""
-    for name, cap in SERVER_CAPS.items():
-        if name not in options:
-            continue
-        value = options[name]  # (an unlimited one reads as a word, or None)
-        if not isinstance(value, int) or value > cap:
-            raise ValueError(f"{name} is at most {cap} at a table on this server")
-
-
-def game_catalogue() -> list[GameInfo]:
-    """Every game the server can seat, for ``GET /api/games``."""
-    out = []
-    for key, variant, presets in VARIANTS:
-        if variant not in GAMES:
-            continue
-        game = find_game(variant)
-        default = 4 if game.name == "crazy" else 2
-        out.append(
-            GameInfo(
-                key=key,
-                presets=presets,
-                min_players=game.min_players,
-                max_players=game.max_players,
-                default_players=max(game.min_players, min(default, game.max_players)),
-                levels=levels_for(variant),
-                options=game.options.to_dict(),
-                main_options=MAIN_OPTIONS.get(key, ()),
-                specs=tuple(server_spec(spec).to_dict() for spec in type(game.options).SPECS),
-                preset_options={p: find_game(p).options.to_dict() for p in presets},
-            )
-        )
-    return out
-
-
-def hash_token(token: str) -> str:
-    """What is stored of a seat's token: its SHA-256, never the token."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
 def _seed() -> int:
     return secrets.randbelow(1 << 62)
-
-
-def _alone(seats: Sequence[Seat]) -> bool:
-    """A table of one person against the computer that never had another: every other seat a
-    computer of its own (a friend who left or never came sits as a stand-in)."""
-    return all(s.kind == "computer" and not s.stand_in for s in seats[1:])
 
 
 def decision_seed(match_seed: int, seat: int, hand: int, actions: int) -> int:
@@ -237,253 +107,6 @@ def decision_seed(match_seed: int, seat: int, hand: int, actions: int) -> int:
     """
     text = f"rummykit-decision|{match_seed}|{seat}|{hand}|{actions}"
     return int.from_bytes(hashlib.sha256(text.encode("ascii")).digest()[:8], "big") % (1 << 62)
-
-
-MAX_NAME = 24
-"""The longest name a person may give their seat (in characters)."""
-
-
-def _hidden_char(ch: str) -> bool:
-    """A character that is not shown as itself: controls, unassigned or private code points and
-    format characters (such as the right-to-left override, which could disguise a name), except
-    the joiners and tags that compose emoji (👨‍👩‍👧, flags)."""
-    category = unicodedata.category(ch)
-    if category != "Cf":
-        return category.startswith("C")
-    return not (ch in "\u200c\u200d" or "\U000e0020" <= ch <= "\U000e007f")
-
-
-class BadName(ValueError):
-    """A name a person gave that cannot name a seat: the message says why, and ``why`` names
-    the reason in one word for the page, which says it in the person's language (``name.<why>``
-    in its catalogues): text, hidden, long, blank, accents, reserved, dot or taken."""
-
-    def __init__(self, message: str, why: str) -> None:
-        super().__init__(message)
-        self.why = why
-
-
-RESERVED_NAMES = re.compile(
-    r"(you|computer|computer \d+|computer for .*|player \d+"
-    r"|bạn|máy|máy \d+|máy chơi thay .*|người chơi \d+"
-    r"|(computer|máy)\W*(random moves|easy|medium|hard|đánh bừa.*|dễ|trung bình|khó))"
-)
-"""Names the page gives seats itself, in English and Vietnamese (``seat.*`` in the page's
-catalogues), and a computer's name with its level ("Computer Easy", "Máy Dễ": the page shows
-"Máy · Dễ"): a person named "You" or "Computer" would read on the others' pages as one of them,
-or as a computer."""
-
-
-def clean_name(value: Any) -> str | None:
-    """A seat name as given by a person: trimmed, inner spaces collapsed, at most ``MAX_NAME``
-    characters, no control characters, none of the words the page names seats with
-    (:data:`RESERVED_NAMES`, in any case); None for no name. Anything else raises
-    :class:`BadName`.
-
-    >>> clean_name("  Lan   Anh ")
-    'Lan Anh'
-    >>> clean_name("") is None
-    True
-    >>> clean_name("Lan \U0001f468\u200d\U0001f469\u200d\U0001f467")  # an emoji family: joiners
-    'Lan 👨\u200d👩\u200d👧'
-    """
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise BadName("a name is text", "text")
-    name = " ".join(value.split())
-    if any(_hidden_char(ch) for ch in name):
-        raise BadName("a name may not hold control characters", "hidden")
-    if len(name) > MAX_NAME:
-        raise BadName(f"a name is at most {MAX_NAME} characters", "long")
-    if name and not any(_visible(ch) for ch in name):
-        raise BadName("a name needs a letter, digit or sign that shows", "blank")
-    marks = 0
-    for ch in name:
-        marks = marks + 1 if unicodedata.category(ch) == "Mn" else 0  # (Mc takes its own room)
-        if marks > MAX_MARKS:  # stacked accents draw over the lines around the name
-            raise BadName(f"a name puts at most {MAX_MARKS} accents on one letter", "accents")
-    if RESERVED_NAMES.fullmatch(unicodedata.normalize("NFC", name).casefold()):
-        raise BadName(
-            f"{name!r} is what the page calls a seat (You, Computer, Player 2...): choose another name",
-            "reserved",
-        )
-    if LABEL_DOT.search(name):
-        # "Máy · Dễ" or "Lan · not connected" would read as the page's own label of a seat.
-        raise BadName(
-            f"{name!r}: a dot between spaces is how the page adds a seat's level or state to its"
-            " name: choose another name",
-            "dot",
-        )
-    return name or None
-
-
-LABEL_DOT = re.compile(
-    r"\s[\u00b7\u2022\u2027\u2219\u22c5\u30fb]|[\u00b7\u2022\u2027\u2219\u22c5\u30fb]\s"
-)
-"""A middle dot (or a look-alike) beside a space: the page writes "name · level" and "name · not
-connected". A dot inside a word (the Catalan "l·l") is fine."""
-
-
-class NameTaken(BadName):
-    """A name another seat at the table already has (two "An"s cannot be told apart)."""
-
-
-def same_name(a: str, b: str) -> bool:
-    """Whether two seat names read the same (case, and composed or decomposed accents, aside)."""
-    return unicodedata.normalize("NFC", a).casefold() == unicodedata.normalize("NFC", b).casefold()
-
-
-MAX_MARKS = 3
-"""The most combining marks in a row in a name (Vietnamese written with combining accents
-needs 2: e, dot below, circumflex)."""
-
-_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
-"""Letters (and the Braille blank) that show as nothing."""
-
-
-def _visible(ch: str) -> bool:
-    """A character that shows something: a letter, digit, punctuation or symbol, not blank."""
-    return unicodedata.category(ch)[0] in "LNPS" and ch not in _BLANK_LETTERS
-
-
-@dataclass
-class Seat:
-    """A seat: a person or a computer player.
-
-    A person's seat stores the hash of its secret token. A seat kept for a friend starts with no
-    token and the hash of its invitation code instead; the friend who brings the code takes the
-    seat (a token of their own) and the code is spent. A person may give a ``name``.
-    """
-
-    kind: str
-    level: str | None = None
-    token_hash: str | None = None
-    invite_hash: str | None = None
-    name: str | None = None
-    stand_in: bool = False
-    """A computer playing a person's seat (the friend who did not come, or left); ``name`` is
-    then that person's name, if they gave one, and ``token_hash`` that person's token, if they
-    had taken the seat: when they come back (connect with it), the seat is theirs again."""
-
-    @property
-    def open(self) -> bool:
-        """True for a seat kept for a friend who has not taken it yet."""
-        return self.kind == "human" and self.token_hash is None
-
-    def to_dict(self) -> dict[str, Any]:
-        """As stored (hashes only, never a token or a code)."""
-        if self.kind == "human":
-            out: dict[str, Any] = {"kind": "human", "token": self.token_hash}
-            if self.invite_hash is not None:
-                out["invite"] = self.invite_hash
-            if self.name is not None:
-                out["name"] = self.name
-            return out
-        if self.stand_in:
-            out = {"kind": "computer", "level": self.level, "stand_in": True, "name": self.name}
-            if self.token_hash is not None:
-                out["token"] = self.token_hash
-            return out
-        return {"kind": "computer", "level": self.level}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Seat:
-        """A seat as stored."""
-        return cls(
-            data["kind"],
-            level=data.get("level"),
-            token_hash=data.get("token"),
-            invite_hash=data.get("invite"),
-            name=data.get("name"),
-            stand_in=bool(data.get("stand_in", False)),
-        )
-
-    def public(self) -> dict[str, Any]:
-        """As shown to every seat: the kind, the level or the name, and whether a person's seat
-        is taken (``joined``)."""
-        if self.kind == "human":
-            return {"kind": "human", "level": None, "name": self.name, "joined": not self.open}
-        if self.stand_in:  # named for the person whose seat it plays
-            return {"kind": self.kind, "level": self.level, "stand_in": True, "name": self.name}
-        return {"kind": self.kind, "level": self.level}
-
-
-class _Checks(Protocol):
-    """A hand state that answers :meth:`can` (every game's does) and has meld rules (Crazy)."""
-
-    rules: WildRules
-
-    def can(self, action: Action, seat: int | None = None) -> bool: ...
-
-
-def _cards(cards: Sequence[AnyCard]) -> list[str]:
-    return [str(c) for c in cards]
-
-
-def aids(view: View, options: CrazyOptions | None = None) -> dict[str, Any]:
-    """Help for the page computed from ``view`` alone (the seat's own hand and public cards).
-
-    Gin and Basic Rummy: the melds of the best arrangement of the hand (for the coloured bars) and
-    its deadwood; Gin, when the seat must discard: the deadwood left by each discard (the Knock
-    button reads Gin when it is 0); Gin, when the seat lays off: the best lay-offs. Crazy Rummy:
-    the round's contract (with the fewest cards that make it), whether the hand can lay it
-    down now, which cards of the hand are
-    wilds (to mark them), and, given the game's ``options``, while the seat has not laid down in a
-    round in play, ``short``: how many more cards its hand needs to make the contract (0: it
-    could lay it down with the cards it holds).
-    """
-    out: dict[str, Any] = {}
-    if isinstance(view, GinView | RummyView):
-        hand = view.hand
-        arrangement = best_arrangement(hand)
-        out["melds"] = [_cards(m.cards) for m in arrangement.melds]
-        out["deadwood"] = arrangement.deadwood
-        if isinstance(view, GinView) and view.to_act == view.seat:
-            if view.phase is Phase.DISCARD and len(hand) == 11:
-                deadwoods = discard_deadwoods(hand)
-                out["discard_deadwood"] = {str(c): d for c, d in deadwoods.items()}
-                out["deadwood"] = min(deadwoods.values())
-            elif view.phase is Phase.LAYOFF:
-                plan = best_layoffs(hand, view.knock_melds)
-                out["best_layoffs"] = [f"layoff {c} {i + 1}" for c, i in plan.layoffs]
-                out["deadwood_after_layoffs"] = plan.deadwood
-    elif isinstance(view, CrazyView):
-        rules = options.rules if options is not None else DEFAULT_RULES
-        out["contract"] = {
-            "books": view.contract.books,
-            "runs": view.contract.runs,
-            "cards": view.contract.min_cards(rules),  # the fewest that can make it
-        }
-        downs = [str(a) for a in view.legal_actions if isinstance(a, Down)]
-        out["can_lay_down"] = bool(downs)
-        out["wilds"] = sorted({str(c) for c in view.hand if is_wild(c)})
-        out["ends"] = _layoff_ends(view)
-        if options is not None and not view.down[view.seat] and view.phase is not Phase.HAND_OVER:
-            # (the game's cards always make a contract; were it not so, no count, not no view)
-            with contextlib.suppress(ValueError):
-                out["short"] = contract_distance(
-                    view.hand, view.contract, options.rules, jokers=options.jokers
-                )
-    return out
-
-
-def _layoff_ends(view: CrazyView) -> dict[str, str]:
-    """For each legal lay-off naming an end of a run: the card it stands for there.
-
-    >>> from rummykit.games.crazy import Crazy
-    >>> state = Crazy().new_hand(players=2, seed=1)
-    >>> _layoff_ends(state.view(0))  # nothing on the table yet
-    {}
-    """
-    out: dict[str, str] = {}
-    for action in view.legal_actions:
-        if isinstance(action, LayOff) and action.end is not None:
-            meld = view.table[action.meld - 1].meld
-            if isinstance(meld, Run):
-                place = meld.low - 1 if action.end == "low" else meld.high + 1
-                out[str(action)] = str(position_card(place, meld.suit))
-    return out
 
 
 def _names_the_pile(action: Action, game: str) -> bool:
@@ -635,7 +258,7 @@ class Table:
         Against the computer alone, a match drawn at random is a deal number (:data:`DEAL_RANGE`),
         which the table names once the match is over, so it can be played again or passed on."""
         if seed is None:
-            seed = DEAL_RANGE[0] + secrets.randbelow(DEAL_RANGE[1]) if _alone(seats) else _seed()
+            seed = DEAL_RANGE[0] + secrets.randbelow(DEAL_RANGE[1]) if alone(seats) else _seed()
         match_seed = seed
         match = game.new_match(players=len(seats), seed=match_seed, dealer=0)
         table_id = secrets.token_hex(8)
@@ -737,7 +360,7 @@ class Table:
         ``?deal=N`` deals it again. None otherwise, and for a seed outside :data:`DEAL_RANGE`."""
         seed = self.match.seed
         first, last = DEAL_RANGE
-        if not self.match.is_over or not _alone(self.seats) or seed is None:
+        if not self.match.is_over or not alone(self.seats) or seed is None:
             return None
         return seed if first <= seed <= last else None
 
@@ -1056,11 +679,25 @@ class Table:
         a page that joins mid-hand), and, while a hand after the first is in play, ``previous``
         (see :meth:`previous_hand`).
         """
+        seen = self.match.view(seat)
+        return self._view_message(seat, seen.to_dict(), seen.hand, log, gained, with_hand_log)
+
+    def _view_message(
+        self,
+        seat: int,
+        data: dict[str, Any],
+        view: View,
+        log: Sequence[dict[str, Any]],
+        gained: Sequence[str],
+        with_hand_log: bool = False,
+    ) -> dict[str, Any]:
+        """:meth:`view_message` from the seat's match view already built (``data``, with the
+        hand's ``view``)."""
         message = {
             "t": "view",
             "seq": self.seq,
-            "view": self.match_view(seat),
-            "aids": aids(self.hand.view(seat), self._crazy_options()),
+            "view": data,
+            "aids": aids(view, self._crazy_options()),
             "log": list(log),
             "gained": list(gained),
             "undo": self._undo_entry(seat) if self.undoable(seat) is not None else None,
@@ -1342,9 +979,8 @@ class Table:
     def _apply(self, seat: int, action: Action) -> dict[int, dict[str, Any]]:
         """Apply, commit, and build each person's message (with the move as they saw it)."""
         hand = self.hand
-        before = {s: Counter(hand.view(s).to_dict()["hand"]) for s in self.human_seats()}
-        top = hand.view(seat).to_dict()["discard_pile"]
-        offered = top[-1] if top else None
+        before = {s: Counter(str(c) for c in hand.hands[s]) for s in self.human_seats()}
+        offered = None if hand.top_discard is None else str(hand.top_discard)
         phase = hand.phase
         # Asked before the move, which may end the turn: the computer's moves in a person's seat.
         stand_in = self.seats[seat].stand_in or self.timed_out(seat)
@@ -1381,8 +1017,9 @@ class Table:
             self.missed.pop(seat, None)
         messages = {}
         for viewer in self.human_seats():
-            data = hand.view(viewer).to_dict()
-            seen = data["history"][-1][1]
+            match_view = self.match.view(viewer)
+            data = match_view.to_dict()
+            seen = data["hand"]["history"][-1][1]
             entry: dict[str, Any] = {"seat": seat, "action": seen}
             if stand_in:
                 entry["stand_in"] = True
@@ -1390,9 +1027,9 @@ class Table:
                 entry["card"] = offered
             if isinstance(action, Pass):  # passing on the up-card, or not buying it
                 entry["phase"] = phase.value
-            after = Counter(data["hand"])
+            after = Counter(data["hand"]["hand"])
             gained = list((after - before[viewer]).elements())
-            messages[viewer] = self.view_message(viewer, [entry], gained)
+            messages[viewer] = self._view_message(viewer, data, match_view.hand, [entry], gained)
         return messages
 
     def reload(self) -> None:
@@ -1471,82 +1108,16 @@ class Table:
         return self.reviews.setdefault((int(answer["hand"]) - 1, seat), answer)
 
     def check_down(self, seat: int, cards: Sequence[str]) -> dict[str, Any]:
-        """Crazy Rummy: whether the selected cards lay down the contract, and the lay-down.
-
-        When they do not (``reason`` ``no_contract``), what they do make, for the page to say
-        why: ``spare``, the number of selected cards that fit in none of the contract's melds
-        when the rest make it; else ``made``, the most of the contract they make (``{"books",
-        "runs"}``, both 0 for no meld); ``reason`` ``blocked`` when they make it exactly but
-        laying them down now would leave no legal way to end the turn (the card just taken
-        from the pile may not be the last one left, or a card must be left to throw).
-        """
-        view = self.hand.view(seat)
-        if not isinstance(view, CrazyView):
+        """Crazy Rummy: whether the selected cards lay down the contract, and the lay-down, or
+        why not (see :func:`rummykit.aids.check_lay_down`)."""
+        if not isinstance(self.hand, CrazyState):
             raise ProtocolError("only Crazy Rummy has a contract to lay down")
         try:
             chosen = [parse_card(c) for c in cards]
         except CardError as exc:
             raise ProtocolError(str(exc)) from None
-        down: str | None = None
-        reason = ""
-        more: dict[str, Any] = {}
-        if Counter(chosen) - Counter(view.hand):
-            reason = "not_in_hand"
-        elif view.to_act == seat and view.phase is Phase.DISCARD and not view.down[seat]:
-            rules = cast(_Checks, self.hand).rules
-            solution = solve_contract(chosen, view.contract, rules)
-            if solution is not None and not solution.left:
-                action = Down(tuple(tuple(m.cards) for m in solution.melds))
-                if cast(_Checks, self.hand).can(action, seat):
-                    down = str(action)
-                else:
-                    reason = "blocked"
-            elif solution is not None:
-                reason, more = "no_contract", {"spare": len(solution.left)}
-            else:
-                reason, more = "no_contract", {"made": _made_of(chosen, view.contract, rules)}
-        else:
-            reason = "not_now"
-        return {
-            "t": "check_down",
-            "seq": self.seq,
-            "cards": list(cards),
-            "down": down,
-            "reason": reason,
-            **more,
-        }
-
-
-def _made_of(cards: Sequence[AnyCard], contract: Contract, rules: WildRules) -> dict[str, int]:
-    """The most melds of ``contract`` that ``cards`` make (more melds first, then more books),
-    as ``{"books", "runs"}``; both 0 when they make none."""
-    best = (0, 0)
-    for books in range(contract.books + 1):
-        for runs in range(contract.runs + 1):
-            if (books, runs) in ((0, 0), (contract.books, contract.runs)):
-                continue
-            if (books + runs, books) <= (sum(best), best[0]):
-                continue
-            if solve_contract(cards, Contract(books, runs), rules) is not None:
-                best = (books, runs)
-    return {"books": best[0], "runs": best[1]}
-
-
-def token_fits(seats: Sequence[Seat], seat: int, token: str) -> bool:
-    """True if ``token`` is the secret of ``seat`` among ``seats`` (see
-    :meth:`Table.check_token`): checked from the stored seats alone, before any replay."""
-    if not 0 <= seat < len(seats):
-        return False
-    stored = seats[seat].token_hash
-    return stored is not None and hmac.compare_digest(stored, hash_token(token))
-
-
-def invite_fits(seats: Sequence[Seat], code: str) -> bool:
-    """True if ``code`` is the invitation of a seat nobody has taken yet among ``seats``."""
-    digest = hash_token(code)
-    return any(
-        s.invite_hash is not None and hmac.compare_digest(s.invite_hash, digest) for s in seats
-    )
+        answer = check_lay_down(self.hand, seat, chosen)
+        return {"t": "check_down", "seq": self.seq, "cards": list(cards), **answer}
 
 
 class TableManager:

@@ -60,6 +60,7 @@ import heapq
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations, combinations_with_replacement, groupby, product
 from typing import Final, TypeAlias, TypeVar
 
@@ -1748,5 +1749,13 @@ def contract_distance(
 
     The least number of cards of the game (two packs and ``jokers`` jokers, never a third copy of
     a card) that, added to the hand, make the contract possible. See :func:`missing_cards`.
+
+    Remembered for the last few thousand hands (a hand is asked about again and again: the
+    page's aids after every move at the table, the players for each card they weigh).
     """
+    return _distance(tuple(hand), contract, rules, jokers)
+
+
+@lru_cache(maxsize=8192)
+def _distance(hand: tuple[AnyCard, ...], contract: Contract, rules: WildRules, jokers: int) -> int:
     return len(missing_cards(hand, contract, rules, jokers=jokers))
