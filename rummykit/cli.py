@@ -50,7 +50,6 @@ from rummykit.cards import AnyCard, Card
 from rummykit.games import GAMES, Game, Gin, find_game
 from rummykit.games.base import HandState, Match, Phase, View, derive_seed
 from rummykit.games.crazy import CrazyMatch, CrazyState
-from rummykit.games.crazy import TableMeld as CrazyTableMeld
 from rummykit.games.gin import GinHandResult, GinMatch, GinState, Outcome
 from rummykit.games.rummy import (
     RummyHandResult,
@@ -60,7 +59,7 @@ from rummykit.games.rummy import (
     RummyView,
     melds_in,
 )
-from rummykit.games.rummy import TableMeld as RummyTableMeld
+from rummykit.games.table_meld import TableMeld
 from rummykit.players import PLAYERS, RandomPlayer, UnknownPlayerError, find_player
 from rummykit.players.reasons import Suggestion, because, define
 from rummykit.record import RecordError, is_match, load_record, parse_json
@@ -447,7 +446,7 @@ def _print_options(out: Console, options: Mapping[str, Any]) -> None:
 def _print_rummy_table(out: Console, hand: RummyState | CrazyState, players: Sequence[str]) -> None:
     """The melds on the table (Basic or Crazy Rummy), numbered as lay-offs name them, with the
     seat that laid each."""
-    table: Sequence[RummyTableMeld | CrazyTableMeld] = hand.table
+    table: Sequence[TableMeld[Any]] = hand.table
     if not table:
         out.print("Table: no melds")
         return

@@ -49,8 +49,9 @@ from rummykit.cards import STANDARD_PACK, Card
 from rummykit.games.base import Game, MatchView, Phase
 from rummykit.games.base import View as AnyView
 from rummykit.games.gin import GinView
-from rummykit.games.rummy import MAX_PLAYERS, MIN_PLAYERS, RummyView, TableMeld
-from rummykit.melds import MeldKind
+from rummykit.games.rummy import MAX_PLAYERS, MIN_PLAYERS, RummyView
+from rummykit.games.table_meld import TableMeld
+from rummykit.melds import Meld, MeldKind
 
 __all__ = ["MELD_SHAPES", "Encoder", "GinEncoder", "Plane", "RummyEncoder", "encoder_for"]
 
@@ -393,7 +394,7 @@ def _layoff_number(action: LayOff, first: int, melds: int) -> int:
     return first + (action.meld - 1) * CARDS + card.index
 
 
-def _accepted(table: Sequence[TableMeld], on_table: set[Card]) -> list[Card]:
+def _accepted(table: Sequence[TableMeld[Meld]], on_table: set[Card]) -> list[Card]:
     """The cards not on the table that some table meld would take."""
     out: list[Card] = []
     for t in table:

@@ -47,6 +47,7 @@ from rummykit.games.base import (
     options_repr,
     redeal_unseen,
 )
+from rummykit.games.table_meld import TableMeld
 from rummykit.melds import MeldError
 from rummykit.solver.contract import CONTRACTS, HAND_SIZES, Contract, solve_contract
 from rummykit.wild_melds import Book, End, Run, WildMeld, WildRules, hand_points, is_wild
@@ -161,40 +162,6 @@ class CrazyOptions:
 
 
 @dataclass(frozen=True, slots=True)
-class TableMeld:
-    """A meld on the table and the seat that laid it; lay-offs become part of it."""
-
-    meld: WildMeld
-    owner: int
-
-    def __str__(self) -> str:
-        return str(self.meld)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The meld as JSON data: which of its cards are wilds, and what they stand for.
-
-        A run gives, per card, the card it is or stands for (``stands_for``); a book gives its
-        ``rank``, which every wild in it stands for.
-
-        >>> TableMeld(Book.parse("9D 9S 2C"), owner=1).to_dict()
-        {'meld': '9D 9S 2C', 'kind': 'book', 'owner': 1, 'wild': [False, False, True], 'rank': '9'}
-        """
-        meld = self.meld
-        data: dict[str, Any] = {
-            "meld": str(meld),
-            "kind": "run" if isinstance(meld, Run) else "book",
-            "owner": self.owner,
-        }
-        if isinstance(meld, Run):
-            data["wild"] = [meld.is_wild_at(i) for i in range(len(meld.cards))]
-            data["stands_for"] = [str(c) for c in meld.stands_for]
-        else:
-            data["wild"] = [is_wild(c) for c in meld.cards]
-            data["rank"] = str(meld.rank)
-        return data
-
-
-@dataclass(frozen=True, slots=True)
 class CrazyRoundResult:
     """How a round ended; points are bad."""
 
@@ -239,7 +206,7 @@ class CrazyView:
     discard_pile: tuple[AnyCard, ...]
     offered: AnyCard | None
     """The card on offer (to take or buy), if any."""
-    table: tuple[TableMeld, ...]
+    table: tuple[TableMeld[WildMeld], ...]
     down: tuple[bool, ...]
     buys: tuple[int, ...]
     known_cards: tuple[tuple[AnyCard, ...], ...]
@@ -388,7 +355,7 @@ class CrazyState(CloneableHand, ShuffledRestocks):
         self.hands: list[list[AnyCard]] = [list(h) for h in deal.hands]
         self.stock: list[AnyCard] = list(reversed(deal.stock))
         self.discard_pile: list[AnyCard] = [deal.up]
-        self.table: list[TableMeld] = []
+        self.table: list[TableMeld[WildMeld]] = []
         self.down = [False] * players
         self.buys = [0] * players
         self.restocks = 0
@@ -864,7 +831,7 @@ class CrazyState(CloneableHand, ShuffledRestocks):
         melds[action.meld - 1] = new_run
         return self._strands(0, left, None, lambda: melds)
 
-    def _table(self, number: int) -> TableMeld:
+    def _table(self, number: int) -> TableMeld[WildMeld]:
         if not 1 <= number <= len(self.table):
             raise IllegalActionError(
                 f"there is no meld number {number} (the table has {len(self.table)})"

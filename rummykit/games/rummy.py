@@ -45,6 +45,7 @@ from rummykit.games.base import (
     options_repr,
     redeal_unseen,
 )
+from rummykit.games.table_meld import TableMeld
 from rummykit.melds import Meld, MeldError, MeldKind
 
 __all__ = [
@@ -193,17 +194,6 @@ PRESETS: dict[str, RummyOptions] = {
 
 
 @dataclass(frozen=True, slots=True)
-class TableMeld:
-    """A meld on the table and the seat that laid it (melds belong to nobody once laid)."""
-
-    meld: Meld
-    owner: int
-
-    def __str__(self) -> str:
-        return str(self.meld)
-
-
-@dataclass(frozen=True, slots=True)
 class RummyHandResult:
     """How a hand ended and every number of its score screen."""
 
@@ -267,7 +257,7 @@ class RummyView:
     stock_size: int
     discard_pile: tuple[Card, ...]
     """The face-up discard pile, bottom first (the last card is the top)."""
-    table: tuple[TableMeld, ...]
+    table: tuple[TableMeld[Meld], ...]
     """Melds on the table in the order laid (meld number = position + 1)."""
     taken_from_discard: Card | None
     """The card this seat took from the discard pile this turn (it may not be discarded)."""
@@ -293,7 +283,7 @@ class RummyView:
             "known_cards": [[str(c) for c in cs] for cs in self.known_cards],
             "stock_size": self.stock_size,
             "discard_pile": [str(c) for c in self.discard_pile],
-            "table": [{"meld": str(t.meld), "owner": t.owner} for t in self.table],
+            "table": [t.to_dict() for t in self.table],
             "taken_from_discard": None
             if self.taken_from_discard is None
             else str(self.taken_from_discard),
@@ -400,7 +390,7 @@ class RummyState(CloneableHand, ShuffledRestocks):
         """Per seat, the cards it took from the discard pile and still holds (public)."""
         self.stock: list[Card] = list(reversed(cast("tuple[Card, ...]", deal.stock)))
         self.discard_pile: list[Card] = [cast(Card, deal.up)]
-        self.table: list[TableMeld] = []
+        self.table: list[TableMeld[Meld]] = []
         self.phase = Phase.DRAW
         self.to_act: int | None = (dealer + 1) % players
         self.taken: Card | None = None

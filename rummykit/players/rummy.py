@@ -204,7 +204,7 @@ def _mask(cards: Sequence[Card]) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class _TableMeld:
+class _MeldNumbers:
     """A meld on the table as numbers: a set of ``rank`` (0-12), or a run of ``suit`` lo..hi."""
 
     is_set: bool
@@ -214,15 +214,15 @@ class _TableMeld:
     mask: int
 
 
-def _table_meld(meld: Meld) -> _TableMeld:
+def _meld_numbers(meld: Meld) -> _MeldNumbers:
     cards = meld.cards
     if meld.kind is MeldKind.SET:
         n = cards[0].number - 1
-        return _TableMeld(True, n, n, n, _mask(cards))
-    return _TableMeld(False, cards[0].suit_index, cards[0].number - 1, cards[-1].number - 1, 0)
+        return _MeldNumbers(True, n, n, n, _mask(cards))
+    return _MeldNumbers(False, cards[0].suit_index, cards[0].number - 1, cards[-1].number - 1, 0)
 
 
-def _ends(table: Sequence[_TableMeld]) -> int:
+def _ends(table: Sequence[_MeldNumbers]) -> int:
     """The cards that fit a meld of the table now."""
     out = 0
     for m in table:
@@ -238,7 +238,7 @@ def _ends(table: Sequence[_TableMeld]) -> int:
     return out
 
 
-def _closure(hand: int, table: Sequence[_TableMeld]) -> int:
+def _closure(hand: int, table: Sequence[_MeldNumbers]) -> int:
     """The cards of ``hand`` that can be laid off onto ``table``, one after another."""
     laid = 0
     for m in table:
@@ -416,7 +416,7 @@ class _Plan:
     """The hand at the end of the turn (0 when the plan goes out)."""
     out: bool
     melds: tuple[Meld, ...]
-    table: tuple[_TableMeld, ...]
+    table: tuple[_MeldNumbers, ...]
     """The table after the plan."""
     discard: Card | None
 
@@ -534,7 +534,7 @@ def _plans(
         for cards, new_table, done in layoff_options:
             mask = _mask(cards)
             all_steps = steps + [LayOff(c, n) for c, n in done]
-            tm = tuple(_table_meld(m) for m in new_table)
+            tm = tuple(_meld_numbers(m) for m in new_table)
             if not discard:
                 key = (mask, -1)
                 if key not in seen:
@@ -606,10 +606,10 @@ class _Context:
     """New melds allowed a turn (future turns)."""
     draw_live: list[tuple[Card, float]] | None = None
     """Like ``live``, for the card drawn now instead of a take (None: the same as ``live``)."""
-    cache: dict[tuple[int, tuple[_TableMeld, ...]], float] = field(default_factory=dict)
+    cache: dict[tuple[int, tuple[_MeldNumbers, ...]], float] = field(default_factory=dict)
 
 
-def _hand_value(final: int, table: tuple[_TableMeld, ...], ctx: _Context) -> float:
+def _hand_value(final: int, table: tuple[_MeldNumbers, ...], ctx: _Context) -> float:
     """The score of a hand kept at the end of a turn (lower is better)."""
     key = (final, table)
     cached = ctx.cache.get(key)
@@ -695,7 +695,7 @@ def _best_value(
     plans = _plans(hand, table, taken, allowed, discard=discard)
     if not plans:
         return float("inf"), None
-    before = _ends(tuple(_table_meld(m) for m in table))
+    before = _ends(tuple(_meld_numbers(m) for m in table))
     value, plan = _ranked(plans, ctx, before)[0]
     return value, plan
 
@@ -846,7 +846,9 @@ class _Base(SeededPlayer):
         take_value, take_plan = _best_value([*hand, up], table, up, limit, ctx)
         if take_plan is not None and take_plan.out:
             return Suggestion(Take(), because("rummy.take_out", card=up))
-        near = _NEAR[up.index] & _mask(hand) or _ends(tuple(_table_meld(m) for m in table)) & up.bit
+        near = (
+            _NEAR[up.index] & _mask(hand) or _ends(tuple(_meld_numbers(m) for m in table)) & up.bit
+        )
         if not near:
             return Suggestion(Draw(), because("completes_nothing", card=up))
         now = ctx if ctx.draw_live is None else replace(ctx, live=ctx.draw_live, cache={})
@@ -884,7 +886,7 @@ class _Base(SeededPlayer):
         if not plans:
             action = next(a for a in view.legal_actions if isinstance(a, Discard))
             return Suggestion(action, because("only_choice"))
-        before = _ends(tuple(_table_meld(m) for m in table))
+        before = _ends(tuple(_meld_numbers(m) for m in table))
         _, plan = _ranked(plans, ctx, before)[0]
         return self._explain(plan, view, ctx)
 
@@ -1055,7 +1057,7 @@ class _Deal:
     stock: list[Card]
 
 
-def _extend(table: list[_TableMeld], laid: int) -> None:
+def _extend(table: list[_MeldNumbers], laid: int) -> None:
     """Put the cards ``laid`` (as found by :func:`_closure`) onto the melds of ``table``."""
     for i, m in enumerate(table):
         if not laid:
@@ -1064,7 +1066,7 @@ def _extend(table: list[_TableMeld], laid: int) -> None:
             extra = laid & _RANK_BITS[m.key] & ~m.mask
             if extra and m.mask.bit_count() == 3:
                 one = extra & -extra
-                table[i] = _TableMeld(True, m.key, m.lo, m.hi, m.mask | one)
+                table[i] = _MeldNumbers(True, m.key, m.lo, m.hi, m.mask | one)
                 laid &= ~one
         else:
             base = 13 * m.key
@@ -1076,22 +1078,22 @@ def _extend(table: list[_TableMeld], laid: int) -> None:
                 hi += 1
                 laid &= ~(1 << (base + hi))
             if (lo, hi) != (m.lo, m.hi):
-                table[i] = _TableMeld(False, m.key, lo, hi, 0)
+                table[i] = _MeldNumbers(False, m.key, lo, hi, 0)
 
 
-def _lay(hand: int, table: list[_TableMeld], limit: int | None) -> int:
+def _lay(hand: int, table: list[_MeldNumbers], limit: int | None) -> int:
     """Lay down melds of ``hand`` (one, or all when unlimited); the hand left."""
     if min_deadwood_mask(hand) == _points(hand):
         return hand
     melds = best_arrangement(_cards(hand)).melds
     for meld in melds if limit is None else melds[:limit]:
-        table.append(_table_meld(meld))
+        table.append(_meld_numbers(meld))
         hand &= ~_mask(meld.cards)
     return hand
 
 
 def _step(
-    hand: int, card: Card, table: list[_TableMeld], limit: int | None, keep: bool = False
+    hand: int, card: Card, table: list[_MeldNumbers], limit: int | None, keep: bool = False
 ) -> tuple[int, bool]:
     """One greedy turn with ``card`` drawn (or taken, with ``keep``: it may not be thrown).
 
@@ -1121,7 +1123,7 @@ def _step(
 
 
 def _rollout(
-    hand: int, table: Sequence[_TableMeld], draws: Sequence[Card], limit: int | None
+    hand: int, table: Sequence[_MeldNumbers], draws: Sequence[Card], limit: int | None
 ) -> tuple[int, list[int]]:
     """Play ``hand`` alone over ``draws``: the turn it goes out on (0: not within the draws)
     and the points in hand before each turn and after the last."""
@@ -1299,7 +1301,7 @@ class HardRummyPlayer(_Base):
         self,
         view: RummyView,
         ctx: _Context,
-        starts: Sequence[tuple[int, tuple[_TableMeld, ...], bool]],
+        starts: Sequence[tuple[int, tuple[_MeldNumbers, ...], bool]],
         draws_first: int,
     ) -> list[float]:
         """The mean outcome of each start (hand, table, with this seat's next draw made now) over
@@ -1309,7 +1311,7 @@ class HardRummyPlayer(_Base):
         order = [(seat + k) % players for k in range(1, players)]
         positions = self._draw_plan(view, draws_first)
         totals = [0.0] * len(starts)
-        theirs_cache: dict[tuple[int, tuple[_TableMeld, ...]], list[tuple[int, list[int]]]] = {}
+        theirs_cache: dict[tuple[int, tuple[_MeldNumbers, ...]], list[tuple[int, list[int]]]] = {}
         for index, deal in enumerate(self._deals):
             stock = deal.stock
             for n, (hand, table, _now) in enumerate(starts):
@@ -1347,7 +1349,7 @@ class HardRummyPlayer(_Base):
         if not plans:
             action = next(a for a in view.legal_actions if isinstance(a, Discard))
             return Suggestion(action, because("only_choice"))
-        before = _ends(tuple(_table_meld(m) for m in table))
+        before = _ends(tuple(_meld_numbers(m) for m in table))
         ranked = _ranked(plans, ctx, before)
         best = ranked[0][1]
         if best.out or not self._deals:
@@ -1392,7 +1394,7 @@ class HardRummyPlayer(_Base):
                 and _stock_moving(view)
                 and bool(_CLOSE[up.index] & _mask(best_arrangement(hand).unmatched))
             )
-        tm = tuple(_table_meld(m) for m in table)
+        tm = tuple(_meld_numbers(m) for m in table)
         hand_m = _mask(hand)
         players = len(view.hand_sizes)
         seat = view.seat
@@ -1439,7 +1441,7 @@ def _sample(
     """
     players = len(view.hand_sizes)
     seat = view.seat
-    table = tuple(_table_meld(t.meld) for t in view.table)
+    table = tuple(_meld_numbers(t.meld) for t in view.table)
     ends = _ends(table)
     weights: list[list[float]] = []
     for s in range(players):
