@@ -62,8 +62,8 @@ from types import ModuleType
 from rummykit.actions import Buy, Discard, Draw, Take
 from rummykit.cards import AnyCard
 from rummykit.games import Crazy, Phase
-from rummykit.games.base import derive_seed
 from rummykit.games.crazy import CrazyOptions, CrazyState, CrazyView
+from rummykit.games.seeding import derive_seed
 from rummykit.players import Player, find_player
 from rummykit.players.reasons import Suggestion
 from rummykit.solver.contract import Contract, contract_distance

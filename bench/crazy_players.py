@@ -33,7 +33,7 @@ from typing import Any
 from timing import TARGETS, percentile
 
 from rummykit.games import Crazy
-from rummykit.games.base import derive_seed
+from rummykit.games.seeding import derive_seed
 from rummykit.players import find_player
 from rummykit.sim import simulate
 from rummykit.tournament import wilson

@@ -27,7 +27,7 @@ from pathlib import Path
 from timing import TARGETS, percentile
 
 from rummykit.games import Gin
-from rummykit.games.base import derive_seed
+from rummykit.games.seeding import derive_seed
 from rummykit.players import find_player
 
 RESULTS = Path(__file__).resolve().parent / "results"

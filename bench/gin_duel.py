@@ -36,8 +36,8 @@ from typing import Any
 from timing import percentile
 
 from rummykit.games import Gin
-from rummykit.games.base import derive_seed
 from rummykit.games.gin import GinOptions
+from rummykit.games.seeding import derive_seed
 from rummykit.players import Player, find_player
 from rummykit.sim import MAX_ACTIONS
 from rummykit.tournament import wilson

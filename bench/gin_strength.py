@@ -82,8 +82,9 @@ from rummykit import tournament
 from rummykit.actions import Action, Discard, Done, Draw, Knock, Pass, Take
 from rummykit.cards import STANDARD_PACK, Card
 from rummykit.games import Gin
-from rummykit.games.base import Phase, derive_seed
+from rummykit.games.base import Phase
 from rummykit.games.gin import GinMatch, GinState, GinView
+from rummykit.games.seeding import derive_seed
 from rummykit.players import find_player
 from rummykit.sim import MAX_ACTIONS, MAX_HANDS
 from rummykit.solver.deadwood import best_arrangement, discard_deadwoods

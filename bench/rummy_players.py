@@ -37,8 +37,8 @@ from typing import Any
 from timing import percentile
 
 from rummykit.games import find_game
-from rummykit.games.base import derive_seed
 from rummykit.games.rummy import RummyState
+from rummykit.games.seeding import derive_seed
 from rummykit.players import find_player
 from rummykit.sim import simulate
 from rummykit.tournament import wilson

@@ -48,9 +48,10 @@ from rummykit.actions import (
 )
 from rummykit.cards import AnyCard, Card
 from rummykit.games import GAMES, Game, Gin, find_game
-from rummykit.games.base import HandState, Match, Phase, View, derive_seed
+from rummykit.games.base import HandState, Phase, View
 from rummykit.games.crazy import CrazyMatch, CrazyState
 from rummykit.games.gin import GinHandResult, GinMatch, GinState, Outcome
+from rummykit.games.match import Match
 from rummykit.games.rummy import (
     RummyHandResult,
     RummyMatch,
@@ -59,6 +60,7 @@ from rummykit.games.rummy import (
     RummyView,
     melds_in,
 )
+from rummykit.games.seeding import derive_seed
 from rummykit.games.table_meld import TableMeld
 from rummykit.players import PLAYERS, RandomPlayer, UnknownPlayerError, find_player
 from rummykit.players.reasons import Suggestion, because, define

@@ -46,9 +46,10 @@ from rummykit.actions import (
     Take,
 )
 from rummykit.cards import STANDARD_PACK, Card
-from rummykit.games.base import Game, MatchView, Phase
+from rummykit.games.base import Game, Phase
 from rummykit.games.base import View as AnyView
 from rummykit.games.gin import GinView
+from rummykit.games.match import MatchView
 from rummykit.games.rummy import MAX_PLAYERS, MIN_PLAYERS, RummyView
 from rummykit.games.table_meld import TableMeld
 from rummykit.melds import Meld, MeldKind

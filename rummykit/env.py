@@ -40,14 +40,8 @@ from typing import Any, ClassVar, Literal
 
 from rummykit.encoding import Encoder, encoder_for
 from rummykit.games import find_game
-from rummykit.games.base import (
-    Game,
-    HandState,
-    IllegalActionError,
-    Match,
-    check_player_count,
-    standings,
-)
+from rummykit.games.base import Game, HandState, IllegalActionError, check_player_count, standings
+from rummykit.games.match import Match
 from rummykit.players import Player, find_player
 
 __all__ = ["RummyEnv"]

@@ -21,7 +21,9 @@ from typing import Any, TypeGuard, cast
 
 from rummykit.actions import ActionSyntaxError, parse_action
 from rummykit.games import find_game
-from rummykit.games.base import Deal, Game, HandState, IllegalActionError, Match, check_players
+from rummykit.games.base import Game, HandState, IllegalActionError, check_players
+from rummykit.games.deal import Deal
+from rummykit.games.match import Match
 
 __all__ = [
     "RecordError",

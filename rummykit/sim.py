@@ -23,10 +23,13 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, Self, TypeVar, overload
 
 from rummykit.games import find_game
-from rummykit.games.base import Game, HandState, Match, OptionsLike, check_players, derive_seed
+from rummykit.games.base import Game, HandState, check_players
 from rummykit.games.crazy import ROUNDS, Crazy
 from rummykit.games.gin import Gin, GinMatch, GinState
+from rummykit.games.match import Match
+from rummykit.games.options import OptionsLike
 from rummykit.games.rummy import Rummy, RummyMatch, RummyState
+from rummykit.games.seeding import derive_seed
 from rummykit.players import Player, find_player, registered_names
 
 __all__ = [

@@ -4,7 +4,7 @@ The person sits at seat 0 and sees only their own view, like every player; the c
 decide from theirs. Each turn shows the table and a numbered list of the legal moves: answer with
 a number or the move's notation (``discard KD``, ``meld 7C 7D 7H``), ``hint`` for the computer's
 advice and why, ``undo`` to take back a move of this turn that showed no hidden card
-(:func:`~rummykit.games.base.undoable_move`), ``help``, or ``quit``. A wrong answer is explained
+(:func:`~rummykit.games.undo.undoable_move`), ``help``, or ``quit``. A wrong answer is explained
 and asked again; nothing changes. The match's record can be saved for ``rummykit replay``.
 
 Everything shown is worded in English or Vietnamese (``lang``); the wording lives in
@@ -23,7 +23,9 @@ from rich.markup import escape
 
 from rummykit.actions import Action, ActionSyntaxError, parse_action
 from rummykit.cards import AnyCard, Card
-from rummykit.games.base import Game, HandState, IllegalActionError, Match, undoable_move
+from rummykit.games.base import Game, HandState, IllegalActionError
+from rummykit.games.match import Match
+from rummykit.games.undo import undoable_move
 from rummykit.players import find_player
 from rummykit.players.base import Player
 from rummykit.review import review_hand

@@ -44,7 +44,9 @@ from itertools import combinations, permutations
 from typing import Any
 
 from rummykit.games import find_game
-from rummykit.games.base import Game, OptionsLike, check_players, derive_seed
+from rummykit.games.base import Game, check_players
+from rummykit.games.options import OptionsLike
+from rummykit.games.seeding import derive_seed
 from rummykit.players import find_player, registered_names
 from rummykit.sim import Progress, check_count, play_match, run_chunks
 

@@ -11,8 +11,9 @@ from typer.testing import CliRunner
 
 from rummykit.cli import app
 from rummykit.games import find_game
-from rummykit.games.base import HandState, Match
+from rummykit.games.base import HandState
 from rummykit.games.crazy import Crazy
+from rummykit.games.match import Match
 from rummykit.players import find_player
 from rummykit.record import dump_record, hand_record, match_record
 from rummykit.review import review_hand

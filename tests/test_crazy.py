@@ -25,7 +25,6 @@ from rummykit.actions import (
 )
 from rummykit.cards import JOKER, AnyCard, Card, double_pack, parse_cards
 from rummykit.games import IllegalActionError, Phase, find_game
-from rummykit.games.base import Deal
 from rummykit.games.crazy import (
     Crazy,
     CrazyMatch,
@@ -34,6 +33,7 @@ from rummykit.games.crazy import (
     CrazyState,
     TableMeld,
 )
+from rummykit.games.deal import Deal
 from rummykit.wild_melds import Book, Run, crazy_points, hand_points
 
 C = Card.parse

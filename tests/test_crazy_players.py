@@ -13,8 +13,8 @@ import pytest
 from rummykit.actions import Buy, Discard, Down, LayOff, Pass, Take, parse_action
 from rummykit.cards import AnyCard, double_pack, parse_cards
 from rummykit.games import Phase
-from rummykit.games.base import Deal
 from rummykit.games.crazy import Crazy, CrazyOptions, CrazyState, CrazyView
+from rummykit.games.deal import Deal
 from rummykit.players import PLAYERS, Player, find_player
 from rummykit.players.crazy import EasyCrazyPlayer, HardCrazyPlayer, MediumCrazyPlayer
 from rummykit.solver.contract import contract_distance

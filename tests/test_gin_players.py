@@ -16,8 +16,9 @@ import pytest
 from rummykit.actions import Action, Discard, Done, Draw, Knock, LayOff, Pass, Take, parse_action
 from rummykit.cards import STANDARD_PACK, Card, parse_natural_cards
 from rummykit.games import Gin, Rummy
-from rummykit.games.base import Phase, derive_seed
+from rummykit.games.base import Phase
 from rummykit.games.gin import GinState, GinView, gin_hand_from_cards
+from rummykit.games.seeding import derive_seed
 from rummykit.players import PLAYERS, REGISTRY, Player, RandomPlayer, find_player
 from rummykit.players.gin import (
     OPPONENT_DEADWOOD,

@@ -15,8 +15,9 @@ from hypothesis_profiles import examples
 from rummykit.actions import Discard, Draw
 from rummykit.cards import STANDARD_PACK, Card
 from rummykit.games import Crazy, Gin, Rummy, find_game
-from rummykit.games.base import Game, HandState, IllegalActionError, MatchView
+from rummykit.games.base import Game, HandState, IllegalActionError
 from rummykit.games.gin import GinMatchView, GinState
+from rummykit.games.match import MatchView
 from rummykit.players import RandomPlayer
 from rummykit.sim import play_hand
 

@@ -17,9 +17,9 @@ import rummykit.games.gin
 import rummykit.games.rummy
 from rummykit.cards import JOKER, STANDARD_PACK
 from rummykit.games import Crazy, Gin, Rummy
-from rummykit.games.base import OptionSpec
 from rummykit.games.crazy import CrazyOptions
 from rummykit.games.gin import GinOptions, NextDealer
+from rummykit.games.options import OptionSpec
 from rummykit.games.rummy import PRESETS, Restock, RummyOptions
 
 NAMES: dict[str, Any] = {}

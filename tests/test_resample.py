@@ -27,9 +27,11 @@ from rummykit.actions import (
 )
 from rummykit.cards import STANDARD_PACK, Card, parse_cards
 from rummykit.games import Crazy, Gin, Rummy, find_game
-from rummykit.games.base import PUBLIC, Deal, HandState, Phase, information_state
+from rummykit.games.base import HandState, Phase, information_state
 from rummykit.games.crazy import CrazyState
+from rummykit.games.deal import Deal
 from rummykit.games.gin import GinState
+from rummykit.games.mechanics import PUBLIC
 from rummykit.games.rummy import RummyState
 from rummykit.record import RecordError, dump_record, hand_record, load_record, match_record
 

@@ -16,7 +16,8 @@ from hypothesis_profiles import examples
 from rummykit.actions import Action, Discard, Down, Knock, LayOff, parse_action
 from rummykit.cards import STANDARD_PACK, AnyCard, Card, parse_cards
 from rummykit.games import find_game
-from rummykit.games.base import Deal, HandState, View
+from rummykit.games.base import HandState, View
+from rummykit.games.deal import Deal
 from rummykit.games.gin import Gin, GinState
 from rummykit.players import Player, UnknownPlayerError, find_player
 from rummykit.players.reasons import CATALOGUE, Suggestion

@@ -13,7 +13,7 @@ from hypothesis_profiles import examples
 from rummykit.actions import Action, Discard, Draw, LayOff, NewMeld, Take, parse_action
 from rummykit.cards import STANDARD_PACK, Card, parse_natural_cards
 from rummykit.games import IllegalActionError, Phase
-from rummykit.games.base import Deal
+from rummykit.games.deal import Deal
 from rummykit.games.rummy import (
     PRESETS,
     Restock,

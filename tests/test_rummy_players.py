@@ -13,7 +13,7 @@ import pytest
 from rummykit.actions import Action, Discard, Draw, LayOff, NewMeld, Take, parse_action
 from rummykit.cards import STANDARD_PACK, Card, parse_natural_cards
 from rummykit.games import Gin, find_game
-from rummykit.games.base import Phase, derive_seed
+from rummykit.games.base import Phase
 from rummykit.games.rummy import (
     Rummy,
     RummyOutcome,
@@ -23,6 +23,7 @@ from rummykit.games.rummy import (
     melds_in,
     rummy_hand_from_cards,
 )
+from rummykit.games.seeding import derive_seed
 from rummykit.melds import Meld
 from rummykit.players import PLAYERS, REGISTRY, Player, RandomPlayer, find_player
 from rummykit.players.rummy import (

@@ -29,9 +29,10 @@ from rummykit.actions import Down, Knock, LayOff, parse_action
 from rummykit.aids import aids
 from rummykit.cards import Card, parse_card
 from rummykit.games import GAMES, find_game
-from rummykit.games.base import HandState, Match
+from rummykit.games.base import HandState
 from rummykit.games.crazy import Crazy, CrazyView
 from rummykit.games.gin import GinState
+from rummykit.games.match import Match
 from rummykit.players import PLAYERS, REGISTRY, RandomPlayer
 from rummykit.server.app import create_app
 from rummykit.server.catalogue import SERVER_CAPS, check_server_caps, game_catalogue

@@ -9,8 +9,9 @@ import pytest
 from rummykit import sim
 from rummykit.actions import Action, Discard, Take
 from rummykit.games import Gin, GinOptions, Rummy, find_game
-from rummykit.games.base import View, derive_seed
+from rummykit.games.base import View
 from rummykit.games.crazy import CrazyState
+from rummykit.games.seeding import derive_seed
 from rummykit.players import RandomPlayer, UnknownPlayerError
 from rummykit.players.reasons import Suggestion, because
 from rummykit.sim import SimReport, StuckError, play_hand, play_match, simulate

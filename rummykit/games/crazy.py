@@ -24,29 +24,25 @@ from typing import Any, ClassVar
 from rummykit.actions import Action, Buy, Discard, Down, Draw, LayOff, Pass, Swap, Take
 from rummykit.cards import AnyCard, Card, double_pack, format_cards
 from rummykit.games.base import (
-    PUBLIC,
-    CloneableHand,
-    Deal,
     IllegalActionError,
-    MatchMechanics,
-    MatchView,
-    OptionSpec,
     Phase,
-    SameRules,
-    ShuffledRestocks,
-    Tagged,
     as_seat,
     check_call,
-    check_options,
     check_player_count,
-    check_seed,
     checked_seat,
-    derive_seed,
-    match_view,
-    new_rng,
-    options_repr,
+)
+from rummykit.games.deal import Deal
+from rummykit.games.match import MatchView, match_view
+from rummykit.games.mechanics import (
+    PUBLIC,
+    CloneableHand,
+    MatchMechanics,
+    ShuffledRestocks,
+    Tagged,
     redeal_unseen,
 )
+from rummykit.games.options import OptionSpec, SameRules, check_options, options_repr
+from rummykit.games.seeding import check_seed, derive_seed, new_rng
 from rummykit.games.table_meld import TableMeld
 from rummykit.melds import MeldError
 from rummykit.solver.contract import CONTRACTS, HAND_SIZES, Contract, solve_contract

@@ -21,27 +21,19 @@ from typing import Any, ClassVar, cast
 from rummykit.actions import Action, BigGin, Discard, Done, Draw, Knock, LayOff, Pass, Take
 from rummykit.cards import STANDARD_PACK, Card, format_cards, parse_natural_cards
 from rummykit.games.base import (
-    CloneableHand,
-    Deal,
     IllegalActionError,
-    MatchMechanics,
-    MatchView,
-    OptionSpec,
     Phase,
-    SameRules,
     as_seat,
     check_call,
-    check_options,
     check_player_count,
-    check_seed,
     checked_seat,
-    derive_seed,
-    match_view,
     natural,
-    new_rng,
-    options_repr,
-    redeal_unseen,
 )
+from rummykit.games.deal import Deal
+from rummykit.games.match import MatchView, match_view
+from rummykit.games.mechanics import CloneableHand, MatchMechanics, redeal_unseen
+from rummykit.games.options import OptionSpec, SameRules, check_options, options_repr
+from rummykit.games.seeding import check_seed, derive_seed, new_rng
 from rummykit.melds import Meld, MeldError
 from rummykit.solver.deadwood import (
     Arrangement,

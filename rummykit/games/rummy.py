@@ -21,30 +21,26 @@ from typing import Any, ClassVar, cast
 from rummykit.actions import Action, Discard, Draw, LayOff, NewMeld, Take
 from rummykit.cards import STANDARD_PACK, Card, format_cards, parse_natural_cards
 from rummykit.games.base import (
-    PUBLIC,
-    CloneableHand,
-    Deal,
     IllegalActionError,
-    MatchMechanics,
-    MatchView,
-    OptionSpec,
     Phase,
-    SameRules,
-    ShuffledRestocks,
-    Tagged,
     as_seat,
     check_call,
-    check_options,
     check_player_count,
-    check_seed,
     checked_seat,
-    derive_seed,
-    match_view,
     natural,
-    new_rng,
-    options_repr,
+)
+from rummykit.games.deal import Deal
+from rummykit.games.match import MatchView, match_view
+from rummykit.games.mechanics import (
+    PUBLIC,
+    CloneableHand,
+    MatchMechanics,
+    ShuffledRestocks,
+    Tagged,
     redeal_unseen,
 )
+from rummykit.games.options import OptionSpec, SameRules, check_options, options_repr
+from rummykit.games.seeding import check_seed, derive_seed, new_rng
 from rummykit.games.table_meld import TableMeld
 from rummykit.melds import Meld, MeldError, MeldKind
 

@@ -218,9 +218,6 @@ class _Analysis:
     """The cards the opponent surely holds (taken from the discard pile)."""
     after_discard: dict[int, int] = field(default_factory=dict)
     """Memo of one decision: an 11-card hand's mask to its least deadwood after a discard."""
-    prospects: dict[tuple[int, int, int], tuple[float, float, float]] = field(default_factory=dict)
-    """Memo of one decision: :func:`_prospects` of a 10-card hand (mask, deadwood, limit). The
-    look-ahead meets the same hands again and again (most stock cards are thrown straight back)."""
 
 
 def _analyse(view: GinView) -> _Analysis:
@@ -246,18 +243,8 @@ def _prospects(
     """
     if deadwood == 0:
         return 0.0, 1.0, 1.0
-    mask = hand_mask(rest)
-    key = (mask, deadwood, limit)
-    known = an.prospects.get(key)
-    if known is None:
-        known = an.prospects[key] = _prospects_of(rest, mask, deadwood, an, limit)
-    return known
-
-
-def _prospects_of(
-    rest: list[Card], mask: int, deadwood: int, an: _Analysis, limit: int
-) -> tuple[float, float, float]:
     gain = knock = gin = 0.0
+    mask = hand_mask(rest)
     memo = an.after_discard
     for card, odds in zip(an.live, an.draw_odds, strict=True):
         if not odds or mask & card.bit:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rummykit.games import GAMES, find_game
-from rummykit.games.base import OptionSpec
+from rummykit.games.options import OptionSpec
 from rummykit.players import PLAYERS
 
 __all__ = [

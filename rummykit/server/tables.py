@@ -1,7 +1,7 @@
 """Tables: a match of any game, its seats (one person, the rest computer players) and turn flow.
 
 Everything here is synchronous; :mod:`rummykit.server.app` wraps it in the async edge. A table
-holds a :class:`~rummykit.games.base.Match`, checks every intent of a seat (its token, the view
+holds a :class:`~rummykit.games.match.Match`, checks every intent of a seat (its token, the view
 ``seq`` it acts on, whose turn it is, the action's legality by the engine), commits each accepted
 action to the :class:`~rummykit.server.store.Store` before answering, and runs the computer seats
 one action at a time (:meth:`Table.step_computer`) so the page can show each move.
@@ -35,17 +35,11 @@ from rummykit.actions import (
 from rummykit.aids import aids, check_lay_down
 from rummykit.cards import AnyCard, CardError, cut, parse_card
 from rummykit.games import find_game
-from rummykit.games.base import (
-    Game,
-    HandState,
-    IllegalActionError,
-    Match,
-    Phase,
-    View,
-    undoable_move,
-)
+from rummykit.games.base import Game, HandState, IllegalActionError, Phase, View
 from rummykit.games.crazy import CrazyOptions, CrazyState
 from rummykit.games.gin import GinView
+from rummykit.games.match import Match
+from rummykit.games.undo import undoable_move
 from rummykit.players import Player
 from rummykit.record import RecordError, hand_record, is_match, load_record
 from rummykit.server.catalogue import check_server_caps, levels_for
@@ -914,7 +908,7 @@ class Table:
         """The move ``seat`` may take back now (:meth:`undo`), or None.
 
         Only a person playing alone against the computer may, only their own last move while
-        the turn is still theirs (:func:`~rummykit.games.base.undoable_move`), and only one
+        the turn is still theirs (:func:`~rummykit.games.undo.undoable_move`), and only one
         they made themselves (not a computer standing in for them).
         """
         return self._undoable(seat)[0]
