@@ -27,7 +27,6 @@ from rummykit.games.base import (
     IllegalActionError,
     Phase,
     as_seat,
-    check_call,
     check_player_count,
     checked_seat,
 )
@@ -35,6 +34,7 @@ from rummykit.games.deal import Deal
 from rummykit.games.match import MatchView, match_view
 from rummykit.games.mechanics import (
     PUBLIC,
+    ActionDispatch,
     CloneableHand,
     MatchMechanics,
     ShuffledRestocks,
@@ -304,7 +304,7 @@ def _has_all(hand: Sequence[AnyCard], cards: Sequence[AnyCard]) -> bool:
     return all(have[c] >= n for c, n in need.items())
 
 
-class CrazyState(CloneableHand, ShuffledRestocks):
+class CrazyState(ActionDispatch, CloneableHand, ShuffledRestocks):
     """One round of Crazy Rummy: the up-card offer and buys, turns, contracts, going out.
 
     Use :meth:`legal_actions`, :meth:`verify`, :meth:`can` and :meth:`apply`. A refused action
@@ -312,6 +312,9 @@ class CrazyState(CloneableHand, ShuffledRestocks):
     action except that, of the many ways to lay down a contract, it lists the one that leaves the
     fewest points in hand; :meth:`verify` accepts any legal lay-down.
     """
+
+    TITLE = "Crazy Rummy"
+    OVER = "the round is over"
 
     def __init__(
         self,
@@ -631,69 +634,64 @@ class CrazyState(CloneableHand, ShuffledRestocks):
 
     # ---------------------------------------------------------------------------------- verify
 
-    def verify(self, action: Action, seat: int | None = None) -> None:
-        """Raise :class:`IllegalActionError` unless ``action`` (by ``seat``, if given) is legal.
-
-        TypeError for an action given as text or a seat that is not a whole number.
-        """
-        check_call(action, seat)
-        if self.phase is Phase.HAND_OVER:
-            raise IllegalActionError("the round is over")
-        if seat is not None and seat != self.to_act:
-            raise IllegalActionError(f"it is not seat {seat}'s turn (seat {self.to_act} is to act)")
-        phase = self.phase
-        actor = self.to_act
-        assert actor is not None
-        if isinstance(action, Take | Pass | Buy | Draw):
-            allowed = {
-                Phase.OFFER: (Take, Pass),
-                Phase.BUY: (Buy, Pass),
-                Phase.DRAW: (Take, Draw) if self.offered is not None else (Draw,),
-            }.get(phase, ())
-            if not isinstance(action, allowed):
-                raise IllegalActionError(self._phase_hint())
-            if isinstance(action, Take) and phase is Phase.DRAW and not self._may_take(actor):
-                raise IllegalActionError(
-                    f"taking {self.offered} would leave you only its twins, which you could not"
-                    " throw this turn, and none fits a meld on the table: draw from the stock"
-                )
-            if isinstance(action, Buy) and not self._can_buy(actor):
-                limit = self.options.max_buys_per_round
-                if limit is not None and self.buys[actor] >= limit:
-                    raise IllegalActionError(f"you may buy at most {limit} times a round")
-                if not self._can_pay():
-                    raise IllegalActionError("there are not enough cards left to pay the penalty")
-                raise IllegalActionError(
-                    f"the stock must keep a card for seat {self.turn}, who draws next after"
-                    " passing on the card (house rule buy_keeps_draw off allows the buy)"
-                )
-            return
-        if not isinstance(action, Down | LayOff | Swap | Discard):
-            raise IllegalActionError(f"'{action}' is not an action of Crazy Rummy")
-        if phase is not Phase.DISCARD:
+    def _verify_pick(self, action: Take | Pass | Buy | Draw) -> None:
+        """Taking, passing on or buying the card on offer, or drawing: only when it is that
+        seat's time to."""
+        allowed = {
+            Phase.OFFER: (Take, Pass),
+            Phase.BUY: (Buy, Pass),
+            Phase.DRAW: (Take, Draw) if self.offered is not None else (Draw,),
+        }.get(self.phase, ())
+        if not isinstance(action, allowed):
             raise IllegalActionError(self._phase_hint())
-        hand = self.hands[actor]
-        if isinstance(action, Discard):
-            if action.card not in hand:
-                raise IllegalActionError(f"{action.card} is not in your hand")
-            if not self._may_throw(action.card, hand):
-                if hand.count(action.card) > 1:
-                    raise IllegalActionError(
-                        f"{action.card} was just taken from the discard pile, and its twin cannot"
-                        " be thrown this turn either: nobody could tell them apart"
-                        " (house rule discard_taken_twin allows it)"
-                    )
+
+    def _verify_take(self, action: Take) -> None:
+        self._verify_pick(action)
+        if self.phase is Phase.DRAW and not self._may_take(self._actor()):
+            raise IllegalActionError(
+                f"taking {self.offered} would leave you only its twins, which you could not"
+                " throw this turn, and none fits a meld on the table: draw from the stock"
+            )
+
+    def _verify_buy(self, action: Buy) -> None:
+        self._verify_pick(action)
+        actor = self._actor()
+        if not self._can_buy(actor):
+            limit = self.options.max_buys_per_round
+            if limit is not None and self.buys[actor] >= limit:
+                raise IllegalActionError(f"you may buy at most {limit} times a round")
+            if not self._can_pay():
+                raise IllegalActionError("there are not enough cards left to pay the penalty")
+            raise IllegalActionError(
+                f"the stock must keep a card for seat {self.turn}, who draws next after"
+                " passing on the card (house rule buy_keeps_draw off allows the buy)"
+            )
+
+    def _hand_to_play(self) -> list[AnyCard]:
+        """The hand of the seat to act, once it has drawn (it may lay down, lay off, swap or
+        discard)."""
+        if self.phase is not Phase.DISCARD:
+            raise IllegalActionError(self._phase_hint())
+        return self.hands[self._actor()]
+
+    def _actor(self) -> int:
+        assert self.to_act is not None
+        return self.to_act
+
+    def _verify_discard(self, action: Discard) -> None:
+        hand = self._hand_to_play()
+        if action.card not in hand:
+            raise IllegalActionError(f"{action.card} is not in your hand")
+        if not self._may_throw(action.card, hand):
+            if hand.count(action.card) > 1:
                 raise IllegalActionError(
-                    f"{action.card} was just taken from the discard pile and cannot be thrown this turn"
+                    f"{action.card} was just taken from the discard pile, and its twin cannot"
+                    " be thrown this turn either: nobody could tell them apart"
+                    " (house rule discard_taken_twin allows it)"
                 )
-            return
-        if isinstance(action, Down):
-            self._verify_down(action, hand)
-            return
-        if isinstance(action, Swap):
-            self._verify_swap(action, actor, hand)
-            return
-        self._verify_layoff(action, actor, hand)
+            raise IllegalActionError(
+                f"{action.card} was just taken from the discard pile and cannot be thrown this turn"
+            )
 
     def _phase_hint(self) -> str:
         if self.phase is Phase.OFFER:
@@ -734,9 +732,9 @@ class CrazyState(CloneableHand, ShuffledRestocks):
                 raise IllegalActionError(str(errors[meant]))
         return melds
 
-    def _verify_down(self, action: Down, hand: Sequence[AnyCard]) -> None:
-        actor = self.to_act
-        assert actor is not None
+    def _verify_down(self, action: Down) -> None:
+        hand = self._hand_to_play()
+        actor = self._actor()
         if self.down[actor]:
             raise IllegalActionError(
                 "you have laid down your contract already; play further cards by laying off"
@@ -759,7 +757,9 @@ class CrazyState(CloneableHand, ShuffledRestocks):
         if reason is not None:
             raise IllegalActionError(reason)
 
-    def _verify_layoff(self, action: LayOff, actor: int, hand: Sequence[AnyCard]) -> None:
+    def _verify_layoff(self, action: LayOff) -> None:
+        hand = self._hand_to_play()
+        actor = self._actor()
         if not self.down[actor]:
             raise IllegalActionError("lay down your own contract before laying off")
         if action.card not in hand:
@@ -792,7 +792,9 @@ class CrazyState(CloneableHand, ShuffledRestocks):
         if reason is not None:
             raise IllegalActionError(reason)
 
-    def _verify_swap(self, action: Swap, actor: int, hand: Sequence[AnyCard]) -> None:
+    def _verify_swap(self, action: Swap) -> None:
+        hand = self._hand_to_play()
+        actor = self._actor()
         if self.options.swap_requires_down and not self.down[actor]:
             raise IllegalActionError("lay down your own contract before swapping wilds")
         if action.card not in hand:
@@ -847,71 +849,62 @@ class CrazyState(CloneableHand, ShuffledRestocks):
 
     # ----------------------------------------------------------------------------------- apply
 
-    def apply(self, action: Action, seat: int | None = None) -> None:
-        """Verify and perform ``action``, appending it to :attr:`history`."""
-        self.verify(action, seat)
-        actor = self.to_act
-        assert actor is not None
-        self.history.append((actor, action))
-        self._notation.append((actor, str(action)))
-        if isinstance(action, Take):
-            self._take(actor)
-        elif isinstance(action, Pass):
-            self._pass(actor)
-        elif isinstance(action, Buy):
-            self._buy(actor)
-        elif isinstance(action, Draw):
-            self._decline()
-        elif isinstance(action, Down):
-            hand = self.hands[actor]
-            laid: list[AnyCard] = []
-            for meld in self._melds_of(action.melds):
-                _remove(hand, meld.cards)
-                laid += meld.cards
-                self.table.append(TableMeld(meld, actor))
-                if self.taken in meld.cards:
-                    self.taken = None  # the taken card is on the table (any copy left is own)
-            self.down[actor] = True
-            self._forget(actor, laid)
-            self._check_out(actor)
-        elif isinstance(action, LayOff):
-            index = action.meld - 1
-            meld = self.table[index].meld
-            extended: WildMeld | None
-            if isinstance(meld, Book):
-                extended = meld.extended_by(action.card, self.rules)
-            else:
-                extended = meld.extended_by(action.card, action.end, self.rules)
-            assert extended is not None
-            self.hands[actor].remove(action.card)
-            self.table[index] = TableMeld(extended, self.table[index].owner)
-            if action.card == self.taken:
+    def _perform_down(self, action: Down) -> None:
+        actor = self._actor()
+        hand = self.hands[actor]
+        laid: list[AnyCard] = []
+        for meld in self._melds_of(action.melds):
+            _remove(hand, meld.cards)
+            laid += meld.cards
+            self.table.append(TableMeld(meld, actor))
+            if self.taken in meld.cards:
                 self.taken = None  # the taken card is on the table (any copy left is own)
-            self._forget(actor, [action.card])
-            self._check_out(actor)
-        elif isinstance(action, Swap):
-            index = action.meld - 1
-            run = self.table[index].meld
-            assert isinstance(run, Run)
-            swapped = run.swap(action.card, self.rules)
-            assert swapped is not None
-            new_run, wild = swapped
-            self.hands[actor].remove(action.card)
-            self.hands[actor].append(wild)
-            self._tags[actor].append((PUBLIC, wild))
-            self.table[index] = TableMeld(new_run, self.table[index].owner)
-            if action.card == self.taken:
-                self.taken = None  # the taken card is on the table
-            self._forget(actor, [action.card])
+        self.down[actor] = True
+        self._forget(actor, laid)
+        self._check_out(actor)
+
+    def _perform_lay_off(self, action: LayOff) -> None:
+        actor = self._actor()
+        index = action.meld - 1
+        meld = self.table[index].meld
+        extended: WildMeld | None
+        if isinstance(meld, Book):
+            extended = meld.extended_by(action.card, self.rules)
         else:
-            assert isinstance(action, Discard)
-            self.hands[actor].remove(action.card)
-            self.discard_pile.append(action.card)
-            self._forget(actor, [action.card])
-            if not self.hands[actor]:
-                self._finish_out(actor)
-            else:
-                self._offer_discard(actor)
+            extended = meld.extended_by(action.card, action.end, self.rules)
+        assert extended is not None
+        self.hands[actor].remove(action.card)
+        self.table[index] = TableMeld(extended, self.table[index].owner)
+        if action.card == self.taken:
+            self.taken = None  # the taken card is on the table (any copy left is own)
+        self._forget(actor, [action.card])
+        self._check_out(actor)
+
+    def _perform_swap(self, action: Swap) -> None:
+        actor = self._actor()
+        index = action.meld - 1
+        run = self.table[index].meld
+        assert isinstance(run, Run)
+        swapped = run.swap(action.card, self.rules)
+        assert swapped is not None
+        new_run, wild = swapped
+        self.hands[actor].remove(action.card)
+        self.hands[actor].append(wild)
+        self._tags[actor].append((PUBLIC, wild))
+        self.table[index] = TableMeld(new_run, self.table[index].owner)
+        if action.card == self.taken:
+            self.taken = None  # the taken card is on the table
+        self._forget(actor, [action.card])
+
+    def _perform_discard(self, action: Discard) -> None:
+        actor = self._actor()
+        self.hands[actor].remove(action.card)
+        self.discard_pile.append(action.card)
+        self._forget(actor, [action.card])
+        if not self.hands[actor]:
+            self._finish_out(actor)
+        else:
+            self._offer_discard(actor)
 
     def _forget(self, seat: int, gone: Sequence[AnyCard]) -> None:
         """``gone`` left ``seat``'s hand face up: of the cards everyone knows it holds (taken or
@@ -945,7 +938,8 @@ class CrazyState(CloneableHand, ShuffledRestocks):
 
     # ------------------------------------------------------------------------- offer and buying
 
-    def _take(self, seat: int) -> None:
+    def _perform_take(self, action: Take) -> None:
+        seat = self._actor()
         card = self.discard_pile.pop()
         self.hands[seat].append(card)
         self.known[seat].append(card)
@@ -958,14 +952,14 @@ class CrazyState(CloneableHand, ShuffledRestocks):
         self.taken = card
         self.phase = Phase.DISCARD
 
-    def _pass(self, seat: int) -> None:
+    def _perform_pass(self, action: Pass) -> None:
         if self.phase is Phase.OFFER:
             self.phase = Phase.DRAW
             self.to_act = self.turn
             return
         self._next_buyer()
 
-    def _decline(self) -> None:
+    def _perform_draw(self, action: Draw) -> None:
         """The player to move draws from the stock; first, others may buy the offered card."""
         turn = self.turn
         assert turn is not None
@@ -989,7 +983,8 @@ class CrazyState(CloneableHand, ShuffledRestocks):
         self.offered = None
         self._draw_for_turn()
 
-    def _buy(self, seat: int) -> None:
+    def _perform_buy(self, action: Buy) -> None:
+        seat = self._actor()
         card = self.discard_pile.pop()
         self.hands[seat].append(card)
         self.known[seat].append(card)
@@ -1131,6 +1126,28 @@ class CrazyState(CloneableHand, ShuffledRestocks):
             result=self.result,
             history=tuple(self._notation),
         )
+
+
+CrazyState.VERIFY = {
+    Take: CrazyState._verify_take,
+    Pass: CrazyState._verify_pick,
+    Buy: CrazyState._verify_buy,
+    Draw: CrazyState._verify_pick,
+    Down: CrazyState._verify_down,
+    LayOff: CrazyState._verify_layoff,
+    Swap: CrazyState._verify_swap,
+    Discard: CrazyState._verify_discard,
+}
+CrazyState.PERFORM = {
+    Take: CrazyState._perform_take,
+    Pass: CrazyState._perform_pass,
+    Buy: CrazyState._perform_buy,
+    Draw: CrazyState._perform_draw,
+    Down: CrazyState._perform_down,
+    LayOff: CrazyState._perform_lay_off,
+    Swap: CrazyState._perform_swap,
+    Discard: CrazyState._perform_discard,
+}
 
 
 # -------------------------------------------------------------------------------------- match

@@ -24,14 +24,18 @@ from rummykit.games.base import (
     IllegalActionError,
     Phase,
     as_seat,
-    check_call,
     check_player_count,
     checked_seat,
     natural,
 )
 from rummykit.games.deal import Deal
 from rummykit.games.match import MatchView, match_view
-from rummykit.games.mechanics import CloneableHand, MatchMechanics, redeal_unseen
+from rummykit.games.mechanics import (
+    ActionDispatch,
+    CloneableHand,
+    MatchMechanics,
+    redeal_unseen,
+)
 from rummykit.games.options import OptionSpec, SameRules, check_options, options_repr
 from rummykit.games.seeding import check_seed, derive_seed, new_rng
 from rummykit.melds import Meld, MeldError
@@ -302,7 +306,7 @@ def _check_seat(dealer: int) -> int:
     return seat
 
 
-class GinState(CloneableHand):
+class GinState(ActionDispatch, CloneableHand):
     """One hand of Gin Rummy: deal, first-turn offer, draw/discard turns, knock, lay-offs, score.
 
     Use :meth:`legal_actions`, :meth:`verify`, :meth:`can` and :meth:`apply` (or the named
@@ -313,6 +317,7 @@ class GinState(CloneableHand):
 
     players = 2
     """The number of seats (always 2; Basic and Crazy Rummy states have theirs too)."""
+    TITLE = "Gin Rummy"
 
     def __init__(
         self,
@@ -418,38 +423,6 @@ class GinState(CloneableHand):
             out.append(Done())
             return out
         return []
-
-    def verify(self, action: Action, seat: int | None = None) -> None:
-        """Raise :class:`IllegalActionError` unless ``action`` (by ``seat``, if given) is legal.
-
-        TypeError for an action given as text or a seat that is not a whole number.
-        """
-        check_call(action, seat)
-        if self.phase is Phase.HAND_OVER:
-            raise IllegalActionError("the hand is over")
-        if seat is not None and seat != self.to_act:
-            raise IllegalActionError(f"it is not seat {seat}'s turn (seat {self.to_act} is to act)")
-        check = _VERIFY.get(type(action))
-        if check is None:
-            raise IllegalActionError(f"'{action}' is not an action of Gin Rummy")
-        check(self, action)
-
-    def can(self, action: Action, seat: int | None = None) -> bool:
-        """True if ``action`` is legal now."""
-        try:
-            self.verify(action, seat)
-        except IllegalActionError:
-            return False
-        return True
-
-    def apply(self, action: Action, seat: int | None = None) -> None:
-        """Verify and perform ``action``, appending it to :attr:`history`."""
-        self.verify(action, seat)
-        actor = self.to_act
-        assert actor is not None
-        _PERFORM[type(action)](self, action)
-        self.history.append((actor, action))
-        self._notation.append((actor, str(action)))
 
     # -------------------------------------------------------------------- named actions
 
@@ -830,7 +803,7 @@ def _card(card: Card | str) -> Card:
 _DISCARD: dict[Card, Action] = {c: Discard(c) for c in STANDARD_PACK}
 _KNOCK: dict[Card, Action] = {c: Knock(c) for c in STANDARD_PACK}
 
-_VERIFY: dict[type, Any] = {
+GinState.VERIFY = {
     Draw: GinState._verify_draw,
     Take: GinState._verify_take,
     Pass: GinState._verify_pass,
@@ -840,7 +813,7 @@ _VERIFY: dict[type, Any] = {
     LayOff: GinState._verify_lay_off,
     Done: GinState._verify_done,
 }
-_PERFORM: dict[type, Any] = {
+GinState.PERFORM = {
     Draw: GinState._perform_draw,
     Take: GinState._perform_take,
     Pass: GinState._perform_pass,

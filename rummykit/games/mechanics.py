@@ -1,22 +1,31 @@
-"""What every game's hands and matches share besides their rules: cloning, equality, dealing
-the hidden cards again (resampling), restocks shuffled on demand, settling a match."""
+"""What every game's hands and matches share besides their rules: checking and applying actions
+by their type, cloning, equality, dealing the hidden cards again (resampling), restocks
+shuffled on demand, settling a match."""
 
 from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar, cast
 
-from rummykit.games.base import as_seat, information_state, standings
+from rummykit.games.base import (
+    IllegalActionError,
+    Phase,
+    as_seat,
+    check_call,
+    information_state,
+    standings,
+)
 from rummykit.games.deal import Deal
 from rummykit.games.seeding import derive_seed
 
 if TYPE_CHECKING:
-    pass
+    from rummykit.actions import Action
 
 __all__ = [
     "PUBLIC",
+    "ActionDispatch",
     "CloneableHand",
     "MatchMechanics",
     "ShuffledRestocks",
@@ -24,6 +33,61 @@ __all__ = [
     "clone_state",
     "redeal_unseen",
 ]
+
+
+class ActionDispatch:
+    """Gives a hand state :meth:`verify`, :meth:`can` and :meth:`apply`, dispatched by the
+    action's type.
+
+    A game lists, per type of action it has, the check (``VERIFY``: raises
+    :class:`IllegalActionError` saying why the action is not legal now) and the move
+    (``PERFORM``: plays it for the seat to act, already written in the history). The checks
+    every game makes first (a real action and seat, the hand in play, the seat's turn) are here.
+    """
+
+    TITLE: ClassVar[str]
+    """The game's name in messages ("'meld 5H 6H 7H' is not an action of Gin Rummy")."""
+    OVER: ClassVar[str] = "the hand is over"
+    """Why nothing can be played once the hand is over."""
+    VERIFY: ClassVar[Mapping[type, Callable[[Any, Any], None]]]
+    PERFORM: ClassVar[Mapping[type, Callable[[Any, Any], None]]]
+
+    phase: Phase
+    to_act: int | None
+    history: list[tuple[int, Action]]
+    _notation: list[tuple[int, str]]
+
+    def verify(self, action: Action, seat: int | None = None) -> None:
+        """Raise :class:`IllegalActionError` unless ``action`` (by ``seat``, if given) is legal.
+
+        TypeError for an action given as text or a seat that is not a whole number.
+        """
+        check_call(action, seat)
+        if self.phase is Phase.HAND_OVER:
+            raise IllegalActionError(self.OVER)
+        if seat is not None and seat != self.to_act:
+            raise IllegalActionError(f"it is not seat {seat}'s turn (seat {self.to_act} is to act)")
+        check = self.VERIFY.get(type(action))
+        if check is None:
+            raise IllegalActionError(f"'{action}' is not an action of {self.TITLE}")
+        check(self, action)
+
+    def can(self, action: Action, seat: int | None = None) -> bool:
+        """True if ``action`` (by ``seat``, if given) is legal now."""
+        try:
+            self.verify(action, seat)
+        except IllegalActionError:
+            return False
+        return True
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Verify and perform ``action``, appending it to :attr:`history`."""
+        self.verify(action, seat)
+        actor = self.to_act
+        assert actor is not None
+        self.history.append((actor, action))
+        self._notation.append((actor, str(action)))
+        self.PERFORM[type(action)](self, action)
 
 
 class CloneableHand:

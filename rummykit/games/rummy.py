@@ -24,7 +24,6 @@ from rummykit.games.base import (
     IllegalActionError,
     Phase,
     as_seat,
-    check_call,
     check_player_count,
     checked_seat,
     natural,
@@ -33,6 +32,7 @@ from rummykit.games.deal import Deal
 from rummykit.games.match import MatchView, match_view
 from rummykit.games.mechanics import (
     PUBLIC,
+    ActionDispatch,
     CloneableHand,
     MatchMechanics,
     ShuffledRestocks,
@@ -344,12 +344,14 @@ class Rummy(SameRules):
         return RummyMatch(self, players=players, seed=seed, dealer=dealer, hands=hands)
 
 
-class RummyState(CloneableHand, ShuffledRestocks):
+class RummyState(ActionDispatch, CloneableHand, ShuffledRestocks):
     """One hand of Basic Rummy: draw, meld, lay off, discard, until someone goes out.
 
     Use :meth:`legal_actions`, :meth:`verify`, :meth:`can` and :meth:`apply`. A refused action
     raises :class:`IllegalActionError` and changes nothing.
     """
+
+    TITLE = "Basic Rummy"
 
     def __init__(
         self,
@@ -486,122 +488,135 @@ class RummyState(CloneableHand, ShuffledRestocks):
 
     # -------------------------------------------------------------------------------- verify
 
-    def verify(self, action: Action, seat: int | None = None) -> None:
-        """Raise :class:`IllegalActionError` unless ``action`` (by ``seat``, if given) is legal.
+    def _verify_draw(self, action: Draw | Take) -> None:
+        if self.phase is not Phase.DRAW:
+            raise IllegalActionError("you have already drawn this turn")
 
-        TypeError for an action given as text or a seat that is not a whole number.
-        """
-        check_call(action, seat)
-        if self.phase is Phase.HAND_OVER:
-            raise IllegalActionError("the hand is over")
-        if seat is not None and seat != self.to_act:
-            raise IllegalActionError(f"it is not seat {seat}'s turn (seat {self.to_act} is to act)")
-        if isinstance(action, Draw | Take):
-            if self.phase is not Phase.DRAW:
-                raise IllegalActionError("you have already drawn this turn")
-            if isinstance(action, Take) and not self.discard_pile:
-                raise IllegalActionError("the discard pile is empty")
-            return
-        if not isinstance(action, NewMeld | LayOff | Discard):
-            raise IllegalActionError(f"'{action}' is not an action of Basic Rummy")
+    def _verify_take(self, action: Take) -> None:
+        self._verify_draw(action)
+        if not self.discard_pile:
+            raise IllegalActionError("the discard pile is empty")
+
+    def _hand_to_play(self) -> list[Card]:
+        """The hand of the seat to act, once it has drawn (it may meld, lay off, discard)."""
         if self.phase is not Phase.DISCARD:
             raise IllegalActionError("draw a card first (from the stock or the discard pile)")
         assert self.to_act is not None
-        hand = self.hands[self.to_act]
-        if isinstance(action, Discard):
-            if natural(action.card) not in hand:
-                raise IllegalActionError(f"{action.card} is not in your hand")
-            if action.card is self.taken:
-                raise IllegalActionError(
-                    f"{action.card} was just taken from the discard pile and cannot be thrown this turn"
-                )
-            return
-        if isinstance(action, LayOff) and action.end is not None:
+        return self.hands[self.to_act]
+
+    def _verify_discard(self, action: Discard) -> None:
+        hand = self._hand_to_play()
+        if natural(action.card) not in hand:
+            raise IllegalActionError(f"{action.card} is not in your hand")
+        if action.card is self.taken:
+            raise IllegalActionError(
+                f"{action.card} was just taken from the discard pile and cannot be thrown this turn"
+            )
+
+    def _verify_meld(self, action: NewMeld) -> None:
+        hand = self._hand_to_play()
+        cards = action.cards
+        try:  # cards that make no meld at all: say so first, held or not
+            Meld.of(cards)
+        except MeldError as exc:
+            raise IllegalActionError(str(exc)) from None
+        self._verify_held(cards, hand)
+        if not self._meld_allowed():
+            limit = self.options.melds_per_turn
+            raise IllegalActionError(
+                f"you may lay down only {limit} new meld{'s' if limit != 1 else ''} a turn "
+                "(lay-offs are still allowed)"
+            )
+        self._verify_leaves_a_discard(cards, None)
+
+    def _verify_lay_off(self, action: LayOff) -> None:
+        hand = self._hand_to_play()
+        if action.end is not None:
             raise IllegalActionError("a lay-off goes to the end its card fits; name no end here")
-        cards = action.cards if isinstance(action, NewMeld) else (natural(action.card),)
-        if isinstance(action, NewMeld):
-            try:  # cards that make no meld at all: say so first, held or not
-                Meld.of(cards)
-            except MeldError as exc:
-                raise IllegalActionError(str(exc)) from None
+        card = natural(action.card)
+        self._verify_held((card,), hand)
+        if not 1 <= action.meld <= len(self.table):
+            raise IllegalActionError(
+                f"there is no meld number {action.meld} (the table has {len(self.table)})"
+            )
+        meld = self.table[action.meld - 1].meld
+        if not meld.accepts(card):
+            raise IllegalActionError(f"{action.card} does not fit meld {action.meld} ({meld})")
+        self._verify_leaves_a_discard((card,), action.meld)
+
+    @staticmethod
+    def _verify_held(cards: Sequence[Card], hand: list[Card]) -> None:
         missing = [c for c in cards if c not in hand]
         if missing:
             raise IllegalActionError(f"{format_cards(missing)} not in your hand")
-        if isinstance(action, NewMeld):
-            if not self._meld_allowed():
-                limit = self.options.melds_per_turn
-                raise IllegalActionError(
-                    f"you may lay down only {limit} new meld{'s' if limit != 1 else ''} a turn "
-                    "(lay-offs are still allowed)"
-                )
-        else:
-            if not 1 <= action.meld <= len(self.table):
-                raise IllegalActionError(
-                    f"there is no meld number {action.meld} (the table has {len(self.table)})"
-                )
-            meld = self.table[action.meld - 1].meld
-            if not meld.accepts(cards[0]):
-                raise IllegalActionError(f"{action.card} does not fit meld {action.meld} ({meld})")
-        reason = self._strands(cards, action.meld if isinstance(action, LayOff) else None)
+
+    def _verify_leaves_a_discard(self, cards: Sequence[Card], meld: int | None) -> None:
+        reason = self._strands(cards, meld)
         if reason is not None:
             raise IllegalActionError(reason)
 
-    def can(self, action: Action, seat: int | None = None) -> bool:
-        """True if ``action`` is legal now."""
-        try:
-            self.verify(action, seat)
-        except IllegalActionError:
+    # ------------------------------------------------------------------------------ perform
+
+    def _perform_draw(self, action: Draw) -> None:
+        actor = self._actor()
+        drawn = self.stock.pop()
+        self.hands[actor].append(drawn)
+        if self._tags is not None:
+            self._tags[actor].append((self._stock_tag(), drawn))
+        self.phase = Phase.DISCARD
+
+    def _perform_take(self, action: Take) -> None:
+        actor = self._actor()
+        card = self.discard_pile.pop()
+        self.hands[actor].append(card)
+        self.known[actor].append(card)
+        self.taken = card
+        self.phase = Phase.DISCARD
+
+    def _perform_meld(self, action: NewMeld) -> None:
+        actor = self._actor()
+        for card in action.cards:
+            self.hands[actor].remove(card)
+        self.table.append(TableMeld(Meld.of(action.cards), actor))
+        self.melds_this_turn += 1
+        self.played_this_turn = True
+        self._played(actor)
+
+    def _perform_lay_off(self, action: LayOff) -> None:
+        actor = self._actor()
+        card = natural(action.card)
+        self.hands[actor].remove(card)
+        index = action.meld - 1
+        extended = self.table[index].meld.extended_by(card)
+        assert extended is not None
+        self.table[index] = TableMeld(extended, self.table[index].owner)
+        self.played_this_turn = True
+        self._played(actor)
+
+    def _perform_discard(self, action: Discard) -> None:
+        actor = self._actor()
+        card = natural(action.card)
+        self.hands[actor].remove(card)
+        self.discard_pile.append(card)
+        if self._played(actor):
+            self._next_turn(actor)
+
+    def _actor(self) -> int:
+        assert self.to_act is not None
+        return self.to_act
+
+    def _played(self, actor: int) -> bool:
+        """After cards left ``actor``'s hand: what is known of it follows; the hand is over if it
+        is empty. True while the hand goes on."""
+        hand = self.hands[actor]
+        if self.known[actor]:
+            self.known[actor] = [c for c in self.known[actor] if c in hand]  # one pack: unique
+        if self._tags is not None and self._tags[actor]:
+            self._tags[actor] = [t for t in self._tags[actor] if t[1] in hand]
+        if not hand:
+            self._finish_out(actor)
             return False
         return True
-
-    def apply(self, action: Action, seat: int | None = None) -> None:
-        """Verify and perform ``action``, appending it to :attr:`history`."""
-        self.verify(action, seat)
-        actor = self.to_act
-        assert actor is not None
-        if isinstance(action, Draw):
-            drawn = self.stock.pop()
-            self.hands[actor].append(drawn)
-            if self._tags is not None:
-                self._tags[actor].append((self._stock_tag(), drawn))
-            self.phase = Phase.DISCARD
-        elif isinstance(action, Take):
-            card = self.discard_pile.pop()
-            self.hands[actor].append(card)
-            self.known[actor].append(card)
-            self.taken = card
-            self.phase = Phase.DISCARD
-        elif isinstance(action, NewMeld):
-            for card in action.cards:
-                self.hands[actor].remove(card)
-            self.table.append(TableMeld(Meld.of(action.cards), actor))
-            self.melds_this_turn += 1
-            self.played_this_turn = True
-        elif isinstance(action, LayOff):
-            card = natural(action.card)
-            self.hands[actor].remove(card)
-            index = action.meld - 1
-            extended = self.table[index].meld.extended_by(card)
-            assert extended is not None
-            self.table[index] = TableMeld(extended, self.table[index].owner)
-            self.played_this_turn = True
-        else:
-            assert isinstance(action, Discard)
-            card = natural(action.card)
-            self.hands[actor].remove(card)
-            self.discard_pile.append(card)
-        if not isinstance(action, Draw | Take) and self.known[actor]:
-            hand = self.hands[actor]
-            self.known[actor] = [c for c in self.known[actor] if c in hand]  # one pack: unique
-        if not isinstance(action, Draw | Take) and self._tags is not None and self._tags[actor]:
-            hand = self.hands[actor]
-            self._tags[actor] = [t for t in self._tags[actor] if t[1] in hand]
-        self.history.append((actor, action))
-        self._notation.append((actor, str(action)))
-        if not self.hands[actor]:
-            self._finish_out(actor)
-        elif isinstance(action, Discard):
-            self._next_turn(actor)
 
     # -------------------------------------------------------------------------------- turns
 
@@ -730,6 +745,22 @@ class RummyState(CloneableHand, ShuffledRestocks):
             history=tuple(self._notation),
             known_cards=tuple(tuple(k) for k in self.known),
         )
+
+
+RummyState.VERIFY = {
+    Draw: RummyState._verify_draw,
+    Take: RummyState._verify_take,
+    NewMeld: RummyState._verify_meld,
+    LayOff: RummyState._verify_lay_off,
+    Discard: RummyState._verify_discard,
+}
+RummyState.PERFORM = {
+    Draw: RummyState._perform_draw,
+    Take: RummyState._perform_take,
+    NewMeld: RummyState._perform_meld,
+    LayOff: RummyState._perform_lay_off,
+    Discard: RummyState._perform_discard,
+}
 
 
 def melds_in(cards: Iterable[Card]) -> list[Meld]:
