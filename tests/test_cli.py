@@ -13,11 +13,12 @@ from typer.testing import CliRunner
 
 from rummykit import __version__
 from rummykit.actions import LayOff
-from rummykit.cli import _GreedyRummy, app
+from rummykit.cli import app
 from rummykit.games import Gin, GinOptions, Rummy, find_game
 from rummykit.games.gin import GinState, Outcome
 from rummykit.games.rummy import RummyMatch, RummyOutcome, RummyState
 from rummykit.players import RandomPlayer
+from rummykit.players.greedy import GreedyRummy
 from rummykit.record import dump_record, hand_record, match_record
 from rummykit.sim import StuckError, play_hand, play_match
 
@@ -246,7 +247,7 @@ RUMMY_PLAYERS = ["Ann", "Bob", "Cid"]
 def _greedy_hand(seats: int = 3) -> RummyState:
     """The first seeded greedy hand that ends by somebody going out after a lay-off."""
     for seed in range(50):
-        state = play_hand(Rummy(), [_GreedyRummy()] * seats, seed, seed % seats)
+        state = play_hand(Rummy(), [GreedyRummy()] * seats, seed, seed % seats)
         assert state.result is not None
         laid_off = any(isinstance(a, LayOff) for _, a in state.history)
         if state.result.outcome is RummyOutcome.OUT and laid_off and state.result.points:
@@ -295,7 +296,7 @@ def test_replay_json_of_a_rummy_hand(tmp_path: Path, rummy_hand: RummyState) -> 
 
 def test_replay_of_a_rummy_match(tmp_path: Path) -> None:
     game = find_game("rummy-classic", {"hands": 3})
-    match = play_match(game, [_GreedyRummy()] * 4, 5)
+    match = play_match(game, [GreedyRummy()] * 4, 5)
     assert isinstance(match, RummyMatch) and match.result is not None
     names = ["Ann", "Bob", "Cid", "Dee"]
     path = _write(tmp_path, match_record(match, names), "match.json")
