@@ -248,7 +248,7 @@ def play_round(
                 offset = turns[seat] - item.turn
                 if offset == 0:
                     continue  # the other copy of a card held twice, thrown in the take's turn
-                kind, no_worse, text = _classify(item, list(view.hand), view.down[seat], dist)
+                kind, no_worse, text = _classify(item, list(view.hand), view.laid_down[seat], dist)
                 level = item.level
                 tally.thrown.setdefault(level, Counter())[offset] += 1
                 tally.kinds.setdefault(level, Counter())[kind] += 1
@@ -260,7 +260,7 @@ def play_round(
                 open_items[seat].remove(item)
                 break
         state.apply(action, seat)
-        if isinstance(action, Take | Buy) and not view.down[seat]:
+        if isinstance(action, Take | Buy) and not view.laid_down[seat]:
             card = view.offered
             assert card is not None
             how = "buy" if isinstance(action, Buy) else "take"

@@ -68,7 +68,7 @@ def aids(view: View, options: CrazyOptions | None = None) -> dict[str, Any]:
         out["can_lay_down"] = bool(downs)
         out["wilds"] = sorted({str(c) for c in view.hand if is_wild(c)})
         out["ends"] = _layoff_ends(view)
-        if options is not None and not view.down[view.seat] and view.phase is not Phase.HAND_OVER:
+        if options is not None and not view.laid_down[view.seat] and view.phase is not Phase.HAND_OVER:
             # (the game's cards always make a contract; were it not so, no count, not no view)
             with contextlib.suppress(ValueError):
                 out["short"] = contract_distance(
@@ -112,7 +112,7 @@ def check_lay_down(state: CrazyState, seat: int, chosen: Sequence[AnyCard]) -> d
     more: dict[str, Any] = {}
     if Counter(chosen) - Counter(view.hand):
         reason = "not_in_hand"
-    elif view.to_act == seat and view.phase is Phase.DISCARD and not view.down[seat]:
+    elif view.to_act == seat and view.phase is Phase.DISCARD and not view.laid_down[seat]:
         rules = state.rules
         solution = solve_contract(chosen, view.contract, rules)
         if solution is not None and not solution.left:

@@ -268,7 +268,7 @@ def test_contract_swap_layoff_and_going_out() -> None:
     down = Down((parse_cards("5H X 7H 8H"), parse_cards("9C TC JC QC")))
     assert s.can(down)
     play(s, "down 5H X 7H 8H | 9C TC JC QC")
-    assert s.down == [False, True] and sorted(map(str, s.hands[1])) == ["3D", "KC"]
+    assert s.laid_down == [False, True] and sorted(map(str, s.hands[1])) == ["3D", "KC"]
     assert [str(c) for c in s.table[0].meld.stands_for] == ["5H", "6H", "7H", "8H"]  # type: ignore[union-attr]
     play(s, "layoff KC 2")  # onto his own run 9C-QC
     play(s, "discard 3D")  # his last card: out by discarding it
@@ -345,7 +345,7 @@ def test_a_lay_down_the_going_out_rules_refuse_gives_way_to_another(
     assert hand_points(left.elements()) == hand_points(parse_cards(kept))
     assert sorted(left.elements(), key=str) != [s.taken]
     play(s, str(downs[0]))
-    assert s.down[1] and len(s.hands[1]) == len(parse_cards(kept))
+    assert s.laid_down[1] and len(s.hands[1]) == len(parse_cards(kept))
 
 
 def _down_and_take_10h(**options: Any) -> CrazyState:
@@ -491,7 +491,7 @@ def test_a_swap_that_would_leave_the_joker_just_taken_and_its_twin_is_refused(tw
     # A long round, set up at once: seat 1 owns a full run of hearts whose joker stands for 4H.
     s.table.append(TableMeld(Run.parse("AH 2H 3H X 5H 6H 7H 8H 9H TH JH QH KH"), 1))
     s.table[1] = TableMeld(Run.parse("3C X 5C 6C"), 0)
-    s.down[1] = True
+    s.laid_down[1] = True
     s.hands[1] = [C("QC"), JOKER]
     s.to_act = s.turn = 1
     play(s, "draw", "discard X", "take")

@@ -307,7 +307,7 @@ def test_crazy_check_down_answers_from_the_selection(store: Store) -> None:
     for _ in range(3000):
         view = table.hand.view(0)
         assert isinstance(view, CrazyView)
-        if not view.down[0] and not table.hand.is_over:  # the count the page shows
+        if not view.laid_down[0] and not table.hand.is_over:  # the count the page shows
             lacking = contract_distance(view.hand, view.contract, options.rules)
             assert table.view_message(0)["aids"]["short"] == lacking
         downs = [str(a) for a in view.legal_actions if str(a).startswith("down ")]

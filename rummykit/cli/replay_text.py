@@ -220,7 +220,7 @@ def _print_crazy_replay(
     extra = {} if isinstance(replayed, CrazyMatch) else {"round": [str(last.round)]}
     extra["contract"] = [str(h.contract) for h in hands]
     out.print(_hands_table(hands, players, extra, winner_points=False))
-    down = ", ".join(_name(players, s) for s, d in enumerate(last.down) if d) or "nobody"
+    down = ", ".join(_name(players, s) for s, d in enumerate(last.laid_down) if d) or "nobody"
     to_act = "" if last.to_act is None else f", {_name(players, last.to_act)} to act"
     out.print(
         f"Final state: round {last.round} ({last.contract}), [bold]{last.phase.value}[/]"

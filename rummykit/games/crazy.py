@@ -203,7 +203,7 @@ class CrazyView:
     offered: AnyCard | None
     """The card on offer (to take or buy), if any."""
     table: tuple[TableMeld[WildMeld], ...]
-    down: tuple[bool, ...]
+    laid_down: tuple[bool, ...]
     buys: tuple[int, ...]
     known_cards: tuple[tuple[AnyCard, ...], ...]
     """Per seat, the cards everyone saw go into its hand and that it still holds: taken or
@@ -229,7 +229,7 @@ class CrazyView:
             "discard_pile": [str(c) for c in self.discard_pile],
             "offered": None if self.offered is None else str(self.offered),
             "table": [t.to_dict() for t in self.table],
-            "down": list(self.down),
+            "laid_down": list(self.laid_down),
             "buys": list(self.buys),
             "known_cards": [[str(c) for c in cs] for cs in self.known_cards],
             "taken_from_discard": None
@@ -355,7 +355,7 @@ class CrazyState(ActionDispatch, CloneableHand, ShuffledRestocks):
         self.stock: list[AnyCard] = list(reversed(deal.stock))
         self.discard_pile: list[AnyCard] = [deal.up]
         self.table: list[TableMeld[WildMeld]] = []
-        self.down = [False] * players
+        self.laid_down = [False] * players
         self.buys = [0] * players
         self.restocks = 0
         self.known: list[list[AnyCard]] = [[] for _ in range(players)]
@@ -448,7 +448,7 @@ class CrazyState(ActionDispatch, CloneableHand, ShuffledRestocks):
         assert seat is not None
         hand = self.hands[seat]
         actions: list[Action] = []
-        if not self.down[seat]:
+        if not self.laid_down[seat]:
             down = self._best_down(hand)
             if down is not None:
                 actions.append(down)
@@ -460,7 +460,7 @@ class CrazyState(ActionDispatch, CloneableHand, ShuffledRestocks):
                         after = partial(self._table_with_layoff, layoff)
                         if self._strands(1, None, card, after) is None:
                             actions.append(layoff)
-        if self.down[seat] or not self.options.swap_requires_down:
+        if self.laid_down[seat] or not self.options.swap_requires_down:
             for card in dict.fromkeys(c for c in hand if isinstance(c, Card)):
                 for number, table_meld in enumerate(self.table, 1):
                     meld = table_meld.meld
@@ -485,7 +485,7 @@ class CrazyState(ActionDispatch, CloneableHand, ShuffledRestocks):
             return False
         if self.options.discard_taken_twin or any(c != card for c in hand):
             return True
-        return self.down[seat] and any(self._layoff_ends(card, t.meld) for t in self.table)
+        return self.laid_down[seat] and any(self._layoff_ends(card, t.meld) for t in self.table)
 
     def _may_throw(self, card: AnyCard, hand: Sequence[AnyCard]) -> bool:
         """Whether ``card`` of ``hand`` may be discarded now: not the card just taken from the
@@ -735,7 +735,7 @@ class CrazyState(ActionDispatch, CloneableHand, ShuffledRestocks):
     def _verify_down(self, action: Down) -> None:
         hand = self._hand_to_play()
         actor = self._actor()
-        if self.down[actor]:
+        if self.laid_down[actor]:
             raise IllegalActionError(
                 "you have laid down your contract already; play further cards by laying off"
             )
@@ -760,7 +760,7 @@ class CrazyState(ActionDispatch, CloneableHand, ShuffledRestocks):
     def _verify_layoff(self, action: LayOff) -> None:
         hand = self._hand_to_play()
         actor = self._actor()
-        if not self.down[actor]:
+        if not self.laid_down[actor]:
             raise IllegalActionError("lay down your own contract before laying off")
         if action.card not in hand:
             raise IllegalActionError(f"{action.card} is not in your hand")
@@ -795,7 +795,7 @@ class CrazyState(ActionDispatch, CloneableHand, ShuffledRestocks):
     def _verify_swap(self, action: Swap) -> None:
         hand = self._hand_to_play()
         actor = self._actor()
-        if self.options.swap_requires_down and not self.down[actor]:
+        if self.options.swap_requires_down and not self.laid_down[actor]:
             raise IllegalActionError("lay down your own contract before swapping wilds")
         if action.card not in hand:
             raise IllegalActionError(f"{action.card} is not in your hand")
@@ -859,7 +859,7 @@ class CrazyState(ActionDispatch, CloneableHand, ShuffledRestocks):
             self.table.append(TableMeld(meld, actor))
             if self.taken in meld.cards:
                 self.taken = None  # the taken card is on the table (any copy left is own)
-        self.down[actor] = True
+        self.laid_down[actor] = True
         self._forget(actor, laid)
         self._check_out(actor)
 
@@ -1115,7 +1115,7 @@ class CrazyState(ActionDispatch, CloneableHand, ShuffledRestocks):
             discard_pile=tuple(self.discard_pile),
             offered=self.offered,
             table=tuple(self.table),
-            down=tuple(self.down),
+            laid_down=tuple(self.laid_down),
             buys=tuple(self.buys),
             known_cards=tuple(
                 (*known, *(card for tag, card in tags if tag == PUBLIC))

@@ -693,7 +693,7 @@ def _draw_decision(view: CrazyView, ctx: _Ctx, *, notice: bool = True) -> Sugges
         return Suggestion(legal[0], because("stock_only"))
     hand = list(view.hand)
     me = view.seat
-    if view.down[me]:
+    if view.laid_down[me]:
         if not offer and ctx.fits(card) and notice:
             return Suggestion(Take(), because("crazy.layable", card=card))
         return Suggestion(other, because("crazy.no_fit", card=card))
@@ -716,7 +716,7 @@ def _risk_simple(view: CrazyView) -> float:
     """A rough chance that an opponent goes out before this seat plays again."""
     risk = 0.0
     for seat, size in enumerate(view.hand_sizes):
-        if seat == view.seat or not view.down[seat]:
+        if seat == view.seat or not view.laid_down[seat]:
             continue
         if size <= 1:
             risk = max(risk, 0.6)
@@ -781,7 +781,7 @@ class MediumCrazyPlayer(_CrazyPlayer):
     def _buy(self, view: CrazyView, ctx: _Ctx) -> Suggestion:
         card = view.offered
         assert card is not None
-        if view.down[view.seat]:
+        if view.laid_down[view.seat]:
             return Suggestion(Pass(), because("crazy.down_no_buy"))
         if view.buys[view.seat] >= self.max_buys:
             return Suggestion(Pass(), because("crazy.buys_used", count=view.buys[view.seat]))
@@ -799,7 +799,7 @@ class MediumCrazyPlayer(_CrazyPlayer):
         if down is not None:
             return Suggestion(down, _down_reason(view, down))
         risk = _risk_simple(view)
-        if view.down[view.seat]:
+        if view.laid_down[view.seat]:
             plan = _plan_turn(
                 view,
                 ctx.rules,
@@ -813,7 +813,7 @@ class MediumCrazyPlayer(_CrazyPlayer):
     def _discard(self, view: CrazyView, ctx: _Ctx, risk: float) -> Suggestion:
         hand = list(view.hand)
         nxt = (view.seat + 1) % len(view.hand_sizes)
-        feeds_next = view.down[nxt]
+        feeds_next = view.laid_down[nxt]
         best: tuple[float, AnyCard, int] | None = None
         for card in _discards(view):
             rest = list(hand)
@@ -849,7 +849,7 @@ class EasyCrazyPlayer(_CrazyPlayer):
             assert card is not None
             hand = list(v.hand)
             if (
-                not v.down[v.seat]
+                not v.laid_down[v.seat]
                 and v.buys[v.seat] == 0
                 and rng.random() < 0.5
                 and ctx.dist([*hand, card]) == 0
@@ -864,7 +864,7 @@ class EasyCrazyPlayer(_CrazyPlayer):
             if laid == len(v.hand) or rng.random() < 0.7:
                 return Suggestion(down, _down_reason(v, down))
         me = v.seat
-        if v.down[me]:
+        if v.laid_down[me]:
             layoffs = [a for a in legal if isinstance(a, LayOff)]
             natural = [a for a in layoffs if not is_wild(a.card)]
             if natural and (len(v.hand) == 1 or rng.random() < 0.75):
@@ -883,7 +883,7 @@ class EasyCrazyPlayer(_CrazyPlayer):
         if len(v.hand) == 1 and cards:
             return Suggestion(Discard(cards[0]), because("crazy.last_card"))
         naturals = [c for c in cards if not is_wild(c)] or cards
-        if v.down[me] or rng.random() < self.mistake:
+        if v.laid_down[me] or rng.random() < self.mistake:
             card = max(naturals, key=lambda c: (crazy_points(c), rng.random()))
             return Suggestion(
                 Discard(card), because("crazy.high", card=card, count=crazy_points(card))
@@ -943,7 +943,7 @@ def _holding_weights(view: CrazyView, ctx: _Ctx, notes: _Notes, seat: int) -> li
                     m = n + d
                     if 1 <= m <= 13 and m != 2:
                         factor[13 * s + m - 1] *= near if abs(d) == 1 else (1 + near) / 2
-    if view.down[seat]:
+    if view.laid_down[seat]:
         # a player who is down lays off what fits: it hardly holds such cards
         for k in range(52):
             if ctx.unseen[k] and ctx.fits(Card.from_index(k)):
@@ -1002,7 +1002,7 @@ def _sample(
     use: dict[int, list[float]] = {s: [0.0] * _KEYS for s in opponents}
     cand_keys = list(dict.fromkeys(_key(c) for c in candidates))
     fits_key = {k: ctx.fits(_card_of(k)) for k in cand_keys}
-    downs = [s for s in opponents if view.down[s]]
+    downs = [s for s in opponents if view.laid_down[s]]
     fit_kind = [False] * _KEYS
     if downs:
         for k in range(_KEYS):
@@ -1036,9 +1036,9 @@ def _sample(
             row = use[s]
             for k in cand_keys:
                 row[k] += _can_use(
-                    _card_of(k), counts, suits, view.down[s], fits_key[k], ctx.contract
+                    _card_of(k), counts, suits, view.laid_down[s], fits_key[k], ctx.contract
                 )
-            if view.down[s]:
+            if view.laid_down[s]:
                 stuck = sum(1 for k in held if not fit_kind[k])
                 drawn = stock.pop() if stock else None
                 if drawn is not None and not fit_kind[drawn]:
@@ -1165,7 +1165,7 @@ class HardCrazyPlayer(_CrazyPlayer):
         """Wait with the contract while nobody else is down and laying down now would leave
         ``hold`` or more cards that fit nowhere (they could only go one a turn)."""
         me = view.seat
-        if self.hold <= 0 or any(view.down[s] for s in range(len(view.down)) if s != me):
+        if self.hold <= 0 or any(view.laid_down[s] for s in range(len(view.laid_down)) if s != me):
             return False
         if view.stock_size < 25:
             return False
@@ -1196,7 +1196,7 @@ class HardCrazyPlayer(_CrazyPlayer):
         if down is not None:
             action, reason = self._discard(v, ctx, samples, cards)
             return Suggestion(action, because("crazy.hold") + reason)
-        if v.down[me]:
+        if v.laid_down[me]:
             return self._down_turn(v, ctx, samples)
         return self._discard(v, ctx, samples, cards)
 
@@ -1204,7 +1204,7 @@ class HardCrazyPlayer(_CrazyPlayer):
         card = view.offered
         assert card is not None
         me = view.seat
-        if view.down[me]:
+        if view.laid_down[me]:
             return Suggestion(Pass(), because("crazy.down_no_buy"))
         if view.buys[me] >= self.max_buys:
             return Suggestion(Pass(), because("crazy.buys_used", count=view.buys[me]))
@@ -1214,7 +1214,7 @@ class HardCrazyPlayer(_CrazyPlayer):
         if after >= before:
             return Suggestion(Pass(), because("crazy.not_worth", card=card))
         risk = 0.0
-        if self.buy_risk > 0 and any(view.down[s] for s in range(len(view.down)) if s != me):
+        if self.buy_risk > 0 and any(view.laid_down[s] for s in range(len(view.laid_down)) if s != me):
             samples = _sample(view, ctx, notes, rng, max(8, self.deals // 2), ())
             risk = samples.risk
         # the card saves about a draw (more when it completes the contract); the penalty card

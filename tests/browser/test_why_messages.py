@@ -259,7 +259,7 @@ def test_crazy_says_why_a_card_goes_on_no_meld_before_the_contract_is_down(
             continue
         view = table.hand.view(0)
         legal = [str(a) for a in view.legal_actions]
-        if table.hand.phase.value == "discard" and view.table and not view.down[0]:  # type: ignore[attr-defined]
+        if table.hand.phase.value == "discard" and view.table and not view.laid_down[0]:  # type: ignore[attr-defined]
             break
         move = next((a for a in ("draw", "pass") if a in legal), None)
         table.act(0, move or next(a for a in legal if a.startswith("discard")), table.seq)
