@@ -176,7 +176,7 @@ def test_every_phrase_a_person_may_say_is_worded_and_the_page_offers_exactly_tho
     en, vi = catalogue("en"), catalogue("vi")
     for phrase in PHRASES:
         assert f"say.{phrase}" in en and f"say.{phrase}" in vi, phrase
-    main = (WEB_DIR / "js" / "main.js").read_text("utf-8")
-    listed = re.search(r"const PHRASES = \[([^\]]*)\]", main)
+    actions = (WEB_DIR / "js" / "actions.js").read_text("utf-8")
+    listed = re.search(r"const PHRASES = \[([^\]]*)\]", actions)
     assert listed is not None
     assert re.findall(r'"(\w+)"', listed.group(1)) == list(PHRASES)

@@ -384,7 +384,7 @@ function renderPicker(ctx, shown, hand) {
   for (let n = 1; n <= shown; n += 1) select.append(new Option(t(key, { n }), String(n), false, n === hand));
 }
 
-/** The review of the picked hand, once the server has sent it (see main.js). */
+/** The review of the picked hand, once the server has sent it (see messages.js). */
 export function renderReview(ctx) {
   const box = document.getElementById("review");
   const button = document.getElementById("btn-review");

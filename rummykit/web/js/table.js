@@ -316,7 +316,7 @@ function renderPiles(ctx) {
   stock.append(face(null), el("span", "pile-count", String(hand.stock_size)));
   stock.setAttribute("aria-label", t("pile.stock", { count: hand.stock_size }));
   // While the hand is played a pile is never disabled outright: a tap that cannot draw, take or
-  // throw now says why (main.js tapStock, tapPile), greyed out for assistive technology.
+  // throw now says why (actions.js tapStock, tapPile), greyed out for assistive technology.
   const live = hand.phase !== "hand_over" && !ctx.msg.view.over;
   usable(stock, has(ctx.msg, "draw"), live);
   const pile = hand.discard_pile;
@@ -379,7 +379,7 @@ function meldButton(number, m, enabled) {
     b.append(f);
   });
   // Never disabled: a keyboard or screen-reader user can always reach and read the melds, and a
-  // tap on one the selected card does not fit says why (main.js tapMeld).
+  // tap on one the selected card does not fit says why (actions.js tapMeld).
   usable(b, enabled, true);
   return b;
 }
@@ -694,7 +694,7 @@ export function notBuying(ctx) {
   return ctx.ui.noBuyRound === ctx.msg.view.hand_number || mustPass(ctx.msg.view.hand);
 }
 
-/** Crazy Rummy: asked to buy, with pass the only legal answer (see main.js onView). */
+/** Crazy Rummy: asked to buy, with pass the only legal answer (see messages.js onView). */
 export function mustPass(hand) {
   return hand.phase === "buy" && hand.legal_actions.length === 1 && hand.legal_actions[0] === "pass";
 }
