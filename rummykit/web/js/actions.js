@@ -258,7 +258,7 @@ export function maybeCheckDown() {
   S.ui.down = null;
   // (asked also when the hand cannot lay the contract down: the answer says what it makes)
   const least = S.msg.aids.contract.cards;
-  if (hand.phase !== "discard" || hand.to_act !== S.session.seat || hand.down[S.session.seat] || sel.length < least) return;
+  if (hand.phase !== "discard" || hand.to_act !== S.session.seat || hand.laid_down[S.session.seat] || sel.length < least) return;
   S.ui.down = { key, action: null, seq: S.msg.seq };
   send({ t: "check_down", cards: sel });
 }
@@ -270,7 +270,7 @@ function noFitText(card, n) {
   const base = t("error.no_fit", { card: cardName(card), n });
   const hand = S.msg.view.hand;
   if (S.welcome.game !== "crazy") return base;
-  if (!hand.down[S.session.seat]) return `${base}: ${t("error.no_fit_not_down")}`;
+  if (!hand.laid_down[S.session.seat]) return `${base}: ${t("error.no_fit_not_down")}`;
   const meld = (hand.table || [])[n - 1];
   const wild = card === "X" || card.startsWith("2");
   if (meld && wild) {

@@ -283,7 +283,7 @@ function renderOpponents(ctx) {
     // Gin's boxes (hands won) too, which the score bar's hidden pill would have said.
     if (ctx.msg.view.boxes) score.append(` · ${t("score.boxes", { count: ctx.msg.view.boxes[seat] })}`);
     if (hand.dealer === seat) facts.push(t("opp.dealer"));
-    if (hand.down && hand.down[seat]) facts.push(t("opp.down"));
+    if (hand.laid_down && hand.laid_down[seat]) facts.push(t("opp.down"));
     if (hand.buys && hand.buys[seat]) facts.push(t("opp.buys", { count: hand.buys[seat] }));
     const line = el("p", "opp-facts", together(facts.join(" · ")));
     score.textContent = together(score.textContent);
@@ -628,7 +628,7 @@ function renderActions(ctx) {
   usable($("btn-meld"), meldOk, moving);
   // Lit as the next step when the selection makes the move (as Knock is when a knock is there).
   $("btn-meld").classList.toggle("lit", meldOk && moving);
-  show("btn-down", game === "crazy" && playing && !(hand.down && hand.down[ctx.seat]));
+  show("btn-down", game === "crazy" && playing && !(hand.laid_down && hand.laid_down[ctx.seat]));
   const downs = verbs(msg, "down");
   show("btn-pick", game === "crazy" && downs.length > 0);
   const downOk = ui.down && ui.down.key === [...sel].sort().join(" ") && ui.down.action;
@@ -757,7 +757,7 @@ export function promptText(ctx, spoken = false) {
       if (welcome.game === "gin") return verbs(msg, "knock").length ? t("prompt.discard_gin_knock") : t("prompt.discard_gin");
       if (welcome.game === "crazy") {
         if (msg.aids && msg.aids.can_lay_down) return t("prompt.discard_crazy_down");
-        return t(hand.down && hand.down[ctx.seat] ? "prompt.discard_crazy_is_down" : "prompt.discard_crazy_not_down");
+        return t(hand.laid_down && hand.laid_down[ctx.seat] ? "prompt.discard_crazy_is_down" : "prompt.discard_crazy_not_down");
       }
       return t("prompt.discard_rummy");
     default:
