@@ -68,7 +68,11 @@ def aids(view: View, options: CrazyOptions | None = None) -> dict[str, Any]:
         out["can_lay_down"] = bool(downs)
         out["wilds"] = sorted({str(c) for c in view.hand if is_wild(c)})
         out["ends"] = _layoff_ends(view)
-        if options is not None and not view.laid_down[view.seat] and view.phase is not Phase.HAND_OVER:
+        if (
+            options is not None
+            and not view.laid_down[view.seat]
+            and view.phase is not Phase.HAND_OVER
+        ):
             # (the game's cards always make a contract; were it not so, no count, not no view)
             with contextlib.suppress(ValueError):
                 out["short"] = contract_distance(

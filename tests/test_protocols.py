@@ -211,3 +211,49 @@ def test_a_seat_number_of_another_integer_type_is_taken(name: str, players: int)
     seat: Any = _NumpyLikeSeat()
     assert hand.view(seat) == hand.view(1)
     assert hand.resample(seat, random.Random(1)).view(1).to_dict() == hand.view(1).to_dict()
+
+
+def _by_name(state: HandState, action: Any) -> None:
+    """``action`` through the state's named method, given as text where the method takes it."""
+    cards = " ".join(str(c) for c in getattr(action, "cards", ()))
+    calls = {
+        "Draw": lambda: state.draw(),  # type: ignore[attr-defined]
+        "Take": lambda: state.take(),  # type: ignore[attr-defined]
+        "Pass": lambda: state.pass_(),  # type: ignore[attr-defined]
+        "Buy": lambda: state.buy(),  # type: ignore[attr-defined]
+        "Discard": lambda: state.discard(str(action.card)),  # type: ignore[attr-defined]
+        "Knock": lambda: state.knock(str(action.card), action.melds),  # type: ignore[attr-defined]
+        "BigGin": lambda: state.big_gin(),  # type: ignore[attr-defined]
+        "Done": lambda: state.done(),  # type: ignore[attr-defined]
+        "NewMeld": lambda: state.meld(cards),  # type: ignore[attr-defined]
+        "LayOff": lambda: state.lay_off(str(action.card), action.meld, action.end),  # type: ignore[attr-defined]
+        "Swap": lambda: state.swap(str(action.card), action.meld),  # type: ignore[attr-defined]
+        "Down": lambda: state.down(  # type: ignore[attr-defined]
+            " | ".join(" ".join(str(c) for c in group) for group in action.melds)
+        ),
+    }
+    calls[type(action).__name__]()
+
+
+@pytest.mark.parametrize(("name", "players"), TABLES)
+def test_every_action_has_a_named_method_that_does_what_apply_does(name: str, players: int) -> None:
+    seen: set[str] = set()
+    for seed in range(1, 9):
+        state = find_game(name).new_hand(players=players, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over and len(state.history) < 400:
+            legal = state.legal_actions()
+            # (an action of every kind when there is one, so lay-downs and lay-offs come up)
+            fresh = [a for a in legal if type(a).__name__ not in seen]
+            action = rng.choice(fresh or legal)
+            by_name = state.clone()
+            _by_name(by_name, action)
+            state.apply(action)
+            assert by_name == state, (name, str(action))
+            seen.add(type(action).__name__)
+    expected = {
+        "gin": {"Draw", "Take", "Pass", "Discard", "Knock", "LayOff", "Done"},
+        "rummy": {"Draw", "Take", "Discard", "NewMeld", "LayOff"},
+        "crazy": {"Draw", "Take", "Pass", "Buy", "Discard", "Down", "LayOff"},
+    }[find_game(name).name]
+    assert expected <= seen, expected - seen

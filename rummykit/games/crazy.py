@@ -22,7 +22,14 @@ from functools import partial
 from typing import Any, ClassVar
 
 from rummykit.actions import Action, Buy, Discard, Down, Draw, LayOff, Pass, Swap, Take
-from rummykit.cards import AnyCard, Card, double_pack, format_cards
+from rummykit.cards import (
+    AnyCard,
+    Card,
+    double_pack,
+    format_cards,
+    parse_cards,
+    parse_natural_cards,
+)
 from rummykit.games.base import (
     IllegalActionError,
     Phase,
@@ -307,8 +314,10 @@ def _has_all(hand: Sequence[AnyCard], cards: Sequence[AnyCard]) -> bool:
 class CrazyState(ActionDispatch, CloneableHand, ShuffledRestocks):
     """One round of Crazy Rummy: the up-card offer and buys, turns, contracts, going out.
 
-    Use :meth:`legal_actions`, :meth:`verify`, :meth:`can` and :meth:`apply`. A refused action
-    raises :class:`IllegalActionError` and changes nothing. :meth:`legal_actions` lists every legal
+    Use :meth:`legal_actions`, :meth:`verify`, :meth:`can` and :meth:`apply` (or the named
+    methods :meth:`take`, :meth:`pass_`, :meth:`buy`, :meth:`draw`, :meth:`down`,
+    :meth:`lay_off`, :meth:`swap`, :meth:`discard`). A refused action raises
+    :class:`IllegalActionError` and changes nothing. :meth:`legal_actions` lists every legal
     action except that, of the many ways to lay down a contract, it lists the one that leaves the
     fewest points in hand; :meth:`verify` accepts any legal lay-down.
     """
@@ -633,6 +642,30 @@ class CrazyState(ActionDispatch, CloneableHand, ShuffledRestocks):
         return melds
 
     # ---------------------------------------------------------------------------------- verify
+
+    # ------------------------------------------------------------------------ named actions
+
+    def pass_(self) -> None:
+        """Pass on the card on offer (the dealer's first pick, or a card to buy)."""
+        self.apply(Pass())
+
+    def buy(self) -> None:
+        """Buy the card on offer out of turn (with the penalty cards from the stock)."""
+        self.apply(Buy())
+
+    def down(self, melds: Sequence[Sequence[AnyCard]] | str) -> None:
+        """Lay down the round's contract: ``melds`` as groups of cards, or as text
+        (``"9C 9D X | 5H 6H 7H 8H"``)."""
+        if isinstance(melds, str):
+            melds = [parse_cards(group) for group in melds.split("|")]
+        self.apply(Down(tuple(tuple(group) for group in melds)))
+
+    def swap(self, card: Card | str, meld: int) -> None:
+        """Put ``card`` in a run of the table (meld number ``meld``) in place of the wild that
+        stands for it, and take the wild."""
+        self.apply(Swap(parse_natural_cards(card)[0] if isinstance(card, str) else card, meld))
+
+    # -------------------------------------------------------------------------------- verify
 
     def _verify_pick(self, action: Take | Pass | Buy | Draw) -> None:
         """Taking, passing on or buying the card on offer, or drawing: only when it is that

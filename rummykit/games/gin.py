@@ -311,8 +311,8 @@ class GinState(ActionDispatch, CloneableHand):
 
     Use :meth:`legal_actions`, :meth:`verify`, :meth:`can` and :meth:`apply` (or the named
     methods :meth:`draw`, :meth:`take`, :meth:`pass_`, :meth:`discard`, :meth:`knock`,
-    :meth:`lay_off`, :meth:`done`). A refused action raises :class:`IllegalActionError` and changes
-    nothing.
+    :meth:`lay_off`, :meth:`big_gin`, :meth:`done`). A refused action raises
+    :class:`IllegalActionError` and changes nothing.
     """
 
     players = 2
@@ -426,29 +426,17 @@ class GinState(ActionDispatch, CloneableHand):
 
     # -------------------------------------------------------------------- named actions
 
-    def draw(self) -> None:
-        """Draw the top card of the stock."""
-        self.apply(Draw())
-
-    def take(self) -> None:
-        """Take the up-card or the top of the discard pile."""
-        self.apply(Take())
-
     def pass_(self) -> None:
         """Decline the first up-card."""
         self.apply(Pass())
-
-    def discard(self, card: Card | str) -> None:
-        """Discard ``card`` face up."""
-        self.apply(Discard(_card(card)))
 
     def knock(self, card: Card | str, melds: Sequence[Meld] | None = None) -> None:
         """Knock discarding ``card`` face down, optionally naming the arrangement."""
         self.apply(Knock(_card(card), None if melds is None else tuple(melds)))
 
-    def lay_off(self, card: Card | str, meld: int) -> None:
-        """Lay ``card`` off onto the knocker's meld number ``meld`` (1-based)."""
-        self.apply(LayOff(_card(card), meld))
+    def big_gin(self) -> None:
+        """Lay down all eleven cards after the draw (big gin, when the options allow it)."""
+        self.apply(BigGin())
 
     def done(self) -> None:
         """Finish laying off; the hand is scored."""

@@ -9,6 +9,8 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar, cast
 
+from rummykit.actions import Discard, Draw, End, LayOff, Take
+from rummykit.cards import AnyCard, parse_card
 from rummykit.games.base import (
     IllegalActionError,
     Phase,
@@ -88,6 +90,29 @@ class ActionDispatch:
         self.history.append((actor, action))
         self._notation.append((actor, str(action)))
         self.PERFORM[type(action)](self, action)
+
+    # Named actions: each applies the action (see the game's own for those only it has).
+
+    def draw(self) -> None:
+        """Draw the top card of the stock."""
+        self.apply(Draw())
+
+    def take(self) -> None:
+        """Take the card on offer: the up-card, or the top of the discard pile."""
+        self.apply(Take())
+
+    def discard(self, card: AnyCard | str) -> None:
+        """Throw ``card`` face up on the discard pile."""
+        self.apply(Discard(_card(card)))
+
+    def lay_off(self, card: AnyCard | str, meld: int, end: End | None = None) -> None:
+        """Lay ``card`` off onto meld number ``meld`` (1-based; Crazy Rummy: a wild names the
+        ``end`` of a run it goes to when it could go to either)."""
+        self.apply(LayOff(_card(card), meld, end))
+
+
+def _card(card: AnyCard | str) -> AnyCard:
+    return parse_card(card) if isinstance(card, str) else card
 
 
 class CloneableHand:

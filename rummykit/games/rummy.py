@@ -347,8 +347,9 @@ class Rummy(SameRules):
 class RummyState(ActionDispatch, CloneableHand, ShuffledRestocks):
     """One hand of Basic Rummy: draw, meld, lay off, discard, until someone goes out.
 
-    Use :meth:`legal_actions`, :meth:`verify`, :meth:`can` and :meth:`apply`. A refused action
-    raises :class:`IllegalActionError` and changes nothing.
+    Use :meth:`legal_actions`, :meth:`verify`, :meth:`can` and :meth:`apply` (or the named
+    methods :meth:`draw`, :meth:`take`, :meth:`meld`, :meth:`lay_off`, :meth:`discard`). A
+    refused action raises :class:`IllegalActionError` and changes nothing.
     """
 
     TITLE = "Basic Rummy"
@@ -485,6 +486,12 @@ class RummyState(ActionDispatch, CloneableHand, ShuffledRestocks):
                     actions.append(LayOff(card, number))
         actions.extend(Discard(c) for c in hand if c is not taken)
         return actions
+
+    # ------------------------------------------------------------------------ named actions
+
+    def meld(self, cards: Sequence[Card] | str) -> None:
+        """Lay a new meld of ``cards`` on the table (``"5H 6H 7H"`` or cards)."""
+        self.apply(NewMeld(parse_natural_cards(cards) if isinstance(cards, str) else tuple(cards)))
 
     # -------------------------------------------------------------------------------- verify
 

@@ -1214,7 +1214,9 @@ class HardCrazyPlayer(_CrazyPlayer):
         if after >= before:
             return Suggestion(Pass(), because("crazy.not_worth", card=card))
         risk = 0.0
-        if self.buy_risk > 0 and any(view.laid_down[s] for s in range(len(view.laid_down)) if s != me):
+        if self.buy_risk > 0 and any(
+            view.laid_down[s] for s in range(len(view.laid_down)) if s != me
+        ):
             samples = _sample(view, ctx, notes, rng, max(8, self.deals // 2), ())
             risk = samples.risk
         # the card saves about a draw (more when it completes the contract); the penalty card
