@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from functools import partial
 from typing import Any, ClassVar
@@ -38,18 +38,17 @@ from rummykit.games.base import (
     checked_seat,
 )
 from rummykit.games.deal import Deal
-from rummykit.games.match import MatchView, match_view
 from rummykit.games.mechanics import (
     PUBLIC,
     ActionDispatch,
     CloneableHand,
-    MatchMechanics,
+    RotatingMatch,
     ShuffledRestocks,
     Tagged,
     redeal_unseen,
 )
 from rummykit.games.options import OptionSpec, SameRules, check_options, options_repr
-from rummykit.games.seeding import check_seed, derive_seed, new_rng
+from rummykit.games.seeding import check_seed, new_rng
 from rummykit.games.table_meld import TableMeld
 from rummykit.melds import MeldError
 from rummykit.solver.contract import CONTRACTS, HAND_SIZES, Contract, solve_contract
@@ -1205,54 +1204,17 @@ class CrazyMatchResult:
 
 
 @dataclass
-class CrazyMatch(MatchMechanics):
+class CrazyMatch(RotatingMatch[Crazy, CrazyState]):
     """A game of Crazy Rummy: rounds 1 to 7, the deal passing left; the lowest total wins."""
+
+    TITLE = "Crazy Rummy"
+    SEATS = (MIN_PLAYERS, MAX_PLAYERS)
+    MATCH_OVER = "the game is over"
+    HAND_GOES_ON = "the current round is not over"
 
     game: Crazy
     players: int = 4
-    seed: int | None = None
-    dealer: int = 0
-    hands: list[CrazyState] = field(default_factory=list)
     result: CrazyMatchResult | None = None
-
-    def __post_init__(self) -> None:
-        self.players = check_player_count("Crazy Rummy", self.players, MIN_PLAYERS, MAX_PLAYERS)
-        self.seed = check_seed(self.seed)
-        if self.seed is None:
-            self.seed = random.SystemRandom().randrange(1 << 62)
-        if not self.hands:
-            self.hands.append(
-                self.game.new_hand(
-                    players=self.players, seed=derive_seed(self.seed, 0), dealer=self.dealer
-                )
-            )
-
-    @property
-    def hand(self) -> CrazyState:
-        """The current round."""
-        return self.hands[-1]
-
-    @property
-    def is_over(self) -> bool:
-        """True after round 7."""
-        self._catch_up()
-        return self.result is not None
-
-    def scores(self) -> tuple[int, ...]:
-        """Each seat's total so far (bad points)."""
-        totals = [0] * self.players
-        for h in self.hands:
-            if h.result is not None:
-                for seat, points in enumerate(h.result.scores):
-                    totals[seat] += points
-        return tuple(totals)
-
-    def apply(self, action: Action, seat: int | None = None) -> None:
-        """Apply ``action`` to the current round; settles the game after round 7."""
-        if self.is_over:
-            raise IllegalActionError("the game is over")
-        self.hand.apply(action, seat)
-        self._catch_up()
 
     def _settle(self) -> None:
         if len(self.hands) == ROUNDS:
@@ -1264,30 +1226,8 @@ class CrazyMatch(MatchMechanics):
                 tuple(h.result.points for h in self.hands if h.result is not None),
             )
 
-    def view(self, seat: int) -> MatchView:
-        """What ``seat`` may see of the game: the round's view and the totals so far."""
-        self._catch_up()
-        return match_view(self, seat)
-
-    def next_dealer(self) -> int:
-        """The deal passes to the left every round."""
-        return (self.hand.dealer + 1) % self.players
-
-    def next_hand(self, *, seed: int | None = None, deal: Deal | None = None) -> CrazyState:
-        """Deal the next round."""
-        if self.is_over:
-            raise IllegalActionError("the game is over")
-        if not self.hand.is_over:
-            raise IllegalActionError("the current round is not over")
-        if seed is None and deal is None:
-            assert self.seed is not None
-            seed = derive_seed(self.seed, len(self.hands))
-        hand = self.game.new_hand(
-            players=self.players,
-            seed=seed,
-            deal=deal,
-            dealer=self.next_dealer(),
-            round=len(self.hands) + 1,
+    def _deal(self, seed: int | None, deal: Deal | None, dealer: int) -> CrazyState:
+        round_ = len(self.hands) + 1
+        return self.game.new_hand(
+            players=self.players, seed=seed, deal=deal, dealer=dealer, round=round_
         )
-        self.hands.append(hand)
-        return hand

@@ -7,7 +7,8 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar, cast
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar, cast
 
 from rummykit.actions import Discard, Draw, End, LayOff, Take
 from rummykit.cards import AnyCard, parse_card
@@ -16,11 +17,13 @@ from rummykit.games.base import (
     Phase,
     as_seat,
     check_call,
+    check_player_count,
     information_state,
     standings,
 )
 from rummykit.games.deal import Deal
-from rummykit.games.seeding import derive_seed
+from rummykit.games.match import MatchView, match_view
+from rummykit.games.seeding import check_seed, derive_seed
 
 if TYPE_CHECKING:
     from rummykit.actions import Action
@@ -30,6 +33,7 @@ __all__ = [
     "ActionDispatch",
     "CloneableHand",
     "MatchMechanics",
+    "RotatingMatch",
     "ShuffledRestocks",
     "Tagged",
     "clone_state",
@@ -366,6 +370,95 @@ class MatchMechanics:
 
     def _settle(self) -> None:  # pragma: no cover - every match defines it
         raise NotImplementedError
+
+
+_Game = TypeVar("_Game")
+_Hand = TypeVar("_Hand")
+
+
+@dataclass
+class RotatingMatch(MatchMechanics, Generic[_Game, _Hand]):
+    """A match of hands dealt one after the other, the deal passing to the left, each hand's
+    scores added up (Basic Rummy's hands, Crazy Rummy's seven rounds): the dealing, the totals
+    and the moves. A game gives its ``_settle`` (when the hands so far end the match) and the
+    words for its hands."""
+
+    TITLE: ClassVar[str]
+    SEATS: ClassVar[tuple[int, int]]
+    """The fewest and most players."""
+    MATCH_OVER: ClassVar[str] = "the match is over"
+    HAND_GOES_ON: ClassVar[str] = "the current hand is not over"
+
+    game: _Game
+    players: int = 2
+    seed: int | None = None
+    dealer: int = 0
+    hands: list[_Hand] = field(default_factory=list)
+    result: Any = None
+
+    def __post_init__(self) -> None:
+        self.players = check_player_count(self.TITLE, self.players, *self.SEATS)
+        self.seed = check_seed(self.seed)
+        if self.seed is None:
+            self.seed = random.SystemRandom().randrange(1 << 62)
+        if not self.hands:
+            self.hands.append(self._deal(derive_seed(self.seed, 0), None, self.dealer))
+
+    @property
+    def hand(self) -> _Hand:
+        """The hand in play (the last one)."""
+        return self.hands[-1]
+
+    @property
+    def is_over(self) -> bool:
+        """True once the match is decided."""
+        self._catch_up()
+        return self.result is not None
+
+    def scores(self) -> tuple[int, ...]:
+        """Each seat's total so far."""
+        totals = [0] * self.players
+        for h in self.hands:
+            result = cast(Any, h).result
+            if result is not None:
+                for seat, points in enumerate(result.scores):
+                    totals[seat] += points
+        return tuple(totals)
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Apply ``action`` to the hand in play; settles the match when a hand ends it."""
+        if self.is_over:
+            raise IllegalActionError(self.MATCH_OVER)
+        cast(Any, self.hand).apply(action, seat)
+        self._catch_up()
+
+    def next_dealer(self) -> int:
+        """The deal passes to the left after every hand."""
+        dealer: int = cast(Any, self.hand).dealer
+        return (dealer + 1) % self.players
+
+    def next_hand(self, *, seed: int | None = None, deal: Deal | None = None) -> _Hand:
+        """Deal the next hand (from the match seed unless a seed or deal is given)."""
+        if self.is_over:
+            raise IllegalActionError(self.MATCH_OVER)
+        if not cast(Any, self.hand).is_over:
+            raise IllegalActionError(self.HAND_GOES_ON)
+        if seed is None and deal is None:
+            assert self.seed is not None
+            seed = derive_seed(self.seed, len(self.hands))
+        hand = self._deal(seed, deal, self.next_dealer())
+        self.hands.append(hand)
+        return hand
+
+    def _deal(self, seed: int | None, deal: Deal | None, dealer: int) -> _Hand:
+        """The next hand of the match (Crazy Rummy also says which round)."""
+        game = cast(Any, self.game)
+        return cast(_Hand, game.new_hand(players=self.players, seed=seed, deal=deal, dealer=dealer))
+
+    def view(self, seat: int) -> MatchView:
+        """What ``seat`` may see of the match: the hand's view and the totals so far."""
+        self._catch_up()
+        return match_view(cast(Any, self), seat)
 
 
 class ShuffledRestocks:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from itertools import combinations
 from typing import Any, ClassVar, cast
@@ -29,18 +29,17 @@ from rummykit.games.base import (
     natural,
 )
 from rummykit.games.deal import Deal
-from rummykit.games.match import MatchView, match_view
 from rummykit.games.mechanics import (
     PUBLIC,
     ActionDispatch,
     CloneableHand,
-    MatchMechanics,
+    RotatingMatch,
     ShuffledRestocks,
     Tagged,
     redeal_unseen,
 )
 from rummykit.games.options import OptionSpec, SameRules, check_options, options_repr
-from rummykit.games.seeding import check_seed, derive_seed, new_rng
+from rummykit.games.seeding import check_seed, new_rng
 from rummykit.games.table_meld import TableMeld
 from rummykit.melds import Meld, MeldError, MeldKind
 
@@ -813,74 +812,15 @@ class RummyMatchResult:
 
 
 @dataclass
-class RummyMatch(MatchMechanics):
+class RummyMatch(RotatingMatch[Rummy, RummyState]):
     """Hands of Basic Rummy to ``target_score`` (or for ``hands`` hands), the deal passing left."""
+
+    TITLE = "Basic Rummy"
+    SEATS = (MIN_PLAYERS, MAX_PLAYERS)
 
     game: Rummy
     players: int = 2
-    seed: int | None = None
-    dealer: int = 0
-    hands: list[RummyState] = field(default_factory=list)
     result: RummyMatchResult | None = None
-
-    def __post_init__(self) -> None:
-        self.players = check_player_count("Basic Rummy", self.players, MIN_PLAYERS, MAX_PLAYERS)
-        self.seed = check_seed(self.seed)
-        if self.seed is None:
-            self.seed = random.SystemRandom().randrange(1 << 62)
-        if not self.hands:
-            self.hands.append(
-                self.game.new_hand(
-                    players=self.players, seed=derive_seed(self.seed, 0), dealer=self.dealer
-                )
-            )
-
-    @property
-    def hand(self) -> RummyState:
-        """The current (last) hand."""
-        return self.hands[-1]
-
-    @property
-    def is_over(self) -> bool:
-        """True once the match is decided."""
-        self._catch_up()
-        return self.result is not None
-
-    def scores(self) -> tuple[int, ...]:
-        """Each seat's total so far."""
-        totals = [0] * self.players
-        for h in self.hands:
-            if h.result is not None:
-                for seat, points in enumerate(h.result.scores):
-                    totals[seat] += points
-        return tuple(totals)
-
-    def apply(self, action: Action, seat: int | None = None) -> None:
-        """Apply ``action`` to the current hand; settles the match when a hand ends it."""
-        if self.is_over:
-            raise IllegalActionError("the match is over")
-        self.hand.apply(action, seat)
-        if self.hand.is_over:
-            self._settle()
-
-    def next_dealer(self) -> int:
-        """The deal passes to the left after every hand."""
-        return (self.hand.dealer + 1) % self.players
-
-    def next_hand(self, *, seed: int | None = None, deal: Deal | None = None) -> RummyState:
-        """Deal the next hand (from the match seed unless a seed or deal is given)."""
-        if self.is_over:
-            raise IllegalActionError("the match is over")
-        if not self.hand.is_over:
-            raise IllegalActionError("the current hand is not over")
-        if seed is None and deal is None:
-            assert self.seed is not None
-            seed = derive_seed(self.seed, len(self.hands))
-        hand = self.game.new_hand(
-            players=self.players, seed=seed, deal=deal, dealer=self.next_dealer()
-        )
-        self.hands.append(hand)
-        return hand
 
     def _settle(self) -> None:
         options = self.game.options
@@ -893,11 +833,6 @@ class RummyMatch(MatchMechanics):
         best = max(totals)
         winners = tuple(seat for seat, t in enumerate(totals) if t == best)
         self.result = RummyMatchResult(winners, totals, len(self.hands))
-
-    def view(self, seat: int) -> MatchView:
-        """What ``seat`` may see of the match: the current hand's view and the totals."""
-        self._catch_up()
-        return match_view(self, seat)
 
 
 def rummy_hand_from_cards(
