@@ -220,10 +220,11 @@ class TerminalGame:
     def _hint(self, view: Any) -> None:
         adviser = find_player(self.game, "hard", seed=len(view.history))
         advice = adviser.suggest(view)
-        # The advice names cards as the page does (10♣); the move to type follows, with its number.
+        # The advice names cards as they are typed (TC), as the hand shows them; the move to
+        # type follows, with its number.
         legal = _ordered(view.legal_actions)
         move = f"{legal.index(advice.action) + 1} {advice.action}"
-        text = self._say("hint", text=escape(advice.text(self.lang)))
+        text = self._say("hint", text=escape(advice.text(self.lang, typed=True)))
         self.console.print(f"{text}  → {escape(move)}", highlight=False)
 
     def _last_review(self, hand: HandState) -> None:

@@ -405,8 +405,11 @@ def test_bad_answers_are_explained_in_vietnamese_and_change_nothing() -> None:
     ]
     assert "Hãy chọn một số từ 1 đến 2." in lines
     assert hint.text("vi") != hint.text("en")
-    # The players' own Vietnamese, then the move to type (its number and notation).
-    assert f"Gợi ý: {hint.text('vi')}  → {number} {hint.action}" in lines
+    # The players' own Vietnamese, then the move to type (its number and notation), every card
+    # named as the hand shows it and as it is typed (KD, not K♦): one notation on the screen.
+    assert f"Gợi ý: {hint.text('vi', typed=True)}  → {number} {hint.action}" in lines
+    hint_lines = [line for line in lines if line.startswith("Gợi ý: ")]
+    assert not set("".join(hint_lines)) & set("♣♦♥♠🃏"), hint_lines  # (the help names the signs)
     assert text.count("Gợi ý: ") == 2  # "gợi ý" and "hint" both ask
     assert lines.count("  hint   gợi ý: máy sẽ đi nước nào, và vì sao") == 2  # help, trợ giúp
     assert lines[-1] == "Đã dừng."  # thoát

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Literal, NamedTuple, TypeAlias
+from typing import Any, Final, Literal, NamedTuple, TypeAlias, cast
 
 from rummykit.actions import (
     Action,
@@ -61,7 +61,7 @@ __all__ = [
 Language: TypeAlias = Literal["en", "vi"]
 LANGUAGES: Final[tuple[Language, ...]] = ("en", "vi")
 
-Param: TypeAlias = "str | int | AnyCard | Sequence[AnyCard]"
+Param: TypeAlias = "str | int | AnyCard | Sequence[AnyCard] | Sequence[Sequence[AnyCard]]"
 """A phrase parameter: a number, a word, a card or a list of cards."""
 
 CATALOGUE: Final[dict[str, dict[Language, str]]] = {}
@@ -81,19 +81,26 @@ def define(phrases: Mapping[str, tuple[str, str]]) -> None:
         CATALOGUE[key] = entry
 
 
-def card_text(card: AnyCard) -> str:
-    """A card as the page shows it: ``10♥``, ``K♦``, ``🃏``."""
+def card_text(card: AnyCard, *, typed: bool = False) -> str:
+    """A card as the page shows it: ``10♥``, ``K♦``, ``🃏``; ``typed``: as it is typed, ``TH``,
+    ``KD``, ``X`` (the terminal's way, so that one screen names cards one way)."""
+    if typed:
+        return str(card)
     if isinstance(card, Card):
         return ("10" if card.rank.value == "T" else card.rank.value) + card.suit.symbol
     return card.symbol
 
 
-def _param_text(value: Param) -> str:
+def _param_text(value: Param, typed: bool = False) -> str:
     if isinstance(value, (str, int)):
         return str(value)
     if isinstance(value, (Card, Joker)):
-        return card_text(value)
-    return " ".join(card_text(c) for c in value)
+        return card_text(value, typed=typed)
+    if value and not isinstance(value[0], (Card, Joker)):  # melds apart: "4♣ 4♦ 2♦ + 8♣ 8♦ 2♠"
+        return " + ".join(
+            _param_text(tuple(cast(Sequence[AnyCard], group)), typed) for group in value
+        )
+    return " ".join(card_text(cast(AnyCard, c), typed=typed) for c in value)
 
 
 def _param_json(value: Param) -> str | int:
@@ -101,6 +108,8 @@ def _param_json(value: Param) -> str | int:
         return value
     if isinstance(value, (Card, Joker)):
         return str(value)
+    if value and not isinstance(value[0], (Card, Joker)):  # (a lay-down's melds, as shown)
+        return _param_text(value)
     return " ".join(str(c) for c in value)
 
 
@@ -111,16 +120,17 @@ class Phrase:
     key: str
     params: tuple[tuple[str, Param], ...] = ()
 
-    def text(self, lang: Language = "en") -> str:
-        """The phrase in ``lang``; raises ValueError for a language other than ``en`` and
-        ``vi``, KeyError for a key missing from the catalogue."""
+    def text(self, lang: Language = "en", *, typed: bool = False) -> str:
+        """The phrase in ``lang``, cards as the page shows them or, ``typed``, as they are typed
+        (:func:`card_text`); raises ValueError for a language other than ``en`` and ``vi``,
+        KeyError for a key missing from the catalogue."""
         if lang not in LANGUAGES:
             raise ValueError(f"hints are worded in 'en' and 'vi', not {lang!r}")
         try:
             template = CATALOGUE[self.key][lang]
         except KeyError:
             raise KeyError(f"reason phrase {self.key!r} has no {lang} wording") from None
-        return template.format(**{name: _param_text(value) for name, value in self.params})
+        return template.format(**{n: _param_text(v, typed) for n, v in self.params})
 
     def to_dict(self) -> dict[str, Any]:
         """``{"key": ..., "params": {...}}`` with cards as notation (``KD``)."""
@@ -143,9 +153,9 @@ class Reason:
     def __bool__(self) -> bool:
         return bool(self.phrases)
 
-    def text(self, lang: Language = "en") -> str:
-        """The reason in ``lang``."""
-        return "; ".join(p.text(lang) for p in self.phrases)
+    def text(self, lang: Language = "en", *, typed: bool = False) -> str:
+        """The reason in ``lang`` (``typed``: see :meth:`Phrase.text`)."""
+        return "; ".join(p.text(lang, typed=typed) for p in self.phrases)
 
     def __str__(self) -> str:
         return self.text("en")
@@ -201,7 +211,7 @@ def action_phrase(action: Action) -> Phrase:
     """
     key = _ACTION_KEYS[type(action)]
     if isinstance(action, Down):  # each meld apart: "lay down 4♣ 4♦ 2♦ + 8♣ 8♦ 2♠"
-        return Phrase(key, (("cards", " + ".join(_param_text(tuple(m)) for m in action.melds)),))
+        return Phrase(key, (("cards", action.melds),))
     if isinstance(action, (LayOff, Swap)):
         # the meld by its number on the table, as the page shows it
         return Phrase(key, (("cards", _cards_of(action)), ("meld", action.meld)))
@@ -214,10 +224,11 @@ class Suggestion(NamedTuple):
     action: Action
     reason: Reason
 
-    def text(self, lang: Language = "en") -> str:
-        """``"discard K♦: highest card, no meld nearby"`` in ``lang``."""
-        head = action_phrase(self.action).text(lang)
-        return f"{head}: {self.reason.text(lang)}" if self.reason else head
+    def text(self, lang: Language = "en", *, typed: bool = False) -> str:
+        """``"discard K♦: highest card, no meld nearby"`` in ``lang`` (``typed``: ``discard KD:
+        ...``, see :meth:`Phrase.text`)."""
+        head = action_phrase(self.action).text(lang, typed=typed)
+        return f"{head}: {self.reason.text(lang, typed=typed)}" if self.reason else head
 
     def __str__(self) -> str:
         return self.text("en")
