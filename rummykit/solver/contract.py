@@ -17,41 +17,8 @@ True
 >>> [str(c) for c in missing_cards(parse_cards("5H 8H 9C 9D KD X 3S"), CONTRACTS[0])]
 ['3C', '9H']
 
-How it works. A hand is four suit vectors (4 bits of count per rank, two packs) and a number of
-jokers. Runs never mix suits, so for each suit a table lists every way of making up to so many
-runs from that suit's cards alone, reduced to what matters when suits are put together: (runs made,
-the least and the most wilds those runs need and can hold, natural 2s they use) and the best points
-left for it. Wilds are interchangeable, so they are placed last: a run with natural cards at
-positions P needs ``max(span, min_run) - |P|`` wilds and holds at most
-``min(max_wilds_run, |P|, 13 - |P|)``; a book of n naturals needs ``max(0, min_book - n)`` and
-holds ``min(max_wilds_book, n)``. The suit tables of what the books leave are merged, and the wilds
-fill the melds' needs, then their room.
-
-A suit table is a dynamic programme from the lowest card up (the card stays in hand, or starts a
-run through cards above it), cached per remaining cards, so tables of hands that differ by a card
-or by a book's copies share most of their work. A run that skips a card is not tried when a copy
-of that card must then stay in hand (more copies than the suit's other runs can take): the run with
-it leaves fewer points and holds as many wilds. Tables for more than one run in a suit are slow on
-big hands and rarely pay, so a suit of more than a few cards starts with a table for one run and
-gets more only while a lower bound on the points left with more runs there (each more run melds at
-most what the best single run melds) is below the best found.
-
-The books: a copy of a book's rank that no run uses is better in the book than in hand, so a book
-takes every copy but up to one per run of its suit. The runs made with every card free bound what
-any choice of books leaves (books only take cards away), so each choice has a lower bound: that
-bound, per wild room of the books, less the points of the naturals the books take. Sets of ranks
-(bounded by taking every copy) and then their choices are tried best bound first, until the bound
-reaches the best found; a choice's suits also start from the whole hand's bounds per suit.
-
-For the distance, melds are only as long as they must be (a longer meld never needs fewer cards,
-so books of 3 and runs of 4 with the usual limits); each gap takes one of the hand's wilds while the
-limits allow, else an added card. The same tables are built per suit, from groups of cards too far
-apart to share a run (cached on their own), again with one run per big suit first (a run never has
-more wild room than gaps, so the gaps beyond room bound what more runs could do); books are tried
-by kind (gaps, wild room) in order of a bound from the runs with every card free, or, for a
-contract of books only, chosen by a dynamic programme over the ranks. The best plan is then turned
-into actual cards, no card beyond its two copies and no more wilds than the game has; should that
-fail (a rare clash over a missing card), every plan is tried in order, so the answer stays exact.
+How it works (suit tables, wilds placed last, books tried best bound first, the distance):
+``docs/solvers.md``.
 """
 
 from __future__ import annotations

@@ -4,16 +4,7 @@ Sets are 3 or 4 cards of one rank; runs are 3 or more consecutive cards of one s
 only. A hand's deadwood is the least total of points of cards left out of melds, over every way of
 splitting the hand into non-overlapping melds.
 
-How it works: a hand is a 52-bit mask (bit ``card.index``, i.e. four 13-bit suit fields). Once the
-sets are fixed, the runs of different suits are independent, so tables over the 8192 masks of one
-suit give the run-only least deadwood of that suit's cards, and the change when any one card is
-removed. A hand's deadwood is then the least, over the choices of sets (none, the set of four, or a
-set of three for each rank holding three or four cards), of four table look-ups; the deadwood after
-each discard comes from the same look-ups. With two or more such ranks, choices that are never
-strictly better are skipped: a card that can never be in a run (it is not among 3 consecutive cards
-of its suit) goes into its rank's set rather than stay free. A 10- or 11-card hand has at most 72
-set choices and usually none. Hands with very many (far bigger than a Gin Rummy hand) are solved
-by a dynamic programme over the ranks instead. Everything is exact.
+How it works (a hand as a 52-bit mask, tables per suit, the choices of sets): ``docs/solvers.md``.
 
 >>> from rummykit.cards import parse_natural_cards
 >>> hand = parse_natural_cards("7H 7D 7C 7S 8S 9S 2C")
