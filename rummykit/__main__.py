@@ -1,5 +1,5 @@
 """``python -m rummykit``: the same command line as ``rummykit`` (see :mod:`rummykit.cli`)."""
 
-from rummykit.cli import app
+from rummykit.entry import main
 
-app(prog_name="rummykit")
+main()

@@ -98,3 +98,16 @@ def _lower_choices(game: Game, options: dict[str, Any]) -> dict[str, Any]:
         if value.lower() in spec.choices or value.lower() == spec.none:
             out[key] = value.lower()
     return out
+
+
+def _missing_extra(exc: ModuleNotFoundError, extra: str) -> typer.Exit:
+    """The exit for a command whose packages are not installed: one line naming the extra to
+    install (``pip install 'rummykit[web]'``). An import error of rummykit's own is re-raised."""
+    if (exc.name or "").partition(".")[0] == "rummykit":
+        raise exc
+    line = (
+        f"this command needs rummykit's '{extra}' extra ({exc.name} is not installed):"
+        f" pip install 'rummykit[{extra}]'"
+    )
+    _err().print(f"[bold red]error:[/] {escape(line)}", soft_wrap=True)
+    return typer.Exit(1)

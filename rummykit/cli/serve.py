@@ -12,7 +12,7 @@ import typer
 from rich.markup import escape
 
 from rummykit import __version__
-from rummykit.cli.common import _err
+from rummykit.cli.common import _err, _missing_extra
 from rummykit.server.limits import GIVE_AFTER, TABLES_PER_MINUTE
 
 
@@ -74,14 +74,17 @@ def serve(
     --certfile and --keyfile)."""
     import os
 
-    import uvicorn
-    from uvicorn.supervisors import Multiprocess
+    try:
+        import uvicorn
+        from uvicorn.supervisors import Multiprocess
 
-    from rummykit.server.app import create_app
-    from rummykit.server.gate import guard
-    from rummykit.server.limits import Limits
-    from rummykit.server.protocol import MAX_MESSAGE
-    from rummykit.server.security import normal_origin
+        from rummykit.server.app import create_app
+        from rummykit.server.gate import guard
+        from rummykit.server.limits import Limits
+        from rummykit.server.protocol import MAX_MESSAGE
+        from rummykit.server.security import normal_origin
+    except ModuleNotFoundError as exc:
+        raise _missing_extra(exc, "web") from None
 
     try:
         origins = [normal_origin(o) for o in allow_origin or ()]
