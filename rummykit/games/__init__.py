@@ -9,12 +9,33 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, Literal, overload
+from importlib import import_module
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from rummykit.games.base import Game, IllegalActionError, Phase
-from rummykit.games.crazy import Crazy, CrazyOptions
-from rummykit.games.gin import Gin, GinOptions
-from rummykit.games.rummy import Rummy, RummyOptions
+
+if TYPE_CHECKING:
+    from rummykit.games.crazy import Crazy, CrazyOptions
+    from rummykit.games.gin import Gin, GinOptions
+    from rummykit.games.rummy import Rummy, RummyOptions
+
+_MODULES = {
+    "Crazy": "crazy",
+    "CrazyOptions": "crazy",
+    "Gin": "gin",
+    "GinOptions": "gin",
+    "Rummy": "rummy",
+    "RummyOptions": "rummy",
+}
+"""Each game's module is imported when the game is first asked for: a program that plays Gin
+never builds Crazy Rummy's contract solver."""
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f"rummykit.games.{module}"), name)
 
 __all__ = [
     "GAMES",
@@ -33,14 +54,35 @@ __all__ = [
 GameFactory = Callable[[Mapping[str, Any] | None], Game]
 """Makes a game from options given as JSON data (missing options take the variant's defaults)."""
 
+def _gin(options: Mapping[str, Any] | None) -> Game:
+    from rummykit.games.gin import Gin
+
+    return Gin.from_options(options)
+
+
+def _rummy(preset: str) -> GameFactory:
+    def make(options: Mapping[str, Any] | None) -> Game:
+        from rummykit.games.rummy import Rummy
+
+        return Rummy.from_options(options, preset)
+
+    return make
+
+
+def _crazy(options: Mapping[str, Any] | None) -> Game:
+    from rummykit.games.crazy import Crazy
+
+    return Crazy.from_options(options)
+
+
 GAMES: dict[str, GameFactory] = {
-    "gin": Gin.from_options,
-    "gin-rummy": Gin.from_options,
-    "rummy": lambda options: Rummy.from_options(options, "rummy"),
-    "basic-rummy": lambda options: Rummy.from_options(options, "rummy"),
-    "rummy-classic": lambda options: Rummy.from_options(options, "rummy-classic"),
-    "crazy": Crazy.from_options,
-    "crazy-rummy": Crazy.from_options,
+    "gin": _gin,
+    "gin-rummy": _gin,
+    "rummy": _rummy("rummy"),
+    "basic-rummy": _rummy("rummy"),
+    "rummy-classic": _rummy("rummy-classic"),
+    "crazy": _crazy,
+    "crazy-rummy": _crazy,
 }
 """Every game variant by name and alias."""
 
