@@ -8,8 +8,9 @@ Run it on purpose (it plays whole rounds; keep ``--rounds`` modest on a shared m
 
 Round ``i`` is round ``i % 7 + 1`` of the game, dealt from ``derive_seed(seed, i)`` by seat
 ``i % players``; the players are ``--table`` (default ``hard,medium,hard,medium``), seeded from the
-same number. ``--module PATH`` plays a copy of ``rummykit/players/crazy.py`` saved elsewhere (an
-older version, say) instead of the package's, to compare before and after on the same deals.
+same number. ``--module PATH`` plays a single-file copy of the Crazy Rummy players saved elsewhere
+(an older ``rummykit/players/crazy.py``, from before it became the package ``players/crazy/``, say)
+instead of the package's, to compare before and after on the same deals.
 
 Every time a player who is not down takes the offered card (its draw, or the dealer's first
 up-card) or buys it, the card is followed through that player's next three turns. Counted per
@@ -416,7 +417,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--table", default="hard,medium,hard,medium")
     parser.add_argument("--examples", type=int, default=0, help="cases shown per kind")
-    parser.add_argument("--module", type=Path, help="a copy of players/crazy.py to play instead")
+    parser.add_argument("--module", type=Path, help="a one-file copy of the players to play")
     args = parser.parse_args(argv)
     names = [n.strip() for n in args.table.split(",")]
     make = _module_factory(args.module) if args.module else _package_factory

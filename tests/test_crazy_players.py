@@ -456,7 +456,9 @@ def test_a_card_taken_and_thrown_back_names_the_card_that_replaced_it() -> None:
 def test_outs_try_a_wild_the_hand_may_still_receive() -> None:
     # hard's lookahead counts outs; with every joker seen it tried a 2 of clubs even with both
     # copies in hand, and the contract solver refused the three-copy hand (ValueError)
-    from rummykit.players.crazy import _JOKER_KEY, _ctx, _outs
+    from rummykit.players.crazy.evaluation import _ctx
+    from rummykit.players.crazy.hard import _outs
+    from rummykit.players.crazy.knowledge import _JOKER_KEY
 
     hands = [
         "3H 4H 6H 8H 9H TH JH",

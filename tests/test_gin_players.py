@@ -29,10 +29,10 @@ from rummykit.players.gin import (
     _Deal,
     _layoff_deadwood,
     _sample_deals,
+    gin_memory,
 )
 from rummykit.players.tracking import (
     CardMemory,
-    gin_memory,
     holding_chances,
     holding_weights,
     meld_chance,

@@ -30,9 +30,9 @@ from rummykit.players.rummy import (
     EasyRummyPlayer,
     HardRummyPlayer,
     MediumRummyPlayer,
-    _discard_reason,
     rummy_memory,
 )
+from rummykit.players.rummy.levels import _discard_reason
 from rummykit.sim import play_hand
 
 LEVELS = ("easy", "medium", "hard")
@@ -232,7 +232,7 @@ def test_memory_knows_a_turned_over_stock() -> None:
     player = HardRummyPlayer(1)
     seat = state.to_act
     assert seat is not None
-    from rummykit.players.rummy import _know
+    from rummykit.players.rummy.knowledge import _know
 
     know = _know(state.view(seat))
     assert know.next_stock == state.stock[-1]
@@ -519,7 +519,7 @@ def test_hard_knows_which_turned_over_card_it_draws_next() -> None:
     seat = state.to_act
     assert seat is not None
     player = HardRummyPlayer(1)
-    from rummykit.players.rummy import _know
+    from rummykit.players.rummy.knowledge import _know
 
     know = _know(state.view(seat))
     assert know.stock_order == tuple(reversed(state.stock))
