@@ -14,7 +14,6 @@ from hypothesis_profiles import examples
 
 from rummykit.cards import STANDARD_PACK, Card, parse_natural_cards
 from rummykit.melds import Meld, MeldKind, is_run, is_set
-from rummykit.solver import deadwood as solver
 from rummykit.solver.deadwood import (
     Arrangement,
     LayoffPlan,
@@ -27,6 +26,9 @@ from rummykit.solver.deadwood import (
     min_deadwood_after_discard,
     min_deadwood_mask,
 )
+from rummykit.solver.deadwood import arrangement as solver_arrangement
+from rummykit.solver.deadwood import core as solver_core
+from rummykit.solver.deadwood import discards as solver_discards
 
 EXAMPLES = 400
 
@@ -239,7 +241,8 @@ def test_forced_dynamic_programme_matches_brute_force(data: st.DataObject) -> No
     hand = data.draw(st.one_of(dense_hands(11), dense_hands(8), random_hands(11)))
     expected = brute_discards(hand)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(solver, "_MAX_SET_CHOICES", 0)
+        for module in (solver_core, solver_discards):  # the modules that read the limit
+            patch.setattr(module, "_MAX_SET_CHOICES", 0)
         assert min_deadwood(hand) == brute_deadwood(hand)
         arrangement = best_arrangement(hand)
         check_arrangement(hand, arrangement)
@@ -247,8 +250,8 @@ def test_forced_dynamic_programme_matches_brute_force(data: st.DataObject) -> No
         assert discard_deadwoods(hand) == expected
         assert best_discards(hand)[0] == min(expected.values())
     mask = hand_mask(hand)
-    assert solver._rank_dp(mask)[0] == brute_deadwood(hand)
-    from_dp = solver._arrangement_from_dp(mask)
+    assert solver_core._rank_dp(mask)[0] == brute_deadwood(hand)
+    from_dp = solver_arrangement._arrangement_from_dp(mask)
     check_arrangement(hand, from_dp)
     assert from_dp.deadwood == brute_deadwood(hand)
 
@@ -258,7 +261,7 @@ def test_forced_dynamic_programme_matches_brute_force(data: st.DataObject) -> No
 def test_big_hands_enumeration_and_dynamic_programme_agree(size: int, data: st.DataObject) -> None:
     hand = data.draw(st.one_of(random_hands(size), dense_hands(size)))
     mask = hand_mask(hand)
-    by_dp = solver._rank_dp(mask)[0]
+    by_dp = solver_core._rank_dp(mask)[0]
     assert min_deadwood(hand) == by_dp
     arrangement = best_arrangement(hand)
     check_arrangement(hand, arrangement)
@@ -282,7 +285,7 @@ def test_set_heavy_hands_use_the_dynamic_programme() -> None:
     assert min_deadwood(hand) == 0
     check_arrangement(hand, best_arrangement(hand))
     values = discard_deadwoods(hand)
-    assert values == {c: solver._rank_dp(mask ^ c.bit)[0] for c in hand}
+    assert values == {c: solver_core._rank_dp(mask ^ c.bit)[0] for c in hand}
     assert values[card("AC")] == 0
     assert values[card("2C")] == 1
     assert best_discards(hand)[0] == 0
