@@ -399,7 +399,7 @@ def test_distance_respects_the_copies_in_the_packs() -> None:
 def test_the_exhaustive_fallback_gives_the_same_distance(monkeypatch: pytest.MonkeyPatch) -> None:
     """When the best plan cannot be realised (a card would be needed thrice), every plan is
     tried in order; force that path and check it finds the same distance."""
-    from rummykit.solver import contract as module
+    from rummykit.solver.contract import distance as module
 
     hands = [
         (cards("5H 6H 8H 9C 9D 2S X KD"), CONTRACTS[1]),
@@ -609,17 +609,17 @@ def big_hand(seed: int, size: int, suits: int = 4) -> tuple[AnyCard, ...]:
 def plain_points(hand: Sequence[AnyCard], contract: Contract) -> int | None:
     """The fewest points left, by the plain search the solver cuts short: every choice of books
     (any copies of any ranks), every run count per suit, every run through each lowest card."""
-    from rummykit.solver import contract as module
+    from rummykit.solver.contract import solve, solve_tables, vectors
 
-    vecs, jokers = module._vectors(hand)
-    wilds = jokers + module._total_twos(vecs)
-    n_min = module._min_book_naturals(RULES)
+    vecs, jokers = vectors._vectors(hand)
+    wilds = jokers + vectors._total_twos(vecs)
+    n_min = solve._min_book_naturals(RULES)
     best: int | None = None
-    ranks = [r for r in module._BOOK_NIBBLES if sum(module._count(v, r) for v in vecs) >= n_min]
+    ranks = [r for r in vectors._BOOK_NIBBLES if sum(vectors._count(v, r) for v in vecs) >= n_min]
     for combo in combinations_with_replacement(ranks, contract.books):
         picks = []
         for r, k in Counter(combo).items():
-            counts = [module._count(v, r) for v in vecs]
+            counts = [vectors._count(v, r) for v in vecs]
             picks.append(
                 [(r, k, t) for t in product(*(range(c + 1) for c in counts)) if sum(t) >= k * n_min]
             )
@@ -629,12 +629,12 @@ def plain_points(hand: Sequence[AnyCard], contract: Contract) -> int | None:
             for r, k, taken in picked:
                 for s in range(4):
                     rest[s] -= taken[s] << (4 * r)
-                for per_suit in module._split(taken, k):
-                    low, high = module._book_interval(sum(per_suit), RULES)
+                for per_suit in solve._split(taken, k):
+                    low, high = solve._book_interval(sum(per_suit), RULES)
                     lo, hi = lo + low, hi + high
-            tables = [module._solve_table(v, contract.runs, RULES) for v in rest]
-            merged = module._merge_solve(tables, contract.runs, wilds, lo, hi)
-            found = module._solve_cost(merged, contract.runs, wilds)
+            tables = [solve_tables._solve_table(v, contract.runs, RULES) for v in rest]
+            merged = solve._merge_solve(tables, contract.runs, wilds, lo, hi)
+            found = solve._solve_cost(merged, contract.runs, wilds)
             if found is not None and (best is None or found[0] < best):
                 best = found[0]
     return best
@@ -642,16 +642,17 @@ def plain_points(hand: Sequence[AnyCard], contract: Contract) -> int | None:
 
 def use_plain_tables(monkeypatch: pytest.MonkeyPatch) -> None:
     """From now on, suit tables for every run count at once, with every run shape."""
-    from rummykit.solver import contract as module
+    from rummykit.solver.contract import distance, solve, solve_tables, vectors
 
     def every_shape(
         present: int, many: int, nibble: int, rules: WildRules
     ) -> list[tuple[int, ...]]:
         vec = sum(1 << (4 * (p - 1)) for p in range(1, 14) if present >> p & 1)
-        return module._shapes(vec, nibble, rules.max_wilds_run, MAX_RUN)
+        return vectors._shapes(vec, nibble, rules.max_wilds_run, MAX_RUN)
 
-    monkeypatch.setattr(module, "_first_caps", lambda vecs, runs: [runs] * 4)
-    monkeypatch.setattr(module, "_unbeaten_shapes", every_shape)
+    for module in (solve, distance):  # the modules that call _first_caps
+        monkeypatch.setattr(module, "_first_caps", lambda vecs, runs: [runs] * 4)
+    monkeypatch.setattr(solve_tables, "_unbeaten_shapes", every_shape)
     cache_clear()
 
 
