@@ -18,8 +18,9 @@ import pytest
 from fastapi.testclient import TestClient
 from test_server import _hidden, _tokens, check_private, greedy
 
-from rummykit.server import app as app_module
-from rummykit.server.app import Hub, create_app
+from rummykit.server import hub as hub_module
+from rummykit.server.app import create_app
+from rummykit.server.hub import Hub
 from rummykit.server.limits import Limits
 from rummykit.server.names import MAX_NAME, BadName, NameTaken, clean_name
 from rummykit.server.protocol import ProtocolError
@@ -719,7 +720,7 @@ def test_people_at_one_table_say_phrases_to_each_other(
     get a clear error and nothing is sent to anyone."""
     # A minute between phrases instead of 2 s: "at once" below must hold even on a machine
     # that stalls for seconds between two messages.
-    monkeypatch.setattr(app_module, "SAY_INTERVAL", 60.0)
+    monkeypatch.setattr(hub_module, "SAY_INTERVAL", 60.0)
     info = client.post(
         "/api/tables", json={"game": "gin", "opponents": 1, "friends": 1, "name": "An"}
     ).json()
@@ -828,7 +829,7 @@ def test_the_others_hear_who_is_still_reading_the_score(client: TestClient) -> N
 def test_a_page_toggling_reading_cannot_flood_the_table(client: TestClient) -> None:
     """200 changes of ``reading`` in a burst reach the others as a few ``presence`` messages
     (one at once, then one merged per PRESENCE_INTERVAL), the last with the final state."""
-    from rummykit.server.app import PRESENCE_INTERVAL
+    from rummykit.server.hub import PRESENCE_INTERVAL
 
     info, joined = _gin_with_a_friend(client)
     with client.websocket_connect(f"/ws/{info['table']}/0") as host:

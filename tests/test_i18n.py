@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from rummykit.games import find_game
-from rummykit.server.app import WEB_DIR
 from rummykit.server.catalogue import MAIN_OPTIONS
+from rummykit.server.page import WEB_DIR
 from rummykit.server.protocol import PHRASES
 
 pytestmark = pytest.mark.server

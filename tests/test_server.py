@@ -958,7 +958,7 @@ def test_a_table_waited_for_is_never_replayed_beside_itself(store: Store) -> Non
     copy replayed from the store beside it would split the game in two)."""
     import asyncio
 
-    from rummykit.server.app import Hub
+    from rummykit.server.hub import Hub
 
     manager = TableManager(store)
     created, _ = manager.create(variant="gin", opponents=1, level="random", friends=1)

@@ -19,8 +19,9 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from rummykit.server import app as app_module
-from rummykit.server.app import Hub, create_app
+from rummykit.server import page as page_module
+from rummykit.server.app import create_app
+from rummykit.server.hub import Hub
 from rummykit.server.store import Store
 from rummykit.server.tables import Table, TableManager
 
@@ -261,7 +262,7 @@ def test_a_table_whose_record_no_longer_replays_is_unknown(tmp_path: Path) -> No
 
 
 def test_the_page_is_sent_compressed_and_revalidated_but_the_api_is_not(client: TestClient) -> None:
-    page = app_module.WEB_DIR / "js" / "main.js"
+    page = page_module.WEB_DIR / "js" / "main.js"
     response = client.get("/js/main.js", headers={"Accept-Encoding": "gzip"})
     assert response.status_code == 200
     assert response.headers["content-encoding"] == "gzip"

@@ -25,8 +25,8 @@ import pytest
 from live_server import LiveServer
 from websockets.sync.client import ClientConnection, connect
 
-from rummykit.server import app as app_module
-from rummykit.server.app import REPLACED, SAY_INTERVAL, Hub
+from rummykit.server import hub as hub_module
+from rummykit.server.hub import REPLACED, SAY_INTERVAL, Hub
 from rummykit.server.outbox import FELL_BEHIND, Outbox
 from rummykit.server.store import Store
 from rummykit.server.tables import TableManager
@@ -238,7 +238,7 @@ def test_a_read_is_cut_short_by_the_close_and_by_nothing_else_it_did_not_ask_for
 def test_a_socket_that_stops_reading_holds_nothing_up_and_is_forgotten(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(app_module, "SEND_TIMEOUT", 0.05)
+    monkeypatch.setattr(hub_module, "SEND_TIMEOUT", 0.05)
     store = Store(tmp_path / "stuck.sqlite3")
     hub = Hub(TableManager(store), delay=0)
 

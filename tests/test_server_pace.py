@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from rummykit.server.app import Hub, create_app
+from rummykit.server.app import create_app
+from rummykit.server.hub import Hub
 from rummykit.server.protocol import PACES, Hello, PaceRequest, ProtocolError, parse_incoming
 from rummykit.server.store import Store
 from rummykit.server.tables import TableManager

@@ -23,7 +23,7 @@ from rummykit.players import find_player
 from rummykit.players.reasons import Suggestion
 from rummykit.record import load_record
 from rummykit.review import review_hand
-from rummykit.server.app import WEB_DIR
+from rummykit.server.page import WEB_DIR
 from rummykit.terminal import TerminalGame, _ordered
 from rummykit.terminal_text import (
     LANGUAGES,

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Seat", "alone", "hash_token", "invite_fits", "token_fits"]
+__all__ = ["Seat", "alone", "hash_token", "invite_fits", "seat_number", "token_fits"]
 
 
 @dataclass
@@ -100,3 +101,8 @@ def invite_fits(seats: Sequence[Seat], code: str) -> bool:
     return any(
         s.invite_hash is not None and hmac.compare_digest(s.invite_hash, digest) for s in seats
     )
+
+
+def seat_number(text: str) -> int:
+    """A seat number from a path: one or two ASCII digits, no leading zero; else -1."""
+    return int(text) if re.fullmatch(r"0|[1-9][0-9]?", text) else -1

@@ -8,7 +8,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from rummykit.server.app import COMPRESS_FROM, WEB_DIR
+from rummykit.server.page import COMPRESS_FROM, WEB_DIR
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 STATED = re.compile(r"about (\d+) KB in (\d+) requests on a first visit")
