@@ -9,6 +9,10 @@ one action at a time (:meth:`Table.step_computer`) so the page can show each mov
 What a seat is sent is built from ``state.view(seat)`` only, plus aids computed from that view
 (the melds found in the seat's own hand, its deadwood) and a log of the last move as that seat saw
 it. Nothing here ever puts another seat's cards or the stock in a message.
+
+A :class:`Table` is made of parts kept in modules of their own: the messages a seat is sent
+(:mod:`~.table_views`), the turn clock and people away (:mod:`~.table_clock`), taking a move
+back (:mod:`~.table_undo`), hints and reviews (:mod:`~.table_advice`).
 """
 
 from __future__ import annotations
@@ -19,36 +23,29 @@ import logging
 import secrets
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any, cast
 
-from rummykit.actions import (
-    Action,
-    ActionSyntaxError,
-    Buy,
-    Draw,
-    Pass,
-    Take,
-    parse_action,
-)
-from rummykit.aids import aids, check_lay_down
-from rummykit.cards import AnyCard, CardError, cut, parse_card
+from rummykit.actions import Action, ActionSyntaxError, Pass, parse_action
+from rummykit.aids import aids
+from rummykit.cards import cut
 from rummykit.games import find_game
-from rummykit.games.base import Game, HandState, IllegalActionError, Phase, View
-from rummykit.games.crazy import CrazyOptions, CrazyState
+from rummykit.games.base import Game, HandState, IllegalActionError, Phase
 from rummykit.games.gin import GinView
 from rummykit.games.match import Match
-from rummykit.games.undo import undoable_move
 from rummykit.players import Player
-from rummykit.record import RecordError, hand_record, is_match, load_record
+from rummykit.record import RecordError, is_match, load_record
 from rummykit.server.catalogue import check_server_caps, levels_for
-from rummykit.server.limits import GIVE_AFTER
 from rummykit.server.names import NameTaken, clean_name, same_name
 from rummykit.server.protocol import ProtocolError
 from rummykit.server.seats import Seat, alone, hash_token, token_fits
 from rummykit.server.store import Store, StoreConflict, StoredTable
-from rummykit.server.thinking import Decision, HintWork, ReviewWork, make_player
+from rummykit.server.table_advice import TableAdvice
+from rummykit.server.table_clock import TurnClock
+from rummykit.server.table_undo import TableUndo
+from rummykit.server.table_views import TableViews, names_the_pile
+from rummykit.server.thinking import Decision, make_player
 
 log = logging.getLogger("rummykit.server")
 
@@ -57,9 +54,6 @@ __all__ = [
     "TableManager",
     "decision_seed",
 ]
-
-HINT_LEVELS = ("hard", "medium", "easy", "random")
-"""The hint comes from the strongest of these levels that the game has."""
 
 OPTIONS_ADDED: dict[str, dict[str, Any]] = {
     "crazy": {"discard_taken_twin": True, "buy_keeps_draw": False}
@@ -83,10 +77,6 @@ OVERTAKEN = "another move was made at this table first; nothing changed (here is
 TIMEOUT_LEVEL = "medium"
 """The computer level that finishes a turn whose time ran out (an offer to buy is passed)."""
 
-AWAY_AFTER = 2
-"""After this many turns in a row whose time ran out, a person is away: the computer plays
-their turns at once, until they say they are back."""
-
 
 def _seed() -> int:
     return secrets.randbelow(1 << 62)
@@ -103,14 +93,7 @@ def decision_seed(match_seed: int, seat: int, hand: int, actions: int) -> int:
     return int.from_bytes(hashlib.sha256(text.encode("ascii")).digest()[:8], "big") % (1 << 62)
 
 
-def _names_the_pile(action: Action, game: str) -> bool:
-    """Whether the log names the discard pile's top card with ``action``: the card taken, bought
-    or passed on; in Crazy Rummy also the card a draw from the stock left (the others may buy it
-    before the drawer's card comes)."""
-    return isinstance(action, Take | Buy | Pass) or (game == "crazy" and isinstance(action, Draw))
-
-
-class Table:
+class Table(TableViews, TurnClock, TableUndo, TableAdvice):
     """One match at a table: the seats, the match, the view counter ``seq``, the store."""
 
     def __init__(
@@ -410,82 +393,6 @@ class Table:
         levels = levels_for(self.variant)
         return TIMEOUT_LEVEL if TIMEOUT_LEVEL in levels else levels[0]
 
-    def left(self, seat: int) -> None:
-        """The last page of ``seat`` closed now (the server calls it; see :meth:`absent`)."""
-        self.left_at[seat] = self.clock()
-
-    def came(self, seat: int) -> None:
-        """A page of ``seat`` is open (the server calls it)."""
-        self.left_at.pop(seat, None)
-
-    def absent(self, seat: int) -> float:
-        """Seconds since ``seat``'s page closed (since this copy was made, if unknown)."""
-        return self.clock() - self.left_at.get(seat, self.known_since)
-
-    def give_to_computer(
-        self,
-        seat: int,
-        level: str | None = None,
-        *,
-        connected: Sequence[int] = (),
-        by: int = 0,
-        after: float = GIVE_AFTER,
-    ) -> None:
-        """A computer player at the table's level (:meth:`computer_level`) takes a person's
-        seat, asked by the person at seat ``by`` (whose token the caller has checked): one
-        nobody has taken (the friend is not coming; the invitation is spent; only the creator,
-        seat 0, may do that) or one whose person is not ``connected`` now and has been gone
-        ``after`` seconds (see :meth:`absent`), or whose time for a turn ran out (they
-        left: the computer plays for them until they come back, see :meth:`take_back`; anyone
-        else at the table may do that, so that a table whose creator left can go on).
-        Committed. The computer keeps the person's name. ``level``, if given, must be the
-        table's. Raises ProtocolError for one's own seat, a computer's seat, a connected
-        person's, one gone only a moment, or a seat not taken yet asked by anyone but the
-        creator; ValueError for another level."""
-        if not 0 <= by < len(self.seats) or self.seats[by].kind != "human" or self.seats[by].open:
-            raise ProtocolError(f"seat {by} is not a person's seat", "auth")
-        if not 0 <= seat < len(self.seats) or seat == by or self.seats[seat].kind != "human":
-            raise ProtocolError(f"seat {seat} is not another person's seat", "illegal")
-        if self.seats[seat].open and by != 0:
-            raise ProtocolError(
-                "only the table's creator may give a seat nobody has taken yet", "illegal"
-            )
-        if seat in connected:
-            raise ProtocolError(f"the person at seat {seat} is connected: they play it", "illegal")
-        own = self.computer_level()
-        if level is not None and level != own:
-            raise ValueError(f"the computer plays at this table's level, {own}, not {level!r}")
-        gone = self.absent(seat)
-        ran_out = self.away(seat) or self.timed_out(seat)
-        if not self.seats[seat].open and gone < after and not ran_out:
-            raise ProtocolError(
-                f"the person at seat {seat} left {gone:.0f} s ago: the computer may take their"
-                f" seat once they have been gone {after:.0f} s",
-                "illegal",
-            )
-        person = self.seats[seat]
-        computer = Seat(
-            "computer",
-            level=own,
-            name=person.name,
-            stand_in=True,
-            token_hash=person.token_hash,
-        )
-        self._replace_seat(seat, computer)
-
-    def take_back(self, seat: int) -> bool:
-        """The person whose seat a computer plays for them is back: the seat is theirs again.
-
-        Call once their token is checked (:meth:`check_token`). Committed. False (nothing
-        changed) if ``seat`` is not such a seat.
-        """
-        stand_in = self.seats[seat]
-        if not stand_in.stand_in or stand_in.token_hash is None:
-            return False
-        person = Seat("human", token_hash=stand_in.token_hash, name=stand_in.name)
-        self._replace_seat(seat, person)
-        return True
-
     def _replace_seat(self, seat: int, new: Seat) -> None:
         """Change one seat, committed; :class:`StoreConflict` (the seats reloaded from the store,
         nothing changed) if another process changed the seats first."""
@@ -520,265 +427,6 @@ class Table:
         if seat is not None and (self.seats[seat].kind == "computer" or self.timed_out(seat)):
             return seat
         return None
-
-    # -------------------------------------------------------------------------- turn clock
-
-    def _turn_key(self) -> tuple[int, int, int] | None:
-        """The person's turn under way, as (hand index, seat, its first action's number), or
-        None when no person is to act. A turn is the run of decisions one seat makes in a row:
-        Gin's draw, knock and lay-offs, or an offer to buy out of turn, each alone."""
-        if self.match.is_over or self.hand.is_over:
-            return None
-        seat = self.hand.to_act
-        if seat is None or self.seats[seat].kind != "human" or self.seats[seat].open:
-            return None  # a computer, or a friend who has not come yet (the creator decides)
-        history = self.hand.history
-        start = len(history)
-        while start and history[start - 1][0] == seat:
-            start -= 1
-        return (len(self.match.hands) - 1, seat, start)
-
-    def _turn_id(self) -> tuple[int, int, int] | None:
-        """The whole turn under way of the person to act, as :meth:`_turn_key` but reaching back
-        over the offers to buy that Crazy Rummy makes in the middle of a turn (the others asked
-        for the card the player passed on, between its draw and the rest of its turn)."""
-        key = self._turn_key()
-        if key is None or self.game_name != "crazy":
-            return key
-        hand_index, seat, start = key
-        history = self.hand.history
-        i = start
-        while i:
-            actor, action = history[i - 1]
-            if actor == seat:
-                start = i = i - 1
-            elif isinstance(action, Buy | Pass):
-                i -= 1  # another seat asked to buy: still this turn if the seat acted before
-            else:
-                break
-        return (hand_index, seat, start)
-
-    def _observe(self) -> tuple[int, int, int] | None:
-        """The person's turn under a clock (see :meth:`_turn_key`), or None; a new turn starts
-        its clock now, and is the computer's at once if its person is away, or if it goes on a
-        turn whose time ran out (after Crazy Rummy's offers to buy)."""
-        key = self._turn_key() if self.turn_time else None
-        if key is not None and key != self._turn:
-            self._turn = key
-            self._turn_started = self.clock()
-            if self.away(key[1]) or (
-                self._timed_out_turn is not None and self._turn_id() == self._timed_out_turn
-            ):
-                self._timed_out = key
-        return key
-
-    def away(self, seat: int) -> bool:
-        """True if ``seat``'s last :data:`AWAY_AFTER` turns in a row ran out of time: the
-        computer plays their turns at once until they are back (:meth:`back`)."""
-        return self.missed.get(seat, 0) >= AWAY_AFTER
-
-    def turn_clock(self) -> dict[str, Any] | None:
-        """The time left for the person to act, as ``{"seat", "left", "limit"}`` (seconds), or
-        None when no limit runs (no ``turn_time``, or a computer to act). Once the time ran out,
-        ``left`` is 0 and ``out`` is true while the computer finishes the turn (and ``away`` is
-        true if the person is away, see :meth:`away`). A turn's clock starts when this is first
-        asked after the turn began (every change asks at once, to build the views); a table read
-        back from the store starts it anew."""
-        key = self._observe()
-        if key is None:
-            return None
-        seat = key[1]
-        if key == self._timed_out:
-            out = {"seat": seat, "left": 0.0, "limit": self.turn_time, "out": True}
-            return {**out, "away": True} if self.away(seat) else out
-        return {"seat": seat, "left": round(max(0.0, self._left()), 1), "limit": self.turn_time}
-
-    def _left(self) -> float:
-        """The seconds left of the turn whose clock runs (below 0 once it is over)."""
-        return self._turn_started + self.turn_time - self.clock()
-
-    def turn_deadline(self) -> tuple[tuple[int, int, int], float] | None:
-        """The person's turn under a clock and the seconds left, or None (see
-        :meth:`turn_clock`); to wait for, then :meth:`expire`."""
-        clock = self.turn_clock()
-        if clock is None or clock.get("out"):
-            return None
-        assert self._turn is not None
-        return self._turn, self._left()
-
-    def expire(self, turn: tuple[int, int, int]) -> int | None:
-        """End ``turn`` (from :meth:`turn_deadline`) if it is still under way and its time is up:
-        the computer finishes it (:meth:`computer_to_act`; its moves are marked as the
-        computer's, and an offer to buy is passed). Returns the seat, or None if nothing
-        changed (the turn is over, or time is left)."""
-        if self.turn_deadline() is None or self._turn != turn:
-            return None
-        if self._left() > 0:
-            return None
-        self._timed_out = turn
-        self._timed_out_turn = self._turn_id()
-        self.missed[turn[1]] = self.missed.get(turn[1], 0) + 1
-        return turn[1]
-
-    def timed_out(self, seat: int) -> bool:
-        """True if ``seat``'s time for the turn under way ran out (or they are away)."""
-        key = self._observe()
-        return key is not None and key[1] == seat and key == self._timed_out
-
-    def back(self, seat: int) -> dict[int, dict[str, Any]]:
-        """The person at ``seat``, away, is back: their turns are theirs again, the one under way
-        too if it is theirs (with a full clock). Returns the view message for each person.
-        Raises ProtocolError if they were not away."""
-        if not self.away(seat):
-            raise ProtocolError("the computer is not playing your turns", "illegal")
-        del self.missed[seat]
-        key = self._observe()
-        if key is not None and key[1] == seat and key == self._timed_out:
-            self._timed_out = self._timed_out_turn = None
-            self._turn_started = self.clock()
-        return {viewer: self.view_message(viewer) for viewer in self.human_seats()}
-
-    def away_seats(self) -> list[int]:
-        """The people who are away (:meth:`away`)."""
-        return [seat for seat in self.human_seats() if self.away(seat)]
-
-    def welcome(self, seat: int) -> dict[str, Any]:
-        """The first message to a seat: the table, the game and its options, the seats."""
-        return {
-            "t": "welcome",
-            "table": self.id,
-            "seat": seat,
-            "game": self.game_name,
-            "variant": self.variant,
-            "options": self.hand.game.options.to_dict(),
-            "seats": [s.public() for s in self.seats],
-            "turn_time": self.turn_time,
-        }
-
-    def match_view(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may see of the match: the hand's view, the scores, the results."""
-        return self.match.view(seat).to_dict()
-
-    def view_message(
-        self,
-        seat: int,
-        log: Sequence[dict[str, Any]] = (),
-        gained: Sequence[str] = (),
-        *,
-        with_hand_log: bool = False,
-    ) -> dict[str, Any]:
-        """The view message for ``seat``: ``view(seat)`` data, aids, and the log of the last move.
-
-        ``with_hand_log`` adds ``hand_log``, every move of the hand so far as the seat saw it (for
-        a page that joins mid-hand), and, while a hand after the first is in play, ``previous``
-        (see :meth:`previous_hand`).
-        """
-        seen = self.match.view(seat)
-        return self._view_message(seat, seen.to_dict(), seen.hand, log, gained, with_hand_log)
-
-    def _view_message(
-        self,
-        seat: int,
-        data: dict[str, Any],
-        view: View,
-        log: Sequence[dict[str, Any]],
-        gained: Sequence[str],
-        with_hand_log: bool = False,
-    ) -> dict[str, Any]:
-        """:meth:`view_message` from the seat's match view already built (``data``, with the
-        hand's ``view``)."""
-        message = {
-            "t": "view",
-            "seq": self.seq,
-            "view": data,
-            "aids": aids(view, self._crazy_options()),
-            "log": list(log),
-            "gained": list(gained),
-            "undo": self._undo_entry(seat) if self.undoable(seat) is not None else None,
-            "clock": self.turn_clock(),
-            "away": self.away_seats(),
-        }
-        deal = self.deal_number()
-        if deal is not None:
-            message["deal_number"] = deal
-        if with_hand_log:
-            message["hand_log"] = self.hand_log(seat)
-            previous = self.previous_hand(seat)
-            if previous is not None:
-                message["previous"] = previous
-        return message
-
-    def previous_hand(self, seat: int) -> dict[str, Any] | None:
-        """How the hand before the one in play ended, as ``seat`` saw it then; None in the first
-        hand, or once the hand in play is over (its own score is what a page shows then).
-
-        ``view`` is the match view as it stood at that hand's end (the scores have not changed
-        since: the hand in play is not over), and ``stand_in`` the numbers of that hand's moves
-        the computer made in a person's seat. A page that did not show that hand's end (it was
-        closed, or its connection down, while the others finished it) shows it from this. It
-        holds nothing the seat was not shown when the hand ended.
-        """
-        hands = self.match.hands
-        if len(hands) < 2 or self.hand.is_over:
-            return None
-        index = len(hands) - 2
-        view = self.match_view(seat)
-        view["hand"] = hands[index].view(seat).to_dict()
-        view["hand_number"] = index + 1
-        return {"view": view, "stand_in": sorted(self.stand_in_numbers(index))}
-
-    def stand_in_numbers(self, index: int) -> frozenset[int]:
-        """The numbers (from 0) of the moves of hand ``index`` (from 0) that the computer made
-        in a person's seat."""
-        return frozenset(number for hand, number in self.stand_in_moves if hand == index)
-
-    def _crazy_options(self) -> CrazyOptions | None:
-        options = self.hand.game.options
-        return options if isinstance(options, CrazyOptions) else None
-
-    def hand_log(self, seat: int) -> list[dict[str, Any]]:
-        """The hand's moves so far as ``seat`` saw them, in the form of a view message's ``log``.
-
-        Each ``take`` and ``buy`` names the card taken, and each ``pass`` the card passed on and
-        its ``phase`` (``offer``, or ``buy`` for a card not bought): it is public, and always the latest
-        discard (or the up-card when nothing was discarded yet), since a card is taken from the
-        pile only right after it was thrown. A move that brought cards into the seat's own hand
-        (its draws, a buy's penalty cards, the draw after a declined buy) lists them under
-        ``gained``, as the view message of that move did; the hand is replayed from its deal to
-        find them. A move the computer made in a person's seat has ``stand_in`` true.
-        """
-        hand = self.hand
-        seen = hand.view(seat).to_dict()["history"]
-        record = hand_record(hand)
-        record["actions"] = []
-        replay = cast(HandState, load_record(record))
-
-        def holding() -> Counter[str]:
-            # The seat's cards straight from the replayed state: a view would list the whole
-            # history (and Crazy Rummy's legal lay-downs) after every move of a long hand.
-            hands: list[list[AnyCard]] = getattr(replay, "hands")  # noqa: B009 - every game has them
-            return Counter(str(card) for card in hands[seat])
-
-        held = holding()
-        entries: list[dict[str, Any]] = []
-        hand_number = len(self.match.hands) - 1
-        for number, ((actor, action), (_, text)) in enumerate(zip(hand.history, seen, strict=True)):
-            entry: dict[str, Any] = {"seat": actor, "action": text}
-            if (hand_number, number) in self.stand_in_moves:
-                entry["stand_in"] = True
-            pile: list[AnyCard] = getattr(replay, "discard_pile")  # noqa: B009 - every game has it
-            if _names_the_pile(action, self.game_name) and pile:
-                entry["card"] = str(pile[-1])
-            if isinstance(action, Pass):
-                entry["phase"] = replay.phase.value
-            replay.apply(action, actor)
-            now = holding()
-            gained = list((now - held).elements())
-            if gained:
-                entry["gained"] = gained
-            held = now
-            entries.append(entry)
-        return entries
 
     # ----------------------------------------------------------------------------- actions
 
@@ -904,72 +552,6 @@ class Table:
         self._wrote(changes)
         return {s: self.view_message(s) for s in self.human_seats()}
 
-    def undoable(self, seat: int) -> Action | None:
-        """The move ``seat`` may take back now (:meth:`undo`), or None.
-
-        Only a person playing alone against the computer may, only their own last move while
-        the turn is still theirs (:func:`~rummykit.games.undo.undoable_move`), and only one
-        they made themselves (not a computer standing in for them).
-        """
-        return self._undoable(seat)[0]
-
-    def _undoable(self, seat: int) -> tuple[Action | None, str]:
-        """The move ``seat`` may take back, or None and why not."""
-        # Every other seat a computer player's own: none kept for a friend, none played by a
-        # computer standing in for a person who may come back.
-        others = (s for other, s in enumerate(self.seats) if other != seat)
-        if self.seats[seat].kind != "human" or any(s.kind == "human" or s.stand_in for s in others):
-            return None, "moves are taken back only when you play alone against the computer"
-        hand = self.hand
-        if self.match.is_over or hand.is_over or hand.to_act != seat or not hand.history:
-            return None, "there is no move of this turn to take back"
-        actor, last = hand.history[-1]
-        number = len(hand.history) - 1
-        if actor != seat or (len(self.match.hands) - 1, number) in self.stand_in_moves:
-            return None, "there is no move of this turn to take back"
-        action = undoable_move(hand, seat)
-        if action is None:
-            return None, (
-                f"{last} cannot be taken back: only a move that kept your turn and showed you "
-                "no hidden card can (taking the discard, a meld, a lay-off, a swap)"
-            )
-        return action, ""
-
-    def _undo_entry(self, seat: int) -> dict[str, Any]:
-        """The seat's last move as a log entry (see :meth:`view_message`), a ``take`` with the
-        card taken (the seat's view names it: the card it may not throw back this turn)."""
-        data = self.hand.view(seat).to_dict()
-        actor, action = self.hand.history[-1]
-        entry: dict[str, Any] = {"seat": actor, "action": data["history"][-1][1]}
-        taken = data["taken_from_discard"]
-        if isinstance(action, Take) and taken:
-            entry["card"] = taken
-        return entry
-
-    def undo(self, seat: int, seq: int) -> dict[int, dict[str, Any]]:
-        """Take back ``seat``'s last move (see :meth:`undoable`), committed first.
-
-        The seat's message is its view as it was before the move, with ``undone``, the move
-        taken back as a log entry.
-        """
-        self._check_turn(seat, seq)
-        action, why = self._undoable(seat)
-        if action is None:
-            raise ProtocolError(why, "illegal")
-        hand = self.hand
-        entry = self._undo_entry(seat)
-        hand_number = len(self.match.hands) - 1
-        number = len(hand.history) - 1
-        try:
-            self.store.undo_action(self.id, hand_number, number, seat, str(action))
-        except ValueError:  # pragma: no cover - the store holds what the table played
-            self.reload()
-            raise ProtocolError("that move cannot be taken back now", "stale") from None
-        self.reload()
-        message = self.view_message(seat)
-        message["undone"] = entry
-        return {seat: message}
-
     def _apply(self, seat: int, action: Action) -> dict[int, dict[str, Any]]:
         """Apply, commit, and build each person's message (with the move as they saw it)."""
         hand = self.hand
@@ -1017,7 +599,7 @@ class Table:
             entry: dict[str, Any] = {"seat": seat, "action": seen}
             if stand_in:
                 entry["stand_in"] = True
-            if _names_the_pile(action, self.game_name) and offered is not None:
+            if names_the_pile(action, self.game_name) and offered is not None:
                 entry["card"] = offered
             if isinstance(action, Pass):  # passing on the up-card, or not buying it
                 entry["phase"] = phase.value
@@ -1038,80 +620,6 @@ class Table:
         self.seats = restored.seats
         self.seats_version = restored.seats_version
         self.changes = restored.changes
-
-    # ------------------------------------------------------------------------------ helpers
-
-    @property
-    def advice_level(self) -> str:
-        """The level whose advice hints and reviews give: the strongest the game has."""
-        levels = levels_for(self.variant)
-        return next((lv for lv in HINT_LEVELS if lv in levels), levels[0])
-
-    def hint(self, seat: int) -> dict[str, Any]:
-        """What the strongest computer player would do for ``seat`` now, and why."""
-        return self.hint_task(seat)()
-
-    def hint_task(self, seat: int) -> HintWork:
-        """Check a hint request of ``seat`` and return the work to do (see :meth:`hint`), which
-        reads only a snapshot of the seat's view and so may run anywhere."""
-        view = self.hand.view(seat)
-        if self.hand.is_over:
-            raise ProtocolError("the hand is over: there is no move to hint", "not_your_turn")
-        if not view.legal_actions:
-            raise ProtocolError("it is not your turn", "not_your_turn")
-        # Seeded by the position in the hand, as a review seeds each decision (rummykit.review):
-        # the hint and the review of the same move give the same advice.
-        return HintWork(self.hand.game, self.advice_level, len(self.hand.history), view, self.seq)
-
-    def review(self, seat: int, number: int | None) -> dict[str, Any]:
-        """The review of ``seat``'s decisions in hand ``number`` (see :meth:`review_task`),
-        kept for the next time it is asked for."""
-        work = self.review_task(seat, number)
-        if isinstance(work, ReviewWork):
-            return self.keep_review(work(), seat)
-        return work
-
-    def review_task(self, seat: int, number: int | None) -> ReviewWork | dict[str, Any]:
-        """Check a review request of ``seat`` for hand ``number`` (from 1; None for the hand on
-        the table) and return the review made before, or the work to make it. The work reads
-        only that finished hand (it cannot change), so it may run anywhere, outside the table's
-        lock; give its answer to :meth:`keep_review`.
-
-        The answer is :meth:`rummykit.review.HandReview.to_dict` with ``t`` and ``hand``: the
-        seat's own decisions (moves the computer made for it while the person was away are left
-        out) beside the strongest computer player's, from the seat's own views only, and
-        ``stood_in``, the number of those moves. Raises :class:`ProtocolError` for a hand the
-        match does not have (``bad_message``) or one still in play (``not_over``).
-        """
-        hands = self.match.hands
-        index = len(hands) - 1 if number is None else number - 1
-        if not 0 <= index < len(hands):
-            so_far = f"{len(hands)} hand" + ("" if len(hands) == 1 else "s")
-            raise ProtocolError(f"this match has {so_far} so far: there is no hand {number}")
-        hand = hands[index]
-        if not hand.is_over:
-            raise ProtocolError("a hand can be reviewed once it is over", "not_over")
-        done = self.reviews.get((index, seat))
-        if done is not None:
-            return done
-        return ReviewWork(hand, index, seat, self.advice_level, self.stand_in_numbers(index))
-
-    def keep_review(self, answer: dict[str, Any], seat: int) -> dict[str, Any]:
-        """Keep a review made by a :class:`ReviewWork` (a finished hand's review never changes);
-        the review kept."""
-        return self.reviews.setdefault((int(answer["hand"]) - 1, seat), answer)
-
-    def check_down(self, seat: int, cards: Sequence[str]) -> dict[str, Any]:
-        """Crazy Rummy: whether the selected cards lay down the contract, and the lay-down, or
-        why not (see :func:`rummykit.aids.check_lay_down`)."""
-        if not isinstance(self.hand, CrazyState):
-            raise ProtocolError("only Crazy Rummy has a contract to lay down")
-        try:
-            chosen = [parse_card(c) for c in cards]
-        except CardError as exc:
-            raise ProtocolError(str(exc)) from None
-        answer = check_lay_down(self.hand, seat, chosen)
-        return {"t": "check_down", "seq": self.seq, "cards": list(cards), **answer}
 
 
 class TableManager:
