@@ -37,6 +37,7 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     return getattr(import_module(f"rummykit.games.{module}"), name)
 
+
 __all__ = [
     "GAMES",
     "Crazy",
@@ -53,6 +54,7 @@ __all__ = [
 
 GameFactory = Callable[[Mapping[str, Any] | None], Game]
 """Makes a game from options given as JSON data (missing options take the variant's defaults)."""
+
 
 def _gin(options: Mapping[str, Any] | None) -> Game:
     from rummykit.games.gin import Gin
