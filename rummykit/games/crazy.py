@@ -706,10 +706,6 @@ class CrazyState(ActionDispatch, CloneableHand, ShuffledRestocks):
             raise IllegalActionError(self._phase_hint())
         return self.hands[self._actor()]
 
-    def _actor(self) -> int:
-        assert self.to_act is not None
-        return self.to_act
-
     def _verify_discard(self, action: Discard) -> None:
         hand = self._hand_to_play()
         if action.card not in hand:
@@ -870,14 +866,6 @@ class CrazyState(ActionDispatch, CloneableHand, ShuffledRestocks):
 
     def _table_meld(self, number: int) -> WildMeld:
         return self._table(number).meld
-
-    def can(self, action: Action, seat: int | None = None) -> bool:
-        """True if ``action`` is legal now."""
-        try:
-            self.verify(action, seat)
-        except IllegalActionError:
-            return False
-        return True
 
     # ----------------------------------------------------------------------------------- apply
 

@@ -95,6 +95,11 @@ class ActionDispatch:
         self._notation.append((actor, str(action)))
         self.PERFORM[type(action)](self, action)
 
+    def _actor(self) -> int:
+        """The seat to act (while the hand is in play)."""
+        assert self.to_act is not None
+        return self.to_act
+
     # Named actions: each applies the action (see the game's own for those only it has).
 
     def draw(self) -> None:

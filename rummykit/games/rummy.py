@@ -607,10 +607,6 @@ class RummyState(ActionDispatch, CloneableHand, ShuffledRestocks):
         if self._played(actor):
             self._next_turn(actor)
 
-    def _actor(self) -> int:
-        assert self.to_act is not None
-        return self.to_act
-
     def _played(self, actor: int) -> bool:
         """After cards left ``actor``'s hand: what is known of it follows; the hand is over if it
         is empty. True while the hand goes on."""
