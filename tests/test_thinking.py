@@ -197,6 +197,35 @@ def test_the_worker_processes_end_with_a_server_killed_outright(tmp_path: Path) 
         server.stop()
 
 
+@pytest.mark.server
+def test_the_server_processes_of_workers_end_with_their_supervisor_killed_outright(
+    tmp_path: Path,
+) -> None:
+    """``rummykit serve --workers 2`` killed with SIGKILL: its server processes (and their worker
+    processes) end by themselves (they used to serve on, orphans, for ever)."""
+    server = LiveServer(db=tmp_path / "supervised.sqlite3", workers=2)
+    server.start()
+    try:
+        assert server.proc is not None
+        family: set[int] = set()
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            servers = {p for p in _children(server.proc.pid) if "spawn_main" in _cmdline(p)}
+            family = servers | {c for p in servers for c in _children(p)}
+            if len(servers) == 2 and len(family) >= 4:  # (each server's thinker, spawned late)
+                break
+            time.sleep(0.05)
+        assert len(family) >= 4, f"two servers and their workers, not {family}"
+        server.proc.kill()
+        server.proc.wait(10)
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and any(_alive(p) for p in family):
+            time.sleep(0.1)
+        assert not [p for p in family if _alive(p)], "server processes outlived their supervisor"
+    finally:
+        server.stop()
+
+
 def _cmdline(pid: int) -> str:
     try:
         return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()

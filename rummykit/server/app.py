@@ -32,7 +32,7 @@ from rummykit.server.seat_socket import add_seat_socket
 from rummykit.server.security import CSP, PERMISSIONS, normal_origin
 from rummykit.server.store import Store
 from rummykit.server.tables import TableManager
-from rummykit.server.thinking import Thinker, default_processes
+from rummykit.server.thinking import Thinker, default_processes, end_with_parent
 
 __all__ = ["app_from_environment", "create_app"]
 
@@ -153,6 +153,7 @@ def app_from_environment() -> FastAPI:
         float(os.environ.get("RUMMYKIT_GIVE_SEAT_AFTER", GIVE_AFTER)),
     )
     origins = os.environ.get("RUMMYKIT_ORIGINS", "").split()
+    end_with_parent()  # (its supervisor, killed outright, cannot stop it)
     return create_app(
         db, delay=delay, start_thinkers=True, shared=shared or None, limits=limits, origins=origins
     )

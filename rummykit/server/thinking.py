@@ -148,6 +148,17 @@ def _start_worker(server: int) -> None:
     watch.start()
 
 
+def end_with_parent() -> None:
+    """Watch this process's parent, and end this process once it is gone: for the server
+    processes of ``rummykit serve --workers``, whose supervisor cannot stop them if it is
+    killed outright (each would live on, serving the port to nobody's knowledge; its worker
+    processes end with it)."""
+    watch = threading.Thread(
+        target=_end_with, args=(os.getppid(),), name="rummykit-watch", daemon=True
+    )
+    watch.start()
+
+
 def _end_with(server: int) -> None:
     while os.getppid() == server:
         time.sleep(ORPHAN_CHECK)
