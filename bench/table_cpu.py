@@ -5,7 +5,7 @@
 What a person's move costs the server below its sockets: check, apply, the write to a SQLite file
 (through the group commit), each person's view message with its aids, and the JSON text; the
 computers' moves that follow (medium players, decided in the same process) count with it. No
-sockets, no event loop: the part of the server's CPU that the game engine and ``tables.py``
+sockets, no event loop: the part of the server's CPU that the game engine and the table modules
 decide (``bench/load.py`` measures the whole server).
 
 Inputs: ``--tables`` tables in the shares of ``bench/load.py``'s realistic mix (Gin 1/2, Basic

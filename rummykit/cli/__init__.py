@@ -1,7 +1,9 @@
-"""The ``rummykit`` command: replay records, simulate players against each other, watch a demo.
+"""The ``rummykit`` command: replay and review records, simulate players against each other,
+watch a demo, play in the terminal or serve the web app.
 
-Games: ``gin`` (Gin Rummy, alias ``gin-rummy``) and Basic Rummy for 2-6 players under its two
-presets ``rummy`` (alias ``basic-rummy``) and ``rummy-classic``.
+Games: ``gin`` (Gin Rummy, alias ``gin-rummy``), Basic Rummy for 2-6 players under its two
+presets ``rummy`` (alias ``basic-rummy``) and ``rummy-classic``, and ``crazy`` (Crazy Rummy,
+alias ``crazy-rummy``).
 
 ::
 
@@ -9,7 +11,8 @@ presets ``rummy`` (alias ``basic-rummy``) and ``rummy-classic``.
     rummykit review game.json [--seat 0] [--hand K] [--level hard] [--lang en|vi] [--json]
     rummykit sim gin --players random,random --hands 1000 --jobs 4 [--json] [--option knock_limit=5]
     rummykit sim rummy-classic --players random,random,random,random --option restock=shuffle
-    rummykit demo [--game gin|rummy|rummy-classic] [--players N] [--seed 7]
+    rummykit demo [--game gin|rummy|rummy-classic|crazy] [--seats N] [--seed 7]
+    rummykit play [gin|rummy|crazy] [--seats N] [--level medium] [--lang en|vi]
     rummykit serve [--host 127.0.0.1] [--port 8000] [--db PATH] [--certfile F --keyfile F]
     rummykit --version
 
