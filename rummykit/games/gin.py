@@ -16,7 +16,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar
 
 from rummykit.actions import Action, BigGin, Discard, Done, Draw, Knock, LayOff, Pass, Take
 from rummykit.cards import STANDARD_PACK, Card, format_cards, parse_natural_cards
@@ -29,6 +29,7 @@ from rummykit.games.base import (
     natural,
 )
 from rummykit.games.deal import Deal
+from rummykit.games.dealt import DealtHand
 from rummykit.games.match import MatchView, match_view
 from rummykit.games.mechanics import (
     ActionDispatch,
@@ -37,7 +38,7 @@ from rummykit.games.mechanics import (
     redeal_unseen,
 )
 from rummykit.games.options import OptionSpec, SameRules, check_options, options_repr
-from rummykit.games.seeding import check_seed, derive_seed, new_rng
+from rummykit.games.seeding import check_seed, derive_seed
 from rummykit.melds import Meld, MeldError
 from rummykit.solver.deadwood import (
     Arrangement,
@@ -306,7 +307,7 @@ def _check_seat(dealer: int) -> int:
     return seat
 
 
-class GinState(ActionDispatch, CloneableHand):
+class GinState(DealtHand[Card], ActionDispatch, CloneableHand):
     """One hand of Gin Rummy: deal, first-turn offer, draw/discard turns, knock, lay-offs, score.
 
     Use :meth:`legal_actions`, :meth:`verify`, :meth:`can` and :meth:`apply` (or the named
@@ -315,9 +316,9 @@ class GinState(ActionDispatch, CloneableHand):
     :class:`IllegalActionError` and changes nothing.
     """
 
-    players = 2
-    """The number of seats (always 2; Basic and Crazy Rummy states have theirs too)."""
     TITLE = "Gin Rummy"
+    game: Gin
+    options: GinOptions
 
     def __init__(
         self,
@@ -327,36 +328,19 @@ class GinState(ActionDispatch, CloneableHand):
         deal: GinDeal | None = None,
         dealer: int = 0,
     ) -> None:
-        self.game = game
-        self.options = game.options
-        self.dealer = _check_seat(dealer)
-        self.seed = seed = check_seed(seed)
-        if deal is None:
-            deal = Deal.shuffled(
-                STANDARD_PACK,
-                new_rng(seed),
-                dealer=self.dealer,
-                players=PLAYERS,
-                hand_size=HAND_SIZE,
-            )
-        elif seed is not None:
-            raise ValueError("give a seed or a deal, not both")
-        else:
-            deal.check(STANDARD_PACK, PLAYERS, HAND_SIZE)
-        self.deal = deal
-        # The pack has natural cards only, so every card of a checked deal is a Card.
-        hands = cast("tuple[tuple[Card, ...], ...]", deal.hands)
-        self.hands: list[list[Card]] = [list(h) for h in hands]
-        self.stock: list[Card] = list(reversed(cast("tuple[Card, ...]", deal.stock)))
-        self.discard_pile: list[Card] = [cast(Card, deal.up)]
+        self._deal_out(
+            game,
+            STANDARD_PACK,
+            players=PLAYERS,
+            dealer=_check_seat(dealer),
+            seed=seed,
+            deal=deal,
+            hand_size=HAND_SIZE,
+        )
         self.phase = Phase.OFFER
         self.to_act: int | None = 1 - self.dealer
         self.offer_passes = 0
         self.stock_only = False  # after both players pass the up-card
-        self.taken: Card | None = None  # the card taken from the discard pile this turn
-        self.known: list[list[Card]] = [[], []]
-        self.history: list[tuple[int, Action]] = []
-        self._notation: list[tuple[int, str]] = []  # history as text, for views
         self.knocker: int | None = None
         self.knock_card: Card | None = None
         self.knock_arrangement: Arrangement | None = None
@@ -365,23 +349,10 @@ class GinState(ActionDispatch, CloneableHand):
         self.result: GinHandResult | None = None
         self._deadwoods: dict[Card, int] | None = None  # per discard, for the 11-card hand
 
-    def __repr__(self) -> str:
-        return (
-            f"<GinState phase={self.phase.value} to_act={self.to_act} "
-            f"hands={[format_cards(h) for h in self.hands]} up={self.top_discard}>"
-        )
+    def _repr_parts(self) -> list[str]:
+        return [*super()._repr_parts(), f"up={self.top_discard}"]
 
     # ----------------------------------------------------------------------------- queries
-
-    @property
-    def is_over(self) -> bool:
-        """True once the hand is scored (or cancelled)."""
-        return self.phase is Phase.HAND_OVER
-
-    @property
-    def top_discard(self) -> Card | None:
-        """The top card of the discard pile, if any."""
-        return self.discard_pile[-1] if self.discard_pile else None
 
     def _discard_deadwoods(self) -> dict[Card, int]:
         if self._deadwoods is None:

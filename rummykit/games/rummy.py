@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from itertools import combinations
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar
 
 from rummykit.actions import Action, Discard, Draw, LayOff, NewMeld, Take
 from rummykit.cards import STANDARD_PACK, Card, format_cards, parse_natural_cards
@@ -29,6 +29,7 @@ from rummykit.games.base import (
     natural,
 )
 from rummykit.games.deal import Deal
+from rummykit.games.dealt import DealtHand
 from rummykit.games.mechanics import (
     PUBLIC,
     ActionDispatch,
@@ -39,7 +40,6 @@ from rummykit.games.mechanics import (
     redeal_unseen,
 )
 from rummykit.games.options import OptionSpec, SameRules, check_options, options_repr
-from rummykit.games.seeding import check_seed, new_rng
 from rummykit.games.table_meld import TableMeld
 from rummykit.melds import Meld, MeldError, MeldKind
 
@@ -343,7 +343,7 @@ class Rummy(SameRules):
         return RummyMatch(self, players=players, seed=seed, dealer=dealer, hands=hands)
 
 
-class RummyState(ActionDispatch, CloneableHand, ShuffledRestocks):
+class RummyState(DealtHand[Card], ActionDispatch, CloneableHand, ShuffledRestocks):
     """One hand of Basic Rummy: draw, meld, lay off, discard, until someone goes out.
 
     Use :meth:`legal_actions`, :meth:`verify`, :meth:`can` and :meth:`apply` (or the named
@@ -352,6 +352,8 @@ class RummyState(ActionDispatch, CloneableHand, ShuffledRestocks):
     """
 
     TITLE = "Basic Rummy"
+    game: Rummy
+    options: RummyOptions
 
     def __init__(
         self,
@@ -367,31 +369,18 @@ class RummyState(ActionDispatch, CloneableHand, ShuffledRestocks):
         seat = as_seat(dealer, players)
         if seat is None:
             raise ValueError(f"dealer must be a seat from 0 to {players - 1}")
-        dealer = seat
-        self.game = game
-        self.options = game.options
-        self.players = players
-        self.dealer = dealer
-        self.seed = seed = check_seed(seed)
-        if deal is None:
-            deal = Deal.shuffled(
-                STANDARD_PACK, new_rng(seed), dealer=dealer, players=players, hand_size=size
-            )
-        elif seed is not None:
-            raise ValueError("give a seed or a deal, not both")
-        else:
-            deal.check(STANDARD_PACK, players, size)
-        self.deal = deal
-        hands = cast("tuple[tuple[Card, ...], ...]", deal.hands)
-        self.hands: list[list[Card]] = [list(h) for h in hands]
-        self.known: list[list[Card]] = [[] for _ in range(players)]
-        """Per seat, the cards it took from the discard pile and still holds (public)."""
-        self.stock: list[Card] = list(reversed(cast("tuple[Card, ...]", deal.stock)))
-        self.discard_pile: list[Card] = [cast(Card, deal.up)]
+        self._deal_out(
+            game,
+            STANDARD_PACK,
+            players=players,
+            dealer=seat,
+            seed=seed,
+            deal=deal,
+            hand_size=size,
+        )
         self.table: list[TableMeld[Meld]] = []
         self.phase = Phase.DRAW
-        self.to_act: int | None = (dealer + 1) % players
-        self.taken: Card | None = None
+        self.to_act: int | None = (seat + 1) % players
         self.melds_this_turn = 0
         self.restocks = 0
         self._tags: list[list[Tagged]] | None = None
@@ -400,27 +389,12 @@ class RummyState(ActionDispatch, CloneableHand, ShuffledRestocks):
         knows its order), for :meth:`resample`."""
         self.played_before = [False] * players  # melded or laid off in an earlier turn
         self.played_this_turn = False
-        self.history: list[tuple[int, Action]] = []
-        self._notation: list[tuple[int, str]] = []
         self.result: RummyHandResult | None = None
 
-    def __repr__(self) -> str:
-        return (
-            f"<RummyState phase={self.phase.value} to_act={self.to_act} "
-            f"hands={[format_cards(h) for h in self.hands]} table={[str(t) for t in self.table]}>"
-        )
+    def _repr_parts(self) -> list[str]:
+        return [*super()._repr_parts(), f"table={[str(t) for t in self.table]}"]
 
     # --------------------------------------------------------------------------------- queries
-
-    @property
-    def is_over(self) -> bool:
-        """True once the hand is scored (someone went out, or a stalemate)."""
-        return self.phase is Phase.HAND_OVER
-
-    @property
-    def top_discard(self) -> Card | None:
-        """The top card of the discard pile, if any."""
-        return self.discard_pile[-1] if self.discard_pile else None
 
     def _meld_allowed(self) -> bool:
         limit = self.options.melds_per_turn
@@ -725,10 +699,7 @@ class RummyState(ActionDispatch, CloneableHand, ShuffledRestocks):
 
     def view(self, seat: int) -> RummyView:
         """What ``seat`` may see now (other hands only by size, the stock only by size)."""
-        index = as_seat(seat, self.players)
-        if index is None:
-            raise ValueError(f"no seat {seat!r} at a table of {self.players}")
-        seat = index
+        seat = self._view_seat(seat)
         return RummyView(
             seat=seat,
             dealer=self.dealer,
