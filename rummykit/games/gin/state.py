@@ -1,44 +1,28 @@
-"""Gin Rummy for two players: options, one hand as a state machine, and a match to 100.
-
->>> game = Gin()
->>> state = game.new_hand(seed=7)
->>> state.phase, state.to_act
-(<Phase.OFFER: 'offer'>, 1)
->>> state.apply(Pass()); state.apply(Pass()); state.phase
-<Phase.DRAW: 'draw'>
->>> [str(a) for a in state.legal_actions()]
-['draw']
-"""
+"""One hand of Gin Rummy as a state machine: the first-turn offer, draw and discard turns,
+knocking, lay-offs and the score."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, fields
-from enum import StrEnum
-from typing import Any, ClassVar
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rummykit.actions import Action, BigGin, Discard, Done, Draw, Knock, LayOff, Pass, Take
 from rummykit.cards import STANDARD_PACK, Card, format_cards, parse_natural_cards
-from rummykit.games.base import (
-    IllegalActionError,
-    Phase,
-    as_seat,
-    check_player_count,
-    checked_seat,
-    natural,
-)
-from rummykit.games.deal import Deal
+from rummykit.games.base import IllegalActionError, Phase, checked_seat, natural
 from rummykit.games.dealt import DealtHand
-from rummykit.games.match import MatchView, match_view
-from rummykit.games.mechanics import (
-    ActionDispatch,
-    CloneableHand,
-    MatchMechanics,
-    redeal_unseen,
+from rummykit.games.gin.rules import (
+    HAND_SIZE,
+    PLAYERS,
+    WALL,
+    GinDeal,
+    GinHandResult,
+    GinOptions,
+    Outcome,
+    _check_seat,
 )
-from rummykit.games.options import OptionSpec, SameRules, check_options, options_repr
-from rummykit.games.seeding import check_seed, derive_seed
+from rummykit.games.gin.view import GinView
+from rummykit.games.mechanics import ActionDispatch, CloneableHand, redeal_unseen
 from rummykit.melds import Meld, MeldError
 from rummykit.solver.deadwood import (
     Arrangement,
@@ -48,263 +32,10 @@ from rummykit.solver.deadwood import (
     min_deadwood,
 )
 
-__all__ = [
-    "Gin",
-    "GinDeal",
-    "GinHandResult",
-    "GinMatch",
-    "GinMatchResult",
-    "GinMatchView",
-    "GinOptions",
-    "GinState",
-    "GinView",
-    "NextDealer",
-    "Outcome",
-]
+if TYPE_CHECKING:
+    from rummykit.games.gin.game import Gin
 
-PLAYERS = 2
-HAND_SIZE = 10
-WALL = 2  # a hand is cancelled when an ordinary discard leaves this many cards in the stock
-
-
-class NextDealer(StrEnum):
-    """Who deals the next hand of a match."""
-
-    WINNER = "winner"
-    ALTERNATE = "alternate"
-
-
-class Outcome(StrEnum):
-    """How a Gin hand ended."""
-
-    KNOCK = "knock"
-    UNDERCUT = "undercut"
-    GIN = "gin"
-    BIG_GIN = "big_gin"
-    CANCELLED = "cancelled"
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GinOptions:
-    """The rules of a Gin Rummy table. Every field is a named option of RULES.md section 2."""
-
-    knock_limit: int = 10
-    big_gin: bool = False
-    gin_bonus: int = 25
-    big_gin_bonus: int = 31
-    undercut_bonus: int = 25
-    target_score: int = 100
-    game_bonus: int = 100
-    box_bonus: int = 25
-    shutout_double: bool = True
-    next_dealer: NextDealer = NextDealer.WINNER
-
-    SPECS: ClassVar[tuple[OptionSpec, ...]] = (
-        # Upper bounds generous for any house rule (usual: knock 10, target 100, bonuses
-        # 25-100) yet small enough that no table is too big to play or to replay from its record.
-        OptionSpec("knock_limit", "int", 0, 100),
-        OptionSpec("big_gin", "bool"),
-        OptionSpec("gin_bonus", "int", 0, 1_000),
-        OptionSpec("big_gin_bonus", "int", 0, 1_000),
-        OptionSpec("undercut_bonus", "int", 0, 1_000),
-        OptionSpec("target_score", "int", 1, 10_000),
-        OptionSpec("game_bonus", "int", 0, 1_000),
-        OptionSpec("box_bonus", "int", 0, 1_000),
-        OptionSpec("shutout_double", "bool"),
-        OptionSpec("next_dealer", "choice", choices=tuple(d.value for d in NextDealer)),
-    )
-    """Every option and the values it takes, in field order."""
-
-    def __post_init__(self) -> None:
-        check_options(self, self.SPECS)
-        object.__setattr__(self, "next_dealer", NextDealer(self.next_dealer))
-
-    def __repr__(self) -> str:
-        return options_repr(self)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The options as plain JSON data."""
-        data = asdict(self)
-        data["next_dealer"] = self.next_dealer.value
-        return data
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> GinOptions:
-        """Options from JSON data; an unknown name or a bad value raises ValueError."""
-        if not isinstance(data, Mapping):
-            raise ValueError("options must be an object of name: value")
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(
-                f"unknown Gin option(s): {', '.join(unknown)} (known: {', '.join(sorted(known))})"
-            )
-        return cls(**dict(data))
-
-
-GinDeal = Deal
-"""A Gin deal: two hands of ten, the up-card and the stock (top first); see :class:`Deal`."""
-
-
-@dataclass(frozen=True, slots=True)
-class GinHandResult:
-    """How a hand ended and every number its score screen shows."""
-
-    outcome: Outcome
-    winner: int | None
-    """The seat that scored, or None for a cancelled hand."""
-    points: int
-    """What the winner scored for this hand (bonus included)."""
-    bonus: int
-    """The gin, big gin or undercut bonus within ``points``."""
-    knocker: int | None
-    deadwood: tuple[int, int]
-    """Each seat's deadwood (the defender's after lay-offs); zeros for a cancelled hand."""
-    melds: tuple[tuple[Meld, ...], tuple[Meld, ...]]
-    """Each seat's melds as laid (the knocker's before lay-offs)."""
-    unmatched: tuple[tuple[Card, ...], tuple[Card, ...]]
-    """Each seat's deadwood cards."""
-    layoffs: tuple[tuple[Card, int], ...]
-    """The defender's lay-offs: (card, meld number, 1-based)."""
-
-    @property
-    def scores(self) -> tuple[int, int]:
-        """What this hand adds to each seat's total."""
-        return (
-            self.points if self.winner == 0 else 0,
-            self.points if self.winner == 1 else 0,
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        """The result as JSON data."""
-        return {
-            "outcome": self.outcome.value,
-            "winner": self.winner,
-            "points": self.points,
-            "scores": list(self.scores),  # per seat, as every game's hand result gives them
-            "bonus": self.bonus,
-            "knocker": self.knocker,
-            "deadwood": list(self.deadwood),
-            "melds": [[str(m) for m in ms] for ms in self.melds],
-            "unmatched": [[str(c) for c in cs] for cs in self.unmatched],
-            "layoffs": [[str(c), n] for c, n in self.layoffs],
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class GinView:
-    """What one seat may know of a hand: never the other hand's hidden cards or the stock order."""
-
-    seat: int
-    dealer: int
-    phase: Phase
-    to_act: int | None
-    hand: tuple[Card, ...]
-    """This seat's cards, sorted by suit then rank."""
-    hand_sizes: tuple[int, int]
-    stock_size: int
-    discard_pile: tuple[Card, ...]
-    """The face-up discard pile, bottom first (the last card is the top)."""
-    known_cards: tuple[tuple[Card, ...], tuple[Card, ...]]
-    """Per seat, the cards it took from the discard pile and still holds (public knowledge)."""
-    taken_from_discard: Card | None
-    """The card this seat took from the discard pile this turn (it may not be discarded)."""
-    offer: bool
-    """True while the first up-card is being offered."""
-    legal_actions: tuple[Action, ...]
-    knocker: int | None
-    knock_melds: tuple[Meld, ...]
-    """After a knock: the knocker's melds with any lay-offs added."""
-    knock_deadwood: tuple[Card, ...]
-    """After a knock: the knocker's deadwood cards (shown face up)."""
-    layoffs: tuple[tuple[Card, int], ...]
-    result: GinHandResult | None
-    history: tuple[tuple[int, str], ...]
-    """Every action so far as (seat, notation); a knocker's face-down card is hidden."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """The view as JSON data, for the server and for tests."""
-        return {
-            "seat": self.seat,
-            "dealer": self.dealer,
-            "phase": self.phase.value,
-            "to_act": self.to_act,
-            "hand": [str(c) for c in self.hand],
-            "hand_sizes": list(self.hand_sizes),
-            "stock_size": self.stock_size,
-            "discard_pile": [str(c) for c in self.discard_pile],
-            "known_cards": [[str(c) for c in cs] for cs in self.known_cards],
-            "taken_from_discard": None
-            if self.taken_from_discard is None
-            else str(self.taken_from_discard),
-            "offer": self.offer,
-            "legal_actions": [str(a) for a in self.legal_actions],
-            "knocker": self.knocker,
-            "knock_melds": [str(m) for m in self.knock_melds],
-            "knock_deadwood": [str(c) for c in self.knock_deadwood],
-            "layoffs": [[str(c), n] for c, n in self.layoffs],
-            "result": None if self.result is None else self.result.to_dict(),
-            "history": [list(h) for h in self.history],
-        }
-
-
-class Gin(SameRules):
-    """The game of Gin Rummy under a set of options (immutable); it creates hands and matches."""
-
-    name = "gin"
-    min_players = max_players = PLAYERS
-    outcomes: tuple[str, ...] = tuple(o.value for o in Outcome)
-    low_total_wins = False
-
-    def __init__(self, options: GinOptions | None = None) -> None:
-        self.options = options if options is not None else GinOptions()
-
-    @classmethod
-    def from_options(cls, options: Mapping[str, Any] | None = None) -> Gin:
-        """The game with options given as JSON data (defaults for the missing ones)."""
-        return cls(GinOptions.from_dict(options or {}))
-
-    def __repr__(self) -> str:
-        return f"Gin({self.options!r})"
-
-    def new_hand(
-        self,
-        *,
-        players: int = PLAYERS,
-        seed: int | None = None,
-        deal: GinDeal | None = None,
-        dealer: int = 0,
-    ) -> GinState:
-        """A new hand dealt from ``seed`` (or at random) or from an explicit ``deal``."""
-        _check_players(players)
-        return GinState(self, seed=seed, deal=deal, dealer=dealer)
-
-    def new_match(
-        self,
-        *,
-        players: int = PLAYERS,
-        seed: int | None = None,
-        dealer: int = 0,
-        first_seed: int | None = None,
-        first_deal: GinDeal | None = None,
-    ) -> GinMatch:
-        """A new match to ``target_score``; its first hand is dealt at once."""
-        _check_players(players)
-        hands = []
-        if first_seed is not None or first_deal is not None:
-            hands.append(self.new_hand(seed=first_seed, deal=first_deal, dealer=dealer))
-        return GinMatch(self, seed=seed, dealer=dealer, hands=hands)
-
-
-def _check_players(players: int) -> None:
-    check_player_count("Gin Rummy", players, PLAYERS, PLAYERS)
-
-
-def _check_seat(dealer: int) -> int:
-    seat = as_seat(dealer, 2)
-    if seat is None:
-        raise ValueError(f"Gin has seats 0 and 1, not {dealer!r}")
-    return seat
+__all__ = ["GinState"]
 
 
 class GinState(DealtHand[Card], ActionDispatch, CloneableHand):
@@ -679,6 +410,7 @@ class GinState(DealtHand[Card], ActionDispatch, CloneableHand):
         one). ``seat``'s view, and its legal actions when it is to act, are the same as here;
         this hand is unchanged. The copy has no record (``resampled`` is True).
 
+        >>> from rummykit.games.gin import Gin
         >>> state = Gin().new_hand(seed=7)
         >>> guess = state.resample(0, random.Random(1))
         >>> guess.view(0).to_dict() == state.view(0).to_dict(), guess.hands[0] == state.hands[0]
@@ -760,7 +492,10 @@ def _card(card: Card | str) -> Card:
 
 # Actions are values: one shared instance per card keeps legal_actions() allocation-free.
 _DISCARD: dict[Card, Action] = {c: Discard(c) for c in STANDARD_PACK}
+
+
 _KNOCK: dict[Card, Action] = {c: Knock(c) for c in STANDARD_PACK}
+
 
 GinState.VERIFY = {
     Draw: GinState._verify_draw,
@@ -772,6 +507,8 @@ GinState.VERIFY = {
     LayOff: GinState._verify_lay_off,
     Done: GinState._verify_done,
 }
+
+
 GinState.PERFORM = {
     Draw: GinState._perform_draw,
     Take: GinState._perform_take,
@@ -782,187 +519,3 @@ GinState.PERFORM = {
     LayOff: GinState._perform_lay_off,
     Done: GinState._perform_done,
 }
-
-
-# ------------------------------------------------------------------------------------ match
-
-
-@dataclass(frozen=True, slots=True)
-class GinMatchResult:
-    """The end of a match: who won and the breakdown of both totals."""
-
-    winner: int
-    hand_points: tuple[int, int]
-    boxes: tuple[int, int]
-    """Hands won by each seat (cancelled hands are nobody's)."""
-    game_bonus: tuple[int, int]
-    box_bonus: tuple[int, int]
-    shutout: bool
-    """True if the loser scored no hand points and the winner's total was doubled."""
-    totals: tuple[int, int]
-
-    @property
-    def winners(self) -> tuple[int]:
-        """The winning seat, as a tuple (the shape every game's match result shares)."""
-        return (self.winner,)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The result as JSON data."""
-        return {
-            "winner": self.winner,
-            "winners": [self.winner],  # the shape every game's match result shares
-            "hand_points": list(self.hand_points),
-            "boxes": list(self.boxes),
-            "game_bonus": list(self.game_bonus),
-            "box_bonus": list(self.box_bonus),
-            "shutout": self.shutout,
-            "totals": list(self.totals),
-        }
-
-
-@dataclass(frozen=True)
-class GinMatchView(MatchView):
-    """One seat's view of a match: the hand in play, the running scores, boxes and the target."""
-
-    hand: GinView
-    boxes: tuple[int, int] = (0, 0)
-    target_score: int = 100
-
-    def to_dict(self) -> dict[str, Any]:
-        """The view as JSON data."""
-        return {
-            **super().to_dict(),
-            "boxes": list(self.boxes),
-            "target_score": self.target_score,
-        }
-
-
-@dataclass
-class GinMatch(MatchMechanics):
-    """A match of hands to ``target_score``, with game, box and shutout bonuses at the end.
-
-    ``match.hand`` is the hand in play; once it is over, :meth:`next_hand` deals the next one (the
-    dealer follows option ``next_dealer``; a cancelled hand is dealt again by the same dealer).
-    """
-
-    game: Gin
-    seed: int | None = None
-    dealer: int = 0
-    hands: list[GinState] = field(default_factory=list)
-    result: GinMatchResult | None = None
-
-    def __post_init__(self) -> None:
-        _check_seat(self.dealer)
-        self.seed = check_seed(self.seed)
-        if self.seed is None:
-            self.seed = random.SystemRandom().randrange(1 << 62)
-        if not self.hands:
-            self.hands.append(
-                self.game.new_hand(seed=derive_seed(self.seed, 0), dealer=self.dealer)
-            )
-
-    @property
-    def hand(self) -> GinState:
-        """The current (last) hand."""
-        return self.hands[-1]
-
-    @property
-    def is_over(self) -> bool:
-        """True once a player has reached the target score."""
-        self._catch_up()
-        return self.result is not None
-
-    def scores(self) -> tuple[int, int]:
-        """Hand points won so far by each seat (before end-of-match bonuses)."""
-        totals = [0, 0]
-        for h in self.hands:
-            if h.result is not None and h.result.winner is not None:
-                totals[h.result.winner] += h.result.points
-        return totals[0], totals[1]
-
-    def boxes(self) -> tuple[int, int]:
-        """Hands won by each seat so far."""
-        won = [0, 0]
-        for h in self.hands:
-            if h.result is not None and h.result.winner is not None:
-                won[h.result.winner] += 1
-        return won[0], won[1]
-
-    def apply(self, action: Action, seat: int | None = None) -> None:
-        """Apply ``action`` to the current hand; settles the match when a hand ends it."""
-        if self.is_over:
-            raise IllegalActionError("the match is over")
-        self.hand.apply(action, seat)
-        if self.hand.is_over:
-            self._settle()
-
-    def next_dealer(self) -> int:
-        """Who deals the next hand."""
-        last = self.hand
-        assert last.result is not None
-        if last.result.winner is None:
-            return last.dealer
-        if self.game.options.next_dealer is NextDealer.WINNER:
-            return last.result.winner
-        return 1 - last.dealer
-
-    def next_hand(self, *, seed: int | None = None, deal: GinDeal | None = None) -> GinState:
-        """Deal the next hand (from the match seed unless a seed or deal is given)."""
-        if self.is_over:
-            raise IllegalActionError("the match is over")
-        if not self.hand.is_over:
-            raise IllegalActionError("the current hand is not over")
-        if seed is None and deal is None:
-            assert self.seed is not None
-            seed = derive_seed(self.seed, len(self.hands))
-        hand = self.game.new_hand(seed=seed, deal=deal, dealer=self.next_dealer())
-        self.hands.append(hand)
-        return hand
-
-    def view(self, seat: int) -> GinMatchView:
-        """What ``seat`` may see of the match: the current hand's view and the scores so far."""
-        self._catch_up()
-        base = match_view(self, seat)
-        assert isinstance(base.hand, GinView)
-        return GinMatchView(
-            hand=base.hand,
-            hand_number=base.hand_number,
-            scores=base.scores,
-            hand_scores=base.hand_scores,
-            result=base.result,
-            boxes=self.boxes(),
-            target_score=self.game.options.target_score,
-        )
-
-    def _settle(self) -> None:
-        options = self.game.options
-        points = self.scores()
-        if max(points) < options.target_score:
-            return
-        winner = 0 if points[0] >= options.target_score else 1
-        boxes = self.boxes()
-        game_bonus = [0, 0]
-        game_bonus[winner] = options.game_bonus
-        box_bonus = (boxes[0] * options.box_bonus, boxes[1] * options.box_bonus)
-        totals = [points[i] + game_bonus[i] + box_bonus[i] for i in (0, 1)]
-        shutout = options.shutout_double and points[1 - winner] == 0
-        if shutout:
-            totals[winner] *= 2
-        self.result = GinMatchResult(
-            winner,
-            points,
-            boxes,
-            (game_bonus[0], game_bonus[1]),
-            box_bonus,
-            shutout,
-            (totals[0], totals[1]),
-        )
-
-
-def gin_hand_from_cards(
-    hands: Iterable[str], up: str, stock: str, *, dealer: int = 0, options: GinOptions | None = None
-) -> GinState:
-    """A hand from card strings (handy in tests and examples)."""
-    h = tuple(parse_natural_cards(x) for x in hands)
-    deal = Deal(h, parse_natural_cards(up)[0], parse_natural_cards(stock))
-    return Gin(options).new_hand(deal=deal, dealer=dealer)

@@ -1,22 +1,12 @@
-"""Basic Rummy for 2-6 players: options with two presets, one hand as a state machine, a match.
-
-Presets: ``rummy`` (Straight Rummy: one new meld a turn, the discard pile turned over once) and
-``rummy-classic`` (any number of melds a turn, the discard pile shuffled once).
-
->>> game = Rummy.preset("rummy")
->>> state = game.new_hand(players=4, seed=7)
->>> state.phase, state.to_act, [len(h) for h in state.hands]
-(<Phase.DRAW: 'draw'>, 1, [7, 7, 7, 7])
-"""
+"""One hand of Basic Rummy as a state machine: draw, meld, lay off, discard, restock, until
+someone goes out; and the melds a set of cards holds."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields, replace
-from enum import StrEnum
+from collections.abc import Iterable, Sequence
 from itertools import combinations
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING
 
 from rummykit.actions import Action, Discard, Draw, LayOff, NewMeld, Take
 from rummykit.cards import STANDARD_PACK, Card, format_cards, parse_natural_cards
@@ -34,313 +24,28 @@ from rummykit.games.mechanics import (
     PUBLIC,
     ActionDispatch,
     CloneableHand,
-    RotatingMatch,
     ShuffledRestocks,
     Tagged,
     redeal_unseen,
 )
-from rummykit.games.options import OptionSpec, SameRules, check_options, options_repr
+from rummykit.games.rummy.rules import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Restock,
+    RummyHandResult,
+    RummyOptions,
+    RummyOutcome,
+    Stranding,
+    hand_size,
+)
+from rummykit.games.rummy.view import RummyView
 from rummykit.games.table_meld import TableMeld
 from rummykit.melds import Meld, MeldError, MeldKind
 
-__all__ = [
-    "PRESETS",
-    "Restock",
-    "Rummy",
-    "RummyHandResult",
-    "RummyMatch",
-    "RummyMatchResult",
-    "RummyOptions",
-    "RummyOutcome",
-    "RummyState",
-    "RummyView",
-    "Stranding",
-    "TableMeld",
-    "hand_size",
-]
+if TYPE_CHECKING:
+    from rummykit.games.rummy.game import Rummy
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 6
-
-
-def hand_size(players: int) -> int:
-    """Cards dealt to each player: 10 for two, 7 for three or four, 6 for five or six."""
-    check_player_count("Basic Rummy", players, MIN_PLAYERS, MAX_PLAYERS)
-    return 10 if players == 2 else 7 if players <= 4 else 6
-
-
-class Restock(StrEnum):
-    """How the discard pile becomes a new stock when the stock runs out."""
-
-    TURN_OVER = "turn_over"
-    """Turned over without shuffling: the oldest discard is drawn first."""
-    SHUFFLE = "shuffle"
-    """Shuffled with the game's generator."""
-
-
-class Stranding(StrEnum):
-    """When a meld or lay-off that would leave only the card just taken from the pile is refused."""
-
-    DEAD_END = "dead_end"
-    """Only when that card could not then be laid off either (the turn could not end)."""
-    STRICT = "strict"
-    """Always (RULES.md's wording), even when the card could go out onto the table next."""
-
-
-class RummyOutcome(StrEnum):
-    """How a hand of Basic Rummy ended."""
-
-    OUT = "out"
-    """A player got rid of every card."""
-    STALEMATE = "stalemate"
-    """The stock ran out with no restock left: nobody scores."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RummyOptions:
-    """The rules of a Basic Rummy table; every field is a named option of RULES.md section 1."""
-
-    melds_per_turn: int | None = 1
-    """New melds a player may lay down in one turn; None means unlimited."""
-    discard_to_go_out: bool = False
-    """True: the last card must be discarded (a meld or lay-off may not empty the hand)."""
-    stranding: Stranding = Stranding.DEAD_END
-    """When a play leaving only the card just taken from the discard pile is refused."""
-    restock: Restock = Restock.TURN_OVER
-    restock_limit: int = 1
-    """How many times in a hand the discard pile may become the stock."""
-    rummy_bonus: bool = False
-    """Double the score of a player who goes out in one turn without having melded before."""
-    target_score: int = 100
-    hands: int | None = None
-    """Play this many hands instead of playing to ``target_score``."""
-
-    SPECS: ClassVar[tuple[OptionSpec, ...]] = (
-        # Upper bounds generous for any house rule yet small enough that no table is too big to
-        # play or to replay from its record.
-        OptionSpec("melds_per_turn", "int", 1, 100, none="unlimited"),
-        OptionSpec("discard_to_go_out", "bool"),
-        OptionSpec("stranding", "choice", choices=tuple(r.value for r in Stranding)),
-        OptionSpec("restock", "choice", choices=tuple(r.value for r in Restock)),
-        OptionSpec("restock_limit", "int", 0, 100),
-        OptionSpec("rummy_bonus", "bool"),
-        OptionSpec("target_score", "int", 1, 10_000),
-        OptionSpec("hands", "int", 1, 1_000, none="unset"),
-    )
-    """Every option and the values it takes, in field order."""
-
-    def __post_init__(self) -> None:
-        check_options(self, self.SPECS)
-        object.__setattr__(self, "stranding", Stranding(self.stranding))
-        object.__setattr__(self, "restock", Restock(self.restock))
-
-    def __repr__(self) -> str:
-        return options_repr(self, PRESETS)
-
-    @classmethod
-    def preset(cls, name: str, **overrides: Any) -> RummyOptions:
-        """The options of a named preset (``rummy`` or ``rummy-classic``), some overridden.
-
-        >>> RummyOptions.preset("rummy-classic", restock_limit=2)
-        RummyOptions.preset('rummy-classic', restock_limit=2)
-        """
-        try:
-            base = PRESETS[name]
-        except KeyError:
-            raise ValueError(f"unknown preset {name!r} (known: {', '.join(PRESETS)})") from None
-        return replace(base, **overrides)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The options as JSON data (``"unlimited"`` for no meld limit)."""
-        return {
-            "melds_per_turn": "unlimited" if self.melds_per_turn is None else self.melds_per_turn,
-            "discard_to_go_out": self.discard_to_go_out,
-            "stranding": self.stranding.value,
-            "restock": self.restock.value,
-            "restock_limit": self.restock_limit,
-            "rummy_bonus": self.rummy_bonus,
-            "target_score": self.target_score,
-            "hands": self.hands,
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any], base: RummyOptions | None = None) -> RummyOptions:
-        """Options from JSON data on top of ``base`` (default: the ``rummy`` preset)."""
-        if not isinstance(data, Mapping):
-            raise ValueError("options must be an object of name: value")
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(
-                f"unknown Rummy option(s): {', '.join(unknown)} (known: {', '.join(sorted(known))})"
-            )
-        values = dict(data)
-        if values.get("melds_per_turn") == "unlimited":
-            values["melds_per_turn"] = None
-        if values.get("hands") == "unset":  # as the option's message names it
-            values["hands"] = None
-        return replace(base if base is not None else cls(), **values)
-
-
-PRESETS: dict[str, RummyOptions] = {
-    "rummy": RummyOptions(),
-    "rummy-classic": RummyOptions(melds_per_turn=None, restock=Restock.SHUFFLE),
-}
-"""The two named presets: ``rummy`` (after pagat's Straight Rummy) and ``rummy-classic``."""
-
-
-@dataclass(frozen=True, slots=True)
-class RummyHandResult:
-    """How a hand ended and every number of its score screen."""
-
-    outcome: RummyOutcome
-    winner: int | None
-    points: int
-    """What the winner scored (doubled by the rummy bonus if it applied)."""
-    rummy: bool
-    """True if the rummy bonus doubled the score."""
-    hand_values: tuple[int, ...]
-    """Per seat, the value of the cards left in hand."""
-    remaining: tuple[tuple[Card, ...], ...]
-    """Per seat, the cards left in hand."""
-
-    @property
-    def scores(self) -> tuple[int, ...]:
-        """What this hand adds to each seat's total."""
-        return tuple(
-            self.points if seat == self.winner else 0 for seat in range(len(self.hand_values))
-        )
-
-    def seen_by(self, seat: int) -> RummyHandResult:
-        """The result as ``seat`` may see it.
-
-        After a stalemate nobody scores, so no hand is shown: every other seat's ``remaining``
-        is empty and its ``hand_values`` 0 (both lists keep one entry per seat). After a player
-        went out every hand left is scored and shown.
-        """
-        if self.outcome is not RummyOutcome.STALEMATE:
-            return self
-        return replace(
-            self,
-            hand_values=tuple(v if s == seat else 0 for s, v in enumerate(self.hand_values)),
-            remaining=tuple(cs if s == seat else () for s, cs in enumerate(self.remaining)),
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        """The result as JSON data."""
-        return {
-            "outcome": self.outcome.value,
-            "winner": self.winner,
-            "points": self.points,
-            "rummy": self.rummy,
-            "hand_values": list(self.hand_values),
-            "remaining": [[str(c) for c in cs] for cs in self.remaining],
-            "scores": list(self.scores),
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class RummyView:
-    """What one seat may know of a hand: never another hand's cards or the stock order."""
-
-    seat: int
-    dealer: int
-    phase: Phase
-    to_act: int | None
-    hand: tuple[Card, ...]
-    """This seat's cards, sorted by suit then rank."""
-    hand_sizes: tuple[int, ...]
-    stock_size: int
-    discard_pile: tuple[Card, ...]
-    """The face-up discard pile, bottom first (the last card is the top)."""
-    table: tuple[TableMeld[Meld], ...]
-    """Melds on the table in the order laid (meld number = position + 1)."""
-    taken_from_discard: Card | None
-    """The card this seat took from the discard pile this turn (it may not be discarded)."""
-    melds_this_turn: int
-    restocks: int
-    legal_actions: tuple[Action, ...]
-    result: RummyHandResult | None
-    """The hand's result as this seat may see it (:meth:`RummyHandResult.seen_by`)."""
-    history: tuple[tuple[int, str], ...]
-    known_cards: tuple[tuple[Card, ...], ...] = ()
-    """Per seat, the cards it took from the discard pile and still holds (everyone saw them
-    taken, and nobody has seen them leave)."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """The view as JSON data."""
-        return {
-            "seat": self.seat,
-            "dealer": self.dealer,
-            "phase": self.phase.value,
-            "to_act": self.to_act,
-            "hand": [str(c) for c in self.hand],
-            "hand_sizes": list(self.hand_sizes),
-            "known_cards": [[str(c) for c in cs] for cs in self.known_cards],
-            "stock_size": self.stock_size,
-            "discard_pile": [str(c) for c in self.discard_pile],
-            "table": [t.to_dict() for t in self.table],
-            "taken_from_discard": None
-            if self.taken_from_discard is None
-            else str(self.taken_from_discard),
-            "melds_this_turn": self.melds_this_turn,
-            "restocks": self.restocks,
-            "legal_actions": [str(a) for a in self.legal_actions],
-            "result": None if self.result is None else self.result.to_dict(),
-            "history": [list(h) for h in self.history],
-        }
-
-
-class Rummy(SameRules):
-    """Basic Rummy under a set of options (immutable); it creates hands and matches."""
-
-    name = "rummy"
-    min_players, max_players = MIN_PLAYERS, MAX_PLAYERS
-    outcomes: tuple[str, ...] = tuple(o.value for o in RummyOutcome)
-    low_total_wins = False
-
-    def __init__(self, options: RummyOptions | None = None) -> None:
-        self.options = options if options is not None else RummyOptions()
-
-    @classmethod
-    def from_options(cls, options: Mapping[str, Any] | None = None, preset: str = "rummy") -> Rummy:
-        """The game under ``preset`` with options given as JSON data overriding it."""
-        return cls.preset(preset, **dict(options or {}))
-
-    @classmethod
-    def preset(cls, name: str, **overrides: Any) -> Rummy:
-        """The game under a named preset (``rummy`` or ``rummy-classic``), options overridden."""
-        return cls(RummyOptions.from_dict(overrides, RummyOptions.preset(name)))
-
-    def __repr__(self) -> str:
-        return f"Rummy({self.options!r})"
-
-    def new_hand(
-        self,
-        *,
-        players: int = 2,
-        seed: int | None = None,
-        deal: Deal | None = None,
-        dealer: int = 0,
-    ) -> RummyState:
-        """A new hand for ``players`` seats, dealt from ``seed`` or from an explicit ``deal``."""
-        return RummyState(self, players=players, seed=seed, deal=deal, dealer=dealer)
-
-    def new_match(
-        self,
-        *,
-        players: int = 2,
-        seed: int | None = None,
-        dealer: int = 0,
-        first_seed: int | None = None,
-        first_deal: Deal | None = None,
-    ) -> RummyMatch:
-        """A new match (to ``target_score``, or ``hands`` hands); its first hand is dealt at once."""
-        hands = []
-        if first_seed is not None or first_deal is not None:
-            hands.append(
-                self.new_hand(players=players, seed=first_seed, deal=first_deal, dealer=dealer)
-            )
-        return RummyMatch(self, players=players, seed=seed, dealer=dealer, hands=hands)
+__all__ = ["RummyState", "melds_in"]
 
 
 class RummyState(DealtHand[Card], ActionDispatch, CloneableHand, ShuffledRestocks):
@@ -646,6 +351,7 @@ class RummyState(DealtHand[Card], ActionDispatch, CloneableHand, ShuffledRestock
         and its legal actions when it is to act, are the same as here; this hand is unchanged.
         The copy has no record (``resampled`` is True).
 
+        >>> from rummykit.games.rummy import Rummy
         >>> state = Rummy.preset("rummy").new_hand(players=3, seed=1)
         >>> guess = state.resample(1, random.Random(2))
         >>> guess.view(1).to_dict() == state.view(1).to_dict(), guess.hands[1] == state.hands[1]
@@ -727,6 +433,8 @@ RummyState.VERIFY = {
     LayOff: RummyState._verify_lay_off,
     Discard: RummyState._verify_discard,
 }
+
+
 RummyState.PERFORM = {
     Draw: RummyState._perform_draw,
     Take: RummyState._perform_take,
@@ -760,60 +468,3 @@ def melds_in(cards: Iterable[Card]) -> list[Meld]:
                     found.append(Meld(MeldKind.RUN, tuple(run)))
                 high += 1
     return found
-
-
-# ----------------------------------------------------------------------------------- match
-
-
-@dataclass(frozen=True, slots=True)
-class RummyMatchResult:
-    """The end of a match: the totals and who won (equal top totals share the win)."""
-
-    winners: tuple[int, ...]
-    totals: tuple[int, ...]
-    hands: int
-
-    def to_dict(self) -> dict[str, Any]:
-        """The result as JSON data."""
-        return {"winners": list(self.winners), "totals": list(self.totals), "hands": self.hands}
-
-
-@dataclass
-class RummyMatch(RotatingMatch[Rummy, RummyState]):
-    """Hands of Basic Rummy to ``target_score`` (or for ``hands`` hands), the deal passing left."""
-
-    TITLE = "Basic Rummy"
-    SEATS = (MIN_PLAYERS, MAX_PLAYERS)
-
-    game: Rummy
-    players: int = 2
-    result: RummyMatchResult | None = None
-
-    def _settle(self) -> None:
-        options = self.game.options
-        totals = self.scores()
-        if options.hands is not None:
-            if len(self.hands) < options.hands:
-                return
-        elif max(totals) < options.target_score:
-            return
-        best = max(totals)
-        winners = tuple(seat for seat, t in enumerate(totals) if t == best)
-        self.result = RummyMatchResult(winners, totals, len(self.hands))
-
-
-def rummy_hand_from_cards(
-    hands: Sequence[str],
-    up: str,
-    stock: str,
-    *,
-    dealer: int = 0,
-    options: RummyOptions | None = None,
-) -> RummyState:
-    """A hand from card strings (handy in tests and examples)."""
-    deal = Deal(
-        tuple(parse_natural_cards(h) for h in hands),
-        parse_natural_cards(up)[0],
-        parse_natural_cards(stock),
-    )
-    return Rummy(options).new_hand(players=len(hands), deal=deal, dealer=dealer)
