@@ -8,14 +8,12 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, cast
-
-if TYPE_CHECKING:
-    pass
+from typing import Any, ClassVar, Literal, Protocol, Self, cast
 
 __all__ = [
     "OptionSpec",
     "OptionsLike",
+    "RulesOptions",
     "SameRules",
     "as_written",
     "check_option",
@@ -118,6 +116,61 @@ def check_options(options: Any, specs: Sequence[OptionSpec]) -> None:
     one)."""
     for spec in specs:
         spec.check(getattr(options, spec.name))
+
+
+class RulesOptions:
+    """What every game's options dataclass shares: checked on creation (each field against its
+    spec in ``SPECS``, choices made members of their enum), a repr that evaluates back, and
+    JSON data both ways, None written as the spec names it (``"unlimited"``).
+
+    A subclass is a frozen dataclass made with ``repr=False`` (the repr is this one)."""
+
+    __slots__ = ()
+    SPECS: ClassVar[tuple[OptionSpec, ...]]
+    TITLE: ClassVar[str]
+    """The game's name in messages ("unknown Gin option(s): ...")."""
+    CHOICES: ClassVar[Mapping[str, type[StrEnum]]] = {}
+    """The enum of each choice option."""
+
+    def __post_init__(self) -> None:
+        check_options(self, self.SPECS)
+        for name, kind in self.CHOICES.items():
+            object.__setattr__(self, name, kind(getattr(self, name)))
+
+    def __repr__(self) -> str:
+        return options_repr(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The options as JSON data."""
+        data: dict[str, Any] = {}
+        for spec in self.SPECS:
+            value = getattr(self, spec.name)
+            if isinstance(value, StrEnum):
+                value = value.value
+            elif value is None:
+                value = spec.none
+            data[spec.name] = value
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], base: Self | None = None) -> Self:
+        """Options from JSON data on top of ``base`` (default: the defaults); an unknown name
+        or a bad value raises ValueError."""
+        if not isinstance(data, Mapping):
+            raise ValueError("options must be an object of name: value")
+        known = {spec.name for spec in cls.SPECS}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(
+                f"unknown {cls.TITLE} option(s): {', '.join(unknown)}"
+                f" (known: {', '.join(sorted(known))})"
+            )
+        values = dict(data)
+        for spec in cls.SPECS:
+            if spec.none is not None and values.get(spec.name) == spec.none:
+                values[spec.name] = None
+        start: Any = base if base is not None else cls()
+        return cast(Self, dataclasses.replace(start, **values))
 
 
 class SameRules:

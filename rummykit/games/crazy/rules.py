@@ -3,13 +3,12 @@ RULES.md section 3), how a round ends and its result."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar
 
 from rummykit.cards import AnyCard
-from rummykit.games.options import OptionSpec, check_options, options_repr
+from rummykit.games.options import OptionSpec, RulesOptions
 from rummykit.solver.contract import CONTRACTS
 from rummykit.wild_melds import WildRules
 
@@ -35,8 +34,8 @@ class CrazyOutcome(StrEnum):
     """A card had to be drawn and none could be had: everyone scores their hand."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CrazyOptions:
+@dataclass(frozen=True, slots=True, kw_only=True, repr=False)
+class CrazyOptions(RulesOptions):
     """The rules of a Crazy Rummy table; every field is a named option of RULES.md section 3."""
 
     jokers: int = 4
@@ -79,43 +78,12 @@ class CrazyOptions:
         OptionSpec("buy_keeps_draw", "bool"),
     )
     """Every option and the values it takes, in field order."""
-
-    def __post_init__(self) -> None:
-        check_options(self, self.SPECS)
+    TITLE = "Crazy Rummy"
 
     @property
     def rules(self) -> WildRules:
         """The meld limits these options set."""
         return WildRules(max_wilds_run=self.max_wilds_run, max_wilds_book=self.max_wilds_book)
-
-    def __repr__(self) -> str:
-        return options_repr(self)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The options as JSON data (``"unlimited"`` for no buy limit)."""
-        data = {f.name: getattr(self, f.name) for f in fields(self)}
-        for name in ("max_buys_per_round", "max_restocks"):
-            if data[name] is None:
-                data[name] = "unlimited"
-        return data
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> CrazyOptions:
-        """Options from JSON data; an unknown name or a bad value raises ValueError."""
-        if not isinstance(data, Mapping):
-            raise ValueError("options must be an object of name: value")
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(
-                f"unknown Crazy Rummy option(s): {', '.join(unknown)}"
-                f" (known: {', '.join(sorted(known))})"
-            )
-        values = dict(data)
-        for name in ("max_buys_per_round", "max_restocks"):
-            if values.get(name) == "unlimited":
-                values[name] = None
-        return replace(cls(), **values)
 
 
 @dataclass(frozen=True, slots=True)

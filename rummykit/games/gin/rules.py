@@ -4,14 +4,14 @@ result."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar
 
 from rummykit.cards import Card
 from rummykit.games.base import as_seat, check_player_count
 from rummykit.games.deal import Deal
-from rummykit.games.options import OptionSpec, check_options, options_repr
+from rummykit.games.options import OptionSpec, RulesOptions
 from rummykit.melds import Meld
 
 __all__ = [
@@ -52,8 +52,8 @@ class Outcome(StrEnum):
     CANCELLED = "cancelled"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GinOptions:
+@dataclass(frozen=True, slots=True, kw_only=True, repr=False)
+class GinOptions(RulesOptions):
     """The rules of a Gin Rummy table. Every field is a named option of RULES.md section 2."""
 
     knock_limit: int = 10
@@ -82,32 +82,8 @@ class GinOptions:
         OptionSpec("next_dealer", "choice", choices=tuple(d.value for d in NextDealer)),
     )
     """Every option and the values it takes, in field order."""
-
-    def __post_init__(self) -> None:
-        check_options(self, self.SPECS)
-        object.__setattr__(self, "next_dealer", NextDealer(self.next_dealer))
-
-    def __repr__(self) -> str:
-        return options_repr(self)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The options as plain JSON data."""
-        data = asdict(self)
-        data["next_dealer"] = self.next_dealer.value
-        return data
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> GinOptions:
-        """Options from JSON data; an unknown name or a bad value raises ValueError."""
-        if not isinstance(data, Mapping):
-            raise ValueError("options must be an object of name: value")
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(
-                f"unknown Gin option(s): {', '.join(unknown)} (known: {', '.join(sorted(known))})"
-            )
-        return cls(**dict(data))
+    TITLE = "Gin"
+    CHOICES: ClassVar[Mapping[str, type[StrEnum]]] = {"next_dealer": NextDealer}
 
 
 GinDeal = Deal

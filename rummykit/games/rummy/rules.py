@@ -4,13 +4,13 @@ ends and its result."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, ClassVar
 
 from rummykit.cards import Card
 from rummykit.games.base import check_player_count
-from rummykit.games.options import OptionSpec, check_options, options_repr
+from rummykit.games.options import OptionSpec, RulesOptions, options_repr
 
 __all__ = [
     "MAX_PLAYERS",
@@ -61,8 +61,8 @@ class RummyOutcome(StrEnum):
     """The stock ran out with no restock left: nobody scores."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RummyOptions:
+@dataclass(frozen=True, slots=True, kw_only=True, repr=False)
+class RummyOptions(RulesOptions):
     """The rules of a Basic Rummy table; every field is a named option of RULES.md section 1."""
 
     melds_per_turn: int | None = 1
@@ -93,11 +93,8 @@ class RummyOptions:
         OptionSpec("hands", "int", 1, 1_000, none="unset"),
     )
     """Every option and the values it takes, in field order."""
-
-    def __post_init__(self) -> None:
-        check_options(self, self.SPECS)
-        object.__setattr__(self, "stranding", Stranding(self.stranding))
-        object.__setattr__(self, "restock", Restock(self.restock))
+    TITLE = "Rummy"
+    CHOICES: ClassVar[Mapping[str, type[StrEnum]]] = {"stranding": Stranding, "restock": Restock}
 
     def __repr__(self) -> str:
         return options_repr(self, PRESETS)
@@ -116,35 +113,11 @@ class RummyOptions:
         return replace(base, **overrides)
 
     def to_dict(self) -> dict[str, Any]:
-        """The options as JSON data (``"unlimited"`` for no meld limit)."""
-        return {
-            "melds_per_turn": "unlimited" if self.melds_per_turn is None else self.melds_per_turn,
-            "discard_to_go_out": self.discard_to_go_out,
-            "stranding": self.stranding.value,
-            "restock": self.restock.value,
-            "restock_limit": self.restock_limit,
-            "rummy_bonus": self.rummy_bonus,
-            "target_score": self.target_score,
-            "hands": self.hands,
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any], base: RummyOptions | None = None) -> RummyOptions:
-        """Options from JSON data on top of ``base`` (default: the ``rummy`` preset)."""
-        if not isinstance(data, Mapping):
-            raise ValueError("options must be an object of name: value")
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(
-                f"unknown Rummy option(s): {', '.join(unknown)} (known: {', '.join(sorted(known))})"
-            )
-        values = dict(data)
-        if values.get("melds_per_turn") == "unlimited":
-            values["melds_per_turn"] = None
-        if values.get("hands") == "unset":  # as the option's message names it
-            values["hands"] = None
-        return replace(base if base is not None else cls(), **values)
+        """The options as JSON data (``"unlimited"`` for no meld limit; ``hands`` unset is
+        ``null``, as records have always written it)."""
+        data = RulesOptions.to_dict(self)
+        data["hands"] = self.hands
+        return data
 
 
 PRESETS: dict[str, RummyOptions] = {
