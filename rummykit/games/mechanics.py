@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar, cast
 from rummykit.actions import Discard, Draw, End, LayOff, Take
 from rummykit.cards import AnyCard, parse_card
 from rummykit.games.base import (
+    Game,
+    HandState,
     IllegalActionError,
     Phase,
     as_seat,
@@ -377,8 +379,8 @@ class MatchMechanics:
         raise NotImplementedError
 
 
-_Game = TypeVar("_Game")
-_Hand = TypeVar("_Hand")
+_Game = TypeVar("_Game", bound="Game")
+_Hand = TypeVar("_Hand", bound="HandState")
 
 
 @dataclass
@@ -424,7 +426,7 @@ class RotatingMatch(MatchMechanics, Generic[_Game, _Hand]):
         """Each seat's total so far."""
         totals = [0] * self.players
         for h in self.hands:
-            result = cast(Any, h).result
+            result = h.result
             if result is not None:
                 for seat, points in enumerate(result.scores):
                     totals[seat] += points
@@ -434,19 +436,18 @@ class RotatingMatch(MatchMechanics, Generic[_Game, _Hand]):
         """Apply ``action`` to the hand in play; settles the match when a hand ends it."""
         if self.is_over:
             raise IllegalActionError(self.MATCH_OVER)
-        cast(Any, self.hand).apply(action, seat)
+        self.hand.apply(action, seat)
         self._catch_up()
 
     def next_dealer(self) -> int:
         """The deal passes to the left after every hand."""
-        dealer: int = cast(Any, self.hand).dealer
-        return (dealer + 1) % self.players
+        return (self.hand.dealer + 1) % self.players
 
     def next_hand(self, *, seed: int | None = None, deal: Deal | None = None) -> _Hand:
         """Deal the next hand (from the match seed unless a seed or deal is given)."""
         if self.is_over:
             raise IllegalActionError(self.MATCH_OVER)
-        if not cast(Any, self.hand).is_over:
+        if not self.hand.is_over:
             raise IllegalActionError(self.HAND_GOES_ON)
         if seed is None and deal is None:
             assert self.seed is not None
@@ -457,8 +458,8 @@ class RotatingMatch(MatchMechanics, Generic[_Game, _Hand]):
 
     def _deal(self, seed: int | None, deal: Deal | None, dealer: int) -> _Hand:
         """The next hand of the match (Crazy Rummy also says which round)."""
-        game = cast(Any, self.game)
-        return cast(_Hand, game.new_hand(players=self.players, seed=seed, deal=deal, dealer=dealer))
+        hand = self.game.new_hand(players=self.players, seed=seed, deal=deal, dealer=dealer)
+        return cast(_Hand, hand)
 
     def view(self, seat: int) -> MatchView:
         """What ``seat`` may see of the match: the hand's view and the totals so far."""
