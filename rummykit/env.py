@@ -84,6 +84,8 @@ class RummyEnv:
         else:
             self.game = game
         check_player_count(self.game.name, players, self.game.min_players, self.game.max_players)
+        if self.game.name == "crazy":
+            raise ValueError("no encoder for crazy in RummyEnv yet (its points are bad points)")
         self.encoder: Encoder = encoder_for(self.game, players)
         if not (type(seat) is int and 0 <= seat < players):
             raise ValueError(f"seat is a whole number from 0 to {players - 1}")

@@ -223,7 +223,7 @@ def test_table_accepts_marks_the_cards_that_can_be_laid_off() -> None:
 @pytest.mark.parametrize(
     ("call", "error", "says"),
     [
-        (lambda: encoder_for("crazy"), ValueError, "no encoder for crazy"),
+        (lambda: encoder_for("crazy"), ValueError, "Crazy Rummy encoder needs the number"),
         (lambda: encoder_for("rummy"), ValueError, "needs the number of players"),
         (lambda: encoder_for("rummy", players=7), ValueError, "2 to 6 players"),
         (lambda: encoder_for("rummy", players=cast(int, 2.0)), TypeError, "whole number"),
@@ -304,7 +304,7 @@ def test_the_encoder_like_the_engine_core_needs_only_the_standard_library() -> N
 def _documented_planes(game: str, players: int) -> list[str]:
     """The observation planes in docs/encoding.md's table for ``game``, in the table's order."""
     text = (Path(__file__).parent.parent / "docs" / "encoding.md").read_text("utf-8")
-    heading = "## Gin Rummy" if game == "gin" else "## Basic Rummy"
+    heading = {"gin": "## Gin Rummy", "rummy": "## Basic Rummy", "crazy": "## Crazy Rummy"}[game]
     section = text.split(heading, 1)[1].split("\n## ", 1)[0]
     table = section.split("| observation | size | meaning |", 1)[1]
     names: list[str] = []
@@ -313,13 +313,17 @@ def _documented_planes(game: str, players: int) -> list[str]:
             break
         cell = line.split("|")[1]
         found = re.findall(r"`(\w+)`", cell)
-        if cell.strip().endswith("..."):  # one plane per other seat: left1_..., left2_...
+        if cell.strip().endswith("...") and "meld1" in found[0]:  # one plane per table meld
+            found = [f"meld{m}" for m in range(1, 19)]
+        elif cell.strip().endswith("..."):  # one plane per other seat: left1_..., left2_...
             found = [found[0].replace("left1", f"left{k}") for k in range(1, players)]
         names.extend(found)
     return names
 
 
-@pytest.mark.parametrize(("game", "players"), [("gin", 2), ("rummy", 2), ("rummy", 5)])
+@pytest.mark.parametrize(
+    ("game", "players"), [("gin", 2), ("rummy", 2), ("rummy", 5), ("crazy", 2), ("crazy", 6)]
+)
 def test_the_documented_planes_are_the_encoders_in_order(game: str, players: int) -> None:
     planes = [p.name for p in encoder_for(game, players=players).planes]
     assert _documented_planes(game, players) == planes
