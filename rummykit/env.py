@@ -2,25 +2,28 @@
 
 :class:`RummyEnv` has the shape of Gymnasium's single-agent API without depending on it:
 ``reset(seed)`` gives ``(observation, info)`` and ``step(number)`` gives ``(observation,
-reward, terminated, truncated, info)``. The agent plays one seat of Gin Rummy or Basic Rummy by
-the action numbers of :mod:`rummykit.encoding`; the other seats are rummykit's computer players,
+reward, terminated, truncated, info)``. The agent plays one seat of Gin Rummy, Basic Rummy or
+Crazy Rummy by the action numbers of :mod:`rummykit.encoding`; the other seats are rummykit's computer players,
 which move by themselves until it is the agent's turn again. Observations and ``info`` come
 from the agent's own view only, so the agent never sees another seat's cards or the stock.
 
 An episode is one hand (``episode="hand"``, the default) or a whole match (``"match"``), and the
 reward is ``"points"`` (the agent's points minus the other seats' average, as they change: a
-whole episode's rewards add up to its final margin, bonuses included) or ``"win"`` (+1 when the
-agent alone wins the hand or match at the end, -1 when another seat does, 0 for a shared win or
-a hand nobody won).
+whole episode's rewards add up to its final margin, bonuses included; in Crazy Rummy, whose
+points are bad, the other seats' average minus the agent's) or ``"win"`` (+1 when the agent alone
+wins the hand or match at the end, -1 when another seat does, 0 for a shared win or a hand nobody
+won). A Crazy Rummy hand episode is one round: ``crazy_round`` (1-7), or a round drawn at random.
+
+:mod:`rummykit.rl` makes real Gymnasium environments of it (spaces, ``check_env``, wrappers).
 
 What differs from Gymnasium: there are no space objects (``action_size`` and
-``observation_size`` give the sizes, ``info["legal_mask"]`` the legal numbers), ``reset`` takes
+``observation_size`` give the sizes, ``info["action_mask"]`` the legal numbers), ``reset`` takes
 no options (the rules are set when the environment is made), and a hand episode whose hand ends
 before the agent's first move (a Basic Rummy player going out at once) is dealt again.
 
 >>> env = RummyEnv("gin", opponents="medium")
 >>> obs, info = env.reset(seed=3)
->>> len(obs) == env.observation_size and len(info["legal_mask"]) == env.action_size
+>>> len(obs) == env.observation_size and len(info["action_mask"]) == env.action_size
 True
 >>> total, done = 0.0, False
 >>> while not done:
@@ -41,6 +44,7 @@ from typing import Any, ClassVar, Literal
 from rummykit.encoding import Encoder, encoder_for
 from rummykit.games import find_game
 from rummykit.games.base import Game, HandState, IllegalActionError, check_player_count, standings
+from rummykit.games.crazy import ROUNDS, Crazy
 from rummykit.games.match import Match
 from rummykit.players import Player, find_player
 
@@ -54,13 +58,13 @@ MAX_DEALS = 100
 
 
 class RummyEnv:
-    """The agent plays ``seat`` of ``game`` (Gin Rummy, or Basic Rummy and its presets) against
-    computer players named by ``opponents`` (one name for every other seat, or one per other
-    seat in seat order), under ``options`` overriding the game's rules.
+    """The agent plays ``seat`` of ``game`` (Gin Rummy, Basic Rummy and its presets, or Crazy
+    Rummy) against computer players named by ``opponents`` (one name for every other seat, or
+    one per other seat in seat order), under ``options`` overriding the game's rules.
 
     ``max_steps`` (the agent's actions in one episode) truncates an episode that runs longer.
-    Bad arguments raise ValueError naming the problem; Crazy Rummy has no action numbers
-    (:func:`rummykit.encoding.encoder_for` says why).
+    ``crazy_round`` fixes the round of a Crazy Rummy hand episode (None: a round from 1 to 7
+    drawn with the episode's generator). Bad arguments raise ValueError naming the problem.
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": []}
@@ -76,6 +80,7 @@ class RummyEnv:
         reward: Reward = "points",
         options: Mapping[str, Any] | None = None,
         max_steps: int | None = None,
+        crazy_round: int | None = None,
     ) -> None:
         if isinstance(game, str):
             self.game: Game = find_game(game, options)
@@ -84,8 +89,6 @@ class RummyEnv:
         else:
             self.game = game
         check_player_count(self.game.name, players, self.game.min_players, self.game.max_players)
-        if self.game.name == "crazy":
-            raise ValueError("no encoder for crazy in RummyEnv yet (its points are bad points)")
         self.encoder: Encoder = encoder_for(self.game, players)
         if not (type(seat) is int and 0 <= seat < players):
             raise ValueError(f"seat is a whole number from 0 to {players - 1}")
@@ -100,12 +103,17 @@ class RummyEnv:
             raise ValueError("reward is 'points' or 'win'")
         if max_steps is not None and not (type(max_steps) is int and max_steps > 0):
             raise ValueError("max_steps is a positive whole number or None")
+        if crazy_round is not None and not (
+            isinstance(self.game, Crazy) and type(crazy_round) is int and 1 <= crazy_round <= 7
+        ):
+            raise ValueError("crazy_round is a Crazy Rummy round from 1 to 7, or None")
         self.players = players
         self.seat = seat
         self.opponents = tuple(names)
         self.episode = episode
         self.reward = reward
         self.max_steps = max_steps
+        self.crazy_round = crazy_round
         self.action_size = self.encoder.num_actions
         self.observation_size = self.encoder.observation_size
         self._match: Match | None = None
@@ -168,13 +176,14 @@ class RummyEnv:
             raise TypeError(f"an action number is a whole number, not {action!r:.40}") from None
         if isinstance(action, bool):
             raise TypeError("an action number is a whole number, not a bool")
-        chosen = self.encoder.action(number)
+        if not 0 <= number < self.action_size:
+            self.encoder.action(number)  # raises the encoder's ValueError naming the range
         if self._seen is None or number not in self._seen[1]:
             raise IllegalActionError(
-                f"action number {number} ({chosen!s:.60}) is not legal now;"
+                f"action number {number} ({self._name_of(number)}) is not legal now;"
                 " info['legal_ids'] lists the legal ones"
             )
-        self._apply(chosen, self.seat)
+        self._apply(self.encoder.action(number, self._seen[0]), self.seat)
         self._steps += 1
         self._play_others()
         terminated = self._episode_over()
@@ -208,7 +217,13 @@ class RummyEnv:
             self._hand = None
         else:
             self._match = None
-            self._hand = self.game.new_hand(players=self.players, seed=seed, dealer=dealer)
+            self._hand = self._new_hand(seed, dealer)
+
+    def _new_hand(self, seed: int, dealer: int) -> HandState:
+        if not isinstance(self.game, Crazy):
+            return self.game.new_hand(players=self.players, seed=seed, dealer=dealer)
+        number = self.crazy_round or self._rng.randint(1, ROUNDS)
+        return self.game.new_hand(players=self.players, seed=seed, dealer=dealer, round=number)
 
     def _current(self) -> HandState:
         if self._match is not None:
@@ -254,8 +269,16 @@ class RummyEnv:
         return tuple(result_of_hand.scores)
 
     def _standing(self) -> float:
-        """The agent's points minus the other seats' average."""
-        return standings(self._totals())[self.seat]
+        """The agent's points minus the other seats' average (negated where points are bad)."""
+        return standings(self._totals(), low_wins=self.game.low_total_wins)[self.seat]
+
+    def _name_of(self, number: int) -> str:
+        """The notation of action ``number`` now, for a message (a lay-down not legal now: its
+        verb)."""
+        try:
+            return f"{self.encoder.action(number, self._seen[0] if self._seen else None)!s:.60}"
+        except ValueError:
+            return "down"
 
     def _winner_sign(self) -> int:
         if self._match is not None:
@@ -289,7 +312,7 @@ class RummyEnv:
             mask[i] = 1
         return {
             "legal_ids": ids,
-            "legal_mask": mask,
+            "action_mask": mask,
             "view": view,
             "steps": self._steps,
             "margin": self._standing(),

@@ -11,9 +11,11 @@ from hypothesis import strategies as st
 from hypothesis_profiles import examples
 
 from rummykit.encoding import encoder_for
+from rummykit.encoding.crazy import DOWN
 from rummykit.env import RummyEnv
 from rummykit.games import find_game
 from rummykit.games.base import IllegalActionError
+from rummykit.games.crazy import CrazyRoundResult
 from rummykit.games.gin import GinHandResult
 
 
@@ -41,6 +43,8 @@ def _play(env: RummyEnv, seed: int, pick: random.Random) -> tuple[list[Any], flo
             ("rummy-classic", 3, "hand", None),
             ("gin", 2, "match", {"target_score": 50}),
             ("rummy", 5, "match", {"hands": 2}),
+            ("crazy", 4, "hand", None),
+            ("crazy", 2, "match", {"jokers": 2}),
         ]
     ),
 )
@@ -63,7 +67,7 @@ def test_an_episode_keeps_the_api_and_its_rewards_add_up_to_the_margin(
     while not (done or truncated):
         assert len(obs) == env.observation_size and all(0.0 <= x <= 1.0 for x in obs)
         assert info["legal_ids"], "the agent is asked only when it has a move"
-        assert [i for i, m in enumerate(info["legal_mask"]) if m] == info["legal_ids"]
+        assert [i for i, m in enumerate(info["action_mask"]) if m] == info["legal_ids"]
         # the observation is the encoder's reading of the agent's own view, nothing more
         view = info["view"].hand if episode == "match" else info["view"]
         assert view.seat == env.seat
@@ -72,7 +76,7 @@ def test_an_episode_keeps_the_api_and_its_rewards_add_up_to_the_margin(
         obs, reward, done, truncated, info = env.step(pick.choice(info["legal_ids"]))
         total += reward
     assert done and not truncated
-    assert info["legal_ids"] == [] and sum(info["legal_mask"]) == 0
+    assert info["legal_ids"] == [] and sum(info["action_mask"]) == 0
     assert total == pytest.approx(info["margin"])
     with pytest.raises(RuntimeError, match="reset"):
         env.step(0)
@@ -157,7 +161,8 @@ def test_max_steps_truncates_an_episode() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"game": "crazy"}, "no encoder for crazy"),
+        ({"game": "gin", "crazy_round": 1}, "crazy_round is a Crazy Rummy round"),
+        ({"game": "crazy", "crazy_round": 8}, "crazy_round is a Crazy Rummy round"),
         ({"game": "chess"}, "unknown game"),
         ({"game": "gin", "players": 3}, "gin needs 2 players, not 3"),
         ({"game": "rummy", "players": 7}, "rummy is for 2 to 6 players"),
@@ -237,3 +242,35 @@ def test_the_win_reward_of_a_match_and_of_a_hand_nobody_won() -> None:
             stalemates += 1
             assert total == 0 and all(r == 0 for _, r, _ in steps)
     assert stalemates > 0
+
+
+def test_crazy_rummy_pays_the_bad_points_turned_round_and_plays_the_chosen_round() -> None:
+    for seed in range(4):
+        points = RummyEnv("crazy", players=3, opponents="medium", crazy_round=2)
+        wins = RummyEnv("crazy", players=3, opponents="medium", crazy_round=2, reward="win")
+        _, total, _ = _play(points, seed, random.Random(seed))
+        _, sign, _ = _play(wins, seed, random.Random(seed))
+        result = points.state.result
+        assert isinstance(result, CrazyRoundResult) and points.state.round == 2
+        mine, others = result.points[0], result.points[1:]
+        assert total == pytest.approx(sum(others) / 2 - mine)  # fewer points than the others: > 0
+        assert sign == (0 if result.winner is None else 1 if result.winner == 0 else -1)
+
+
+def test_a_crazy_rummy_hand_episode_draws_its_round_from_the_seed() -> None:
+    env = RummyEnv("crazy", players=4, opponents="random")
+    rounds = []
+    for seed in range(12):
+        env.reset(seed=seed)
+        rounds.append(env.state.round)
+        env.reset(seed=seed)
+        assert env.state.round == rounds[-1]
+    assert len(set(rounds)) > 2 and set(rounds) <= set(range(1, 8))
+
+
+def test_the_lay_down_number_is_refused_when_no_lay_down_is_legal() -> None:
+    env = RummyEnv("crazy", players=2, opponents="random", crazy_round=7)
+    _, info = env.reset(seed=1)
+    assert DOWN not in info["legal_ids"]
+    with pytest.raises(IllegalActionError, match=r"action number 4 \(down\) is not legal"):
+        env.step(DOWN)
