@@ -67,6 +67,8 @@ MAX_BUYS: Final = 10
 STOCK: Final = 2 * CARDS + 4
 """The most cards a Crazy Rummy pack has (two packs and four jokers)."""
 
+_WILDS: Final[tuple[AnyCard, ...]] = (*(c for c in STANDARD_PACK if c.number == 2), JOKER)
+
 _SIMPLE: Final[dict[type, int]] = {Draw: 0, Take: 1, Pass: 2, Buy: 3, Down: DOWN}
 
 
@@ -83,6 +85,7 @@ class CrazyEncoder(Encoder):
         self.game = "crazy"
         self.players = players
         self.rules = rules
+        self._accepts_memo: dict[WildMeld, frozenset[AnyCard]] = {}
         actions: list[Action] = [Draw(), Take(), Pass(), Buy(), Down(())]
         actions += [Discard(c) for c in KIND_CARDS]
         actions += [
@@ -208,20 +211,27 @@ class CrazyEncoder(Encoder):
 
     def _accepted(self, table: Sequence[TableMeld[WildMeld]]) -> set[AnyCard]:
         """The card kinds that some table meld would take as a lay-off now."""
-        wilds: list[AnyCard] = [*(c for c in STANDARD_PACK if c.number == 2), JOKER]
         out: set[AnyCard] = set()
         for t in table:
-            meld = t.meld
-            if isinstance(meld, Book):
-                near: list[AnyCard] = [
-                    STANDARD_PACK[13 * s + meld.rank.number - 1] for s in range(4)
-                ]
-                out.update(c for c in (*near, *wilds) if meld.accepts(c, self.rules))
-            else:
-                ends = [p for p in (meld.low - 1, meld.high + 1) if 1 <= p <= ACE_HIGH]
-                near = [position_card(p, meld.suit) for p in ends]
-                out.update(c for c in (*near, *wilds) if meld.layoff_ends(c, self.rules))
+            out |= self._accepted_by(t.meld)
         return out
+
+    def _accepted_by(self, meld: WildMeld) -> frozenset[AnyCard]:
+        """The card kinds ``meld`` would take (remembered: a meld changes only when it grows)."""
+        known = self._accepts_memo.get(meld)
+        if known is not None:
+            return known
+        if len(self._accepts_memo) > 4096:
+            self._accepts_memo.clear()
+        if isinstance(meld, Book):
+            near = [STANDARD_PACK[13 * s + meld.rank.number - 1] for s in range(4)]
+            found = frozenset(c for c in (*near, *_WILDS) if meld.accepts(c, self.rules))
+        else:
+            ends = [p for p in (meld.low - 1, meld.high + 1) if 1 <= p <= ACE_HIGH]
+            near = [position_card(p, meld.suit) for p in ends]
+            found = frozenset(c for c in (*near, *_WILDS) if meld.layoff_ends(c, self.rules))
+        self._accepts_memo[meld] = found
+        return found
 
     def _meld(self, out: list[float], name: str, table_meld: TableMeld[WildMeld], me: int) -> None:
         """One table meld: present, is a run, its owner (counted from this seat), its suit (a
