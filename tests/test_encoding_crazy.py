@@ -149,6 +149,17 @@ def _check(enc: CrazyEncoder, state: CrazyState, rng: random.Random, deep: bool)
         assert len(obs) == enc.observation_size and all(0.0 <= x <= 1.0 for x in obs)
         assert _counts(enc, obs, "hand") == Counter(view.hand)
         assert _counts(enc, obs, "table") == Counter(c for t in state.table for c in t.meld.cards)
+        assert _counts(enc, obs, "discard_top") == Counter(view.discard_pile[-1:])
+        assert _counts(enc, obs, "discard_below") == Counter(view.discard_pile[:-1])
+        for k in range(1, state.players):
+            other = (seat + k) % state.players
+            assert _counts(enc, obs, f"left{k}_known") == Counter(view.known_cards[other])
+            size = obs[enc.plane(f"left{k}_hand_size").start]
+            assert size == pytest.approx(min(len(state.hands[other]), 30) / 30)
+            assert obs[enc.plane(f"left{k}_laid_down").start] == float(state.laid_down[other])
+        for number in range(len(state.table) + 1, 19):  # the meld slots not in use are empty
+            empty = enc.plane(f"meld{number}")
+            assert not any(obs[empty.start : empty.start + empty.size])
         accepts = {
             card
             for card in KIND_CARDS
