@@ -35,7 +35,15 @@ def _messages(caught: list[warnings.WarningMessage]) -> list[str]:
     return [str(w.message) for w in caught]
 
 
-@pytest.mark.parametrize(("env_id", "kwargs"), GAMES)
+@pytest.mark.parametrize(
+    ("env_id", "kwargs"),
+    [
+        *GAMES,
+        ("rummykit/GinRummy-v0", {"episode": "match", "seat": 1, "reward": "win"}),
+        ("rummykit/BasicRummy-v0", {"players": 6, "preset": "rummy-classic"}),
+        ("rummykit/CrazyRummy-v0", {"players": 6, "episode": "match", "options": {"jokers": 0}}),
+    ],
+)
 def test_check_env_passes_unwrapped_and_made(env_id: str, kwargs: dict[str, Any]) -> None:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
