@@ -18,12 +18,21 @@ game and its match.
 """
 
 from rummykit.games.crazy.game import Crazy, CrazyMatch, CrazyMatchResult
-from rummykit.games.crazy.rules import ROUNDS, CrazyOptions, CrazyOutcome, CrazyRoundResult
+from rummykit.games.crazy.rules import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    ROUNDS,
+    CrazyOptions,
+    CrazyOutcome,
+    CrazyRoundResult,
+)
 from rummykit.games.crazy.state import CrazyState
 from rummykit.games.crazy.view import CrazyView
 from rummykit.games.table_meld import TableMeld
 
 __all__ = [
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
     "ROUNDS",
     "Crazy",
     "CrazyMatch",
