@@ -1,0 +1,53 @@
+"""A Griffe extension for the API pages (mkdocs.yml loads it): docstrings are written for
+``help()`` and doctest, so before Markdown reads them each doctest block (``>>>`` lines and
+their output, up to a blank line) is fenced as a Python console session, and Sphinx roles
+(``:func:`find_game```) become plain code."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import griffe
+
+ROLE = re.compile(r":(?:func|class|data|meth|attr|mod|exc|obj):`~?([^`]+)`")
+
+
+def fence_doctests(text: str) -> str:
+    """``text`` with each doctest block fenced and Sphinx roles as code.
+
+    >>> print(fence_doctests("See :func:`f`.\\n\\n>>> 1 + 1\\n2\\n\\nAfter."))
+    See `f`.
+    <BLANKLINE>
+    ```pycon
+    >>> 1 + 1
+    2
+    ```
+    <BLANKLINE>
+    After.
+    """
+    out: list[str] = []
+    fenced = in_block = False
+    for line in ROLE.sub(r"`\1`", text).split("\n"):
+        stripped = line.strip()
+        if stripped.startswith("```"):
+            fenced = not fenced
+        elif not fenced and not in_block and stripped.startswith(">>>"):
+            indent = line[: len(line) - len(line.lstrip())]
+            out.append(f"{indent}```pycon")
+            in_block = True
+        elif in_block and not stripped:
+            out.append(f"{indent}```")
+            in_block = False
+        out.append(line)
+    if in_block:
+        out.append(f"{indent}```")
+    return "\n".join(out)
+
+
+class FenceDoctests(griffe.Extension):
+    """Fences the doctests of every docstring as it is loaded."""
+
+    def on_instance(self, *, obj: griffe.Object, **kwargs: Any) -> None:
+        if obj.docstring is not None:
+            obj.docstring.value = fence_doctests(obj.docstring.value)
