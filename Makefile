@@ -5,12 +5,13 @@
 #   make test-fast     the engine, solver, players, records and CLI tests on every core (no
 #                      browser, server, soak or slow test)
 #   make test-explore  the property tests with ten times their examples
+#   make docs          build the documentation site into site/ (make docs-serve: on 127.0.0.1:8001)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast test-explore lint bench clean
+.PHONY: run test test-fast test-explore lint bench docs docs-serve clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,8 +23,8 @@ run: $(STAMP)
 	$(BIN)/rummykit $(or $(ARGS),serve)
 
 lint: $(STAMP)
-	$(BIN)/ruff check rummykit tests bench
-	$(BIN)/ruff format --check rummykit tests bench
+	$(BIN)/ruff check rummykit tests bench docs
+	$(BIN)/ruff format --check rummykit tests bench docs
 	$(BIN)/mypy
 
 test: lint
@@ -37,6 +38,12 @@ test-fast: $(STAMP)
 test-explore: $(STAMP)
 	HYPOTHESIS_PROFILE=explore $(BIN)/pytest -n auto -m hypothesis
 
+docs: $(STAMP)
+	$(BIN)/mkdocs build --strict
+
+docs-serve: $(STAMP)
+	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8001
+
 $(VENV)/.bench: $(STAMP)
 	$(BIN)/pip install -q -e '.[dev,bench]'
 	touch $(VENV)/.bench
@@ -49,4 +56,4 @@ bench: $(VENV)/.bench
 	$(BIN)/python bench/resample.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) site .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -14,17 +14,10 @@ ROLE = re.compile(r":(?:func|class|data|meth|attr|mod|exc|obj):`~?([^`]+)`")
 
 
 def fence_doctests(text: str) -> str:
-    """``text`` with each doctest block fenced and Sphinx roles as code.
+    r"""``text`` with each doctest block fenced and Sphinx roles as code.
 
-    >>> print(fence_doctests("See :func:`f`.\\n\\n>>> 1 + 1\\n2\\n\\nAfter."))
-    See `f`.
-    <BLANKLINE>
-    ```pycon
-    >>> 1 + 1
-    2
-    ```
-    <BLANKLINE>
-    After.
+    >>> fence_doctests("See :func:`f`.\n\n>>> 1 + 1\n2\n\nAfter.").split("\n")
+    ['See `f`.', '', '```pycon', '>>> 1 + 1', '2', '```', '', 'After.']
     """
     out: list[str] = []
     fenced = in_block = False

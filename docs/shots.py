@@ -24,8 +24,8 @@ IMAGES = ROOT / "docs" / "images"
 sys.path[:0] = [str(ROOT / "docs"), str(ROOT / "tests"), str(ROOT / "tests" / "browser")]
 
 from live_server import LiveServer  # noqa: E402
-from png_palette import to_palette  # noqa: E402
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
+from png_palette import to_palette  # noqa: E402
 from table_helpers import act, open_settings, play_gin_hand_out, start, wait_turn  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"

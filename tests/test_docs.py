@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).parent.parent
-DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+"""The README and every page of the site, in its subfolders too (docs/rules/gin.md)."""
 SEPARATOR = re.compile(r"^\|( *:?-+:? *\|)+ *$")
 
 
@@ -38,6 +39,10 @@ def test_a_row_after_a_paragraph_is_found() -> None:
     assert stray_rows(text.replace("\nSome words.\n", "")) == []
 
 
-@pytest.mark.parametrize("path", DOCUMENTS, ids=lambda p: p.name)
+def test_the_pages_in_subfolders_are_checked() -> None:
+    assert ROOT / "docs" / "rules" / "gin.md" in DOCUMENTS
+
+
+@pytest.mark.parametrize("path", DOCUMENTS, ids=lambda p: str(p.relative_to(ROOT)))
 def test_every_table_row_is_in_its_table(path: Path) -> None:
     assert stray_rows(path.read_text(encoding="utf-8")) == []
