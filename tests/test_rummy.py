@@ -340,8 +340,8 @@ def one_card_then_take(
 
 
 def test_a_layoff_may_leave_the_taken_card_when_it_then_goes_out() -> None:
-    # Decision (README): RULES.md refuses a play that leaves only the card just taken "because the
-    # turn could not be ended"; here it can: 8H goes onto 5H-7H, then 9H after it.
+    # Decision (docs/rules/rummy.md): RULES.md refuses a play that leaves only the card just
+    # taken "because the turn could not be ended"; here it can: 8H goes onto 5H-7H, then 9H.
     s = one_card_then_take("8H", ("5H 6H 7H", "2C 3C 4C", "JD QD KD"), "dead_end")
     assert LayOff(C("8H"), 1) in s.legal_actions() and LayOff(C("9H"), 1) not in s.legal_actions()
     play(s, "layoff 8H 1", "layoff 9H 1")
