@@ -26,12 +26,20 @@ sys.path[:0] = [str(ROOT / "docs"), str(ROOT / "tests"), str(ROOT / "tests" / "b
 from live_server import LiveServer  # noqa: E402
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 from png_palette import to_palette  # noqa: E402
-from table_helpers import act, open_settings, play_gin_hand_out, start, wait_turn  # noqa: E402
+from table_helpers import (  # noqa: E402
+    act,
+    invite_to_gin,
+    open_settings,
+    play_gin_hand_out,
+    start,
+    wait_turn,
+)
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
 DESKTOP = {"viewport": {"width": 1100, "height": 720}}
 PHONE = {"viewport": {"width": 390, "height": 780}, "has_touch": True, "is_mobile": True}
+SHORT_PHONE = {**PHONE, "viewport": {"width": 390, "height": 310}}
 
 
 def start_screen(page: Any, url: str) -> None:
@@ -42,8 +50,8 @@ def start_screen(page: Any, url: str) -> None:
 
 
 def gin_hand(page: Any, url: str) -> None:
-    """A Gin hand against the hard computer, advice on: the hint beside the selected card."""
-    start(page, url, "Gin Rummy", level="Hard", deal=7)
+    """A Gin hand against the hard computer, its melds marked, after Hint (a deal with two sets)."""
+    start(page, url, "Gin Rummy", level="Hard", deal=2)
     wait_turn(page)
     for name in ("Pass", "Stock"):
         button = page.get_by_role("button", name=re.compile(f"^{name}"))
@@ -82,6 +90,15 @@ def rules(page: Any, url: str) -> None:
     page.wait_for_timeout(500)
 
 
+def invitation(page: Any, url: str) -> None:
+    """A friend's phone opening their invitation to An's Gin table (An invites on a desktop)."""
+    host = page.context.browser.new_context(locale="en-US", **DESKTOP)
+    link = invite_to_gin(host.new_page(), url)
+    page.goto(link)
+    expect(page.get_by_role("button", name="Take my seat")).to_be_visible()
+    host.close()
+
+
 SHOTS: dict[str, tuple[dict[str, Any], Callable[[Any, str], None]]] = {
     "start": (PHONE, start_screen),
     "gin-hand": (DESKTOP, gin_hand),
@@ -89,6 +106,7 @@ SHOTS: dict[str, tuple[dict[str, Any], Callable[[Any, str], None]]] = {
     "rummy-phone": (PHONE, rummy_phone),
     "crazy-round": (DESKTOP, crazy_round),
     "rules": (PHONE, rules),
+    "invitation": (SHORT_PHONE, invitation),
 }
 
 
