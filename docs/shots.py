@@ -21,7 +21,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 IMAGES = ROOT / "docs" / "images"
-sys.path[:0] = [str(ROOT / "docs"), str(ROOT / "tests"), str(ROOT / "tests" / "browser")]
+sys.path += [str(ROOT / "docs"), str(ROOT / "tests"), str(ROOT / "tests" / "browser")]
 
 from live_server import LiveServer  # noqa: E402
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
