@@ -118,3 +118,14 @@ def test_the_api_pages_show_the_docstrings_with_their_examples(site: Path) -> No
     assert '<span class="gp">&gt;&gt;&gt; </span>' in games
     assert "<p>&gt;&gt;&gt;" not in games
     assert "Could not find cross-reference" not in games
+
+
+def test_the_cli_page_shows_every_command() -> None:
+    from rummykit.cli import app
+
+    commands = [
+        c.name or (c.callback.__name__ if c.callback else "") for c in app.registered_commands
+    ]
+    page = (DOCS / "cli.md").read_text("utf-8")
+    assert len(commands) >= 6
+    assert [c for c in commands if f"rummykit {c} " not in page] == []
