@@ -18,7 +18,6 @@ from rummykit.actions import Action, Draw, Knock, Pass
 from rummykit.cards import STANDARD_PACK, parse_natural_cards
 from rummykit.encoding import encoder_for
 from rummykit.games.gin import GinState
-from rummykit.openspiel.specs import crazy_available
 
 GIN = "python_rummykit_gin"
 BASIC = "python_rummykit_basic"
@@ -45,11 +44,12 @@ def play_randomly(state: Any, rng: random.Random, decisions: int) -> None:
 
 
 def test_the_games_are_registered_with_their_types_and_sizes() -> None:
-    assert {GIN, BASIC} <= set(pyspiel.registered_names())
-    assert set(rummykit.openspiel.GAMES) == {GIN, BASIC} | ({CRAZY} if crazy_available() else set())
-    for name, params, players, encoder in [
-        (GIN, {}, 2, encoder_for("gin")),
-        (BASIC, {"players": 4}, 4, encoder_for("rummy", 4)),
+    assert set(rummykit.openspiel.GAMES) == {GIN, BASIC, CRAZY}
+    assert {GIN, BASIC, CRAZY} <= set(pyspiel.registered_names())
+    for name, params, players, encoder, kinds in [
+        (GIN, {}, 2, encoder_for("gin"), 52),
+        (BASIC, {"players": 4}, 4, encoder_for("rummy", 4), 52),
+        (CRAZY, {"players": 3}, 3, encoder_for("crazy", 3), 53),  # 52 cards and the joker
     ]:
         game = pyspiel.load_game(name, params)
         kind = game.get_type()
@@ -62,7 +62,7 @@ def test_the_games_are_registered_with_their_types_and_sizes() -> None:
         assert game.num_players() == players
         assert game.num_distinct_actions() == encoder.num_actions
         assert game.observation_tensor_size() == encoder.observation_size
-        assert game.max_chance_outcomes() == 52
+        assert game.max_chance_outcomes() == kinds
         assert game.utility_sum() == 0.0 and game.min_utility() == -game.max_utility()
 
 
@@ -99,15 +99,44 @@ def test_random_sim_test_more_hands(name: str, params: dict[str, Any]) -> None:
     pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
 
 
-@pytest.mark.skipif(not crazy_available(), reason="Crazy Rummy has no encoder yet")
 @pytest.mark.slow
-def test_random_sim_test_crazy() -> None:
-    game = pyspiel.load_game(CRAZY, {"players": 4})
+@pytest.mark.parametrize(("players", "round_"), [(2, 1), (4, 4), (6, 7)])
+def test_random_sim_test_crazy(players: int, round_: int) -> None:
+    game = pyspiel.load_game(CRAZY, {"players": players, "round": round_})
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
-def test_crazy_is_registered_exactly_when_it_has_an_encoder() -> None:
-    assert (CRAZY in pyspiel.registered_names()) is crazy_available()
+def test_crazy_rummy_deals_the_whole_stock_by_chance_then_plays_without_it() -> None:
+    """Crazy Rummy draws in the middle of buys and restocks: chance deals the whole pack (two
+    packs, four jokers) first, and no draw is a chance node after it."""
+    game = pyspiel.load_game(CRAZY, {"players": 3})
+    state = game.new_initial_state()
+    rng = random.Random(6)
+    dealt = 0
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+        cards, weights = [o for o, _ in outcomes], [p for _, p in outcomes]
+        state.apply_action(rng.choices(cards, weights)[0])
+        dealt += 1
+    assert dealt == 108
+    for _ in range(60):
+        assert not state.is_chance_node()
+        if state.is_terminal():
+            break
+        action = rng.choice(state.legal_actions())
+        assert state.action_to_string(action) == str(state.table.action(action))
+        state.apply_action(action)
+    assert len(state.history()) > 108
+
+
+def test_a_crazy_rummy_round_is_chosen_by_parameter() -> None:
+    game = pyspiel.load_game(CRAZY, {"players": 2, "round": 7})
+    state = game.new_initial_state()
+    deal_at_random(state, random.Random(1))
+    assert state.table.hand.round == 7 and len(state.table.hand.hands[0]) == 13
+    with pytest.raises(ValueError, match="rounds 1 to 7"):
+        pyspiel.load_game(CRAZY, {"round": 8})
 
 
 def test_serialization_gives_back_the_same_position() -> None:
@@ -146,8 +175,8 @@ def test_chance_deals_card_by_card_then_each_draw_from_the_stock() -> None:
     state.apply_action(encoder.id_of(Draw()))
     assert state.is_chance_node()  # the card drawn is chance's: the stock order is hidden
     assert [o for o, _ in state.chance_outcomes()] == list(range(21, 52))
-    assert state.information_state_string(0).endswith("(drawing)")
-    assert not state.information_state_string(1).endswith("(drawing)")
+    assert state.information_state_string(0).endswith("(seat 0 drawing)")
+    assert state.observation_string(1).endswith("(seat 0 drawing)")
     state.apply_action(51)  # KS
     assert state.current_player() == 0 and "KS" in [str(c) for c in hand.hands[0]]
     assert "drew: KS;" in state.information_state_string(0)
@@ -180,7 +209,7 @@ def test_a_turned_over_restock_is_drawn_without_chance() -> None:
 # ---------------------------------------------------------------------- what a seat sees
 
 
-@pytest.mark.parametrize(("name", "players"), [(GIN, 2), (BASIC, 4)])
+@pytest.mark.parametrize(("name", "players"), [(GIN, 2), (BASIC, 4), (CRAZY, 3)])
 def test_a_seat_sees_only_its_own_view(name: str, players: int) -> None:
     """Dealing the hidden cards again (OpenSpiel's resample_from_infostate) changes nothing a
     seat sees, though the other hands change."""
@@ -235,7 +264,7 @@ def test_clone_is_independent() -> None:
     assert branch.history()[: len(history)] == history and len(branch.history()) > len(history)
 
 
-@pytest.mark.parametrize(("name", "players"), [(GIN, 2), (BASIC, 3)])
+@pytest.mark.parametrize(("name", "players"), [(GIN, 2), (BASIC, 3), (CRAZY, 2)])
 def test_returns_are_the_engines_standings(name: str, players: int) -> None:
     game = pyspiel.load_game(name, {} if name == GIN else {"players": players})
     rng = random.Random(21)

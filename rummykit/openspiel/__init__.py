@@ -1,10 +1,10 @@
 """rummykit's games as OpenSpiel Python games (the ``openspiel`` extra: ``open-spiel>=2``).
 
 Importing this package registers them with ``pyspiel``: ``python_rummykit_gin``,
-``python_rummykit_basic`` (parameters ``players``, 2-6, and ``preset``) and, once
-:mod:`rummykit.encoding` numbers its actions, ``python_rummykit_crazy``. Chance deals the cards
-one by one and each draw from a hidden stock; returns are the engine's zero-sum standings. See
-``docs/openspiel.md``.
+``python_rummykit_basic`` (parameters ``players``, 2-6, and ``preset``) and
+``python_rummykit_crazy`` (one round of Crazy Rummy: ``players``, 2-6, and ``round``, 1-7). Chance deals the cards
+one by one, and each draw from a hidden stock (Crazy Rummy: the whole stock after the up-card);
+returns are the engine's zero-sum standings. See ``docs/openspiel.md``.
 """
 
 from __future__ import annotations

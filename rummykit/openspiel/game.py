@@ -32,7 +32,7 @@ _LONG_NAMES = {
 _PLAYERS = {
     "python_rummykit_gin": (2, 2),
     "python_rummykit_basic": (2, 6),
-    "python_rummykit_crazy": (3, 8),
+    "python_rummykit_crazy": (2, 6),
 }
 
 
@@ -122,7 +122,7 @@ class RummykitState(pyspiel.State):  # type: ignore[misc]
         spec = self.table.spec
         if player == pyspiel.PlayerId.CHANCE:
             return f"card {spec.kinds[action]}"
-        return str(spec.encoder.action(int(action)))
+        return str(self.table.action(int(action)))
 
     def is_terminal(self) -> bool:
         """True once the hand is scored, or cut at ``max_game_length`` decisions."""
@@ -188,8 +188,11 @@ class RummykitObserver:
         if table.hand is None:
             self.tensor.fill(0.0)
             hand = encoder.plane("hand")
-            for card in _own_deal(table, player):
-                self.tensor[hand.start + card] = 1.0
+            pack = self.spec.pack
+            for kind in _own_deal(table, player):
+                # as the encoders read a hand: 1 for a card, a share of 1 per copy in two packs
+                at = hand.start + kind
+                self.tensor[at] = min(1.0, self.tensor[at] + 1 / pack[self.spec.kinds[kind]])
             return
         self.tensor[:] = encoder.observation(table.hand.view(player))
 
@@ -202,7 +205,8 @@ class RummykitObserver:
             mine = " ".join(str(spec.kinds[i]) for i in _own_deal(table, player))
             return f"seat {player} dealing ({len(table.dealt)} dealt): {mine}"
         view = table.hand.view(player)
-        waiting = " (drawing)" if table.drawing and table.hand.to_act == player else ""
+        # (everyone sees a player reach for the stock; only the drawer will see the card)
+        waiting = f" (seat {table.hand.to_act} drawing)" if table.drawing else ""
         if not self.perfect_recall:
             data = view.to_dict()
             data.pop("history", None)
@@ -237,7 +241,8 @@ class BasicRummyGame(RummykitGame):
 
 
 class CrazyRummyGame(RummykitGame):
-    """``python_rummykit_crazy``: Crazy Rummy's first round for ``players`` (3-8)."""
+    """``python_rummykit_crazy``: one round (``round``, 1-7) of Crazy Rummy for ``players``
+    (2-6)."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         super().__init__("python_rummykit_crazy", params)
@@ -256,11 +261,7 @@ def register() -> list[str]:
     (A class, not a function, is registered: OpenSpiel keeps the factory until the process
     ends, and freeing a Python function that late aborts the interpreter.)
     """
-    from rummykit.openspiel.specs import crazy_available
-
-    names = ["python_rummykit_gin", "python_rummykit_basic"]
-    if crazy_available():
-        names.append("python_rummykit_crazy")
+    names = list(_CLASSES)
     registered = set(pyspiel.registered_names())
     for name in names:
         if name not in registered:

@@ -15,7 +15,7 @@ from rummykit.games import find_game
 from rummykit.games.base import Game, HandState
 from rummykit.games.deal import Deal
 
-__all__ = ["GAME_NAMES", "GameSpec", "crazy_available", "spec_for"]
+__all__ = ["GAME_NAMES", "GameSpec", "spec_for"]
 
 GAME_NAMES = {
     "python_rummykit_gin": "gin",
@@ -53,6 +53,8 @@ class GameSpec:
     hidden_stock: Callable[[HandState], bool]
     max_game_length: int
     max_utility: float
+    round: int | None = None
+    """Crazy Rummy's round (1-7: its hand size and contract); None for the other games."""
 
     @property
     def dealer(self) -> int:
@@ -86,7 +88,13 @@ class GameSpec:
         else:
             stock = tuple(cards[self.players * size + 1 :])
         deal = Deal(hands, up, stock)
-        return self.game.new_hand(players=self.players, deal=deal, dealer=self.dealer)
+        if self.round is None:
+            return self.game.new_hand(players=self.players, deal=deal, dealer=self.dealer)
+        crazy: Any = self.game
+        return cast(
+            HandState,
+            crazy.new_hand(players=self.players, deal=deal, dealer=self.dealer, round=self.round),
+        )
 
 
 @cache
@@ -152,29 +160,23 @@ def _basic(params: Mapping[str, Any]) -> GameSpec:
     )
 
 
-def crazy_available() -> bool:
-    """True once :mod:`rummykit.encoding` numbers Crazy Rummy's actions."""
-    try:
-        encoder_for("crazy", 4)
-    except ValueError:
-        return False
-    return True
-
-
 def _crazy(params: Mapping[str, Any]) -> GameSpec:
     from rummykit.solver.contract import HAND_SIZES
 
     players = int(params["players"])
+    round_ = int(params["round"])
+    if not 1 <= round_ <= len(HAND_SIZES):
+        raise ValueError(f"Crazy Rummy has rounds 1 to {len(HAND_SIZES)}, not {round_}")
     game = find_game("crazy")
     pack: Any = cast(Any, game).pack  # two packs with jokers
-    kinds = _distinct(sorted(pack, key=str))
+    kinds = _distinct(pack)  # the 52 cards by index, then the joker: the encoder's kinds
     worst = sum(c_points(c) for c in pack)  # no seat can hold more penalty points than this
     return GameSpec(
         short_name="python_rummykit_crazy",
         params=tuple(sorted(params.items())),
         game=game,
         players=players,
-        hand_size=HAND_SIZES[0],
+        hand_size=HAND_SIZES[round_ - 1],
         kinds=kinds,
         pack=Counter(pack),
         encoder=encoder_for(game, players),
@@ -184,6 +186,7 @@ def _crazy(params: Mapping[str, Any]) -> GameSpec:
         hidden_stock=_always,
         max_game_length=int(params["max_game_length"]),
         max_utility=float(2 * worst),
+        round=round_,
     )
 
 
@@ -196,7 +199,7 @@ def c_points(card: AnyCard) -> int:
 DEFAULTS: dict[str, dict[str, Any]] = {
     "python_rummykit_gin": {"max_game_length": 300},
     "python_rummykit_basic": {"players": 2, "preset": "rummy", "max_game_length": 1000},
-    "python_rummykit_crazy": {"players": 4, "max_game_length": 2000},
+    "python_rummykit_crazy": {"players": 4, "round": 1, "max_game_length": 2000},
 }
 """Each game's OpenSpiel parameters and their defaults."""
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from rummykit.actions import Draw
+from rummykit.actions import Action, Draw
 from rummykit.games.base import HandState
 from rummykit.openspiel.specs import GameSpec, spec_for
 
@@ -91,7 +91,7 @@ class Table:
             return []
         assert self.hand is not None
         number = self.spec.encoder.id_of
-        return sorted(number(a) for a in self.hand.legal_actions())
+        return sorted({number(a) for a in self.hand.legal_actions()})  # (two packs: copies)
 
     # ----------------------------------------------------------------------------- moves
 
@@ -115,7 +115,7 @@ class Table:
             self.drawn[seat].append(number)
             self.drawing = False
             return
-        action = spec.encoder.action(number)
+        action = self.action(number)
         if isinstance(action, Draw) and spec.draw_by_chance and spec.hidden_stock(self.hand):
             self.hand.verify(action)
             self.drawing = True
@@ -124,6 +124,14 @@ class Table:
         self.decisions += 1
         if self.decisions >= spec.max_game_length and not self.is_over:
             self.truncated = True
+
+    def action(self, number: int) -> Action:
+        """The engine's action numbered ``number`` now (Crazy Rummy's lay-down depends on the
+        cards of the seat to act)."""
+        hand = self.hand
+        seat = None if hand is None else hand.to_act
+        view = None if hand is None or seat is None else hand.view(seat)
+        return self.spec.encoder.action(number, view)
 
     def returns(self) -> list[float]:
         """Each seat's return: the engine's standings once the hand is over, else zeros."""
