@@ -15,14 +15,7 @@ from rummykit.games import find_game
 from rummykit.games.base import Game, HandState
 from rummykit.games.deal import Deal
 
-__all__ = ["GAME_NAMES", "GameSpec", "spec_for"]
-
-GAME_NAMES = {
-    "python_rummykit_gin": "gin",
-    "python_rummykit_basic": "rummy",
-    "python_rummykit_crazy": "crazy",
-}
-"""OpenSpiel's name of each game (the ``short_name`` it is registered under) -> rummykit's."""
+__all__ = ["DEFAULTS", "GameSpec", "spec_for"]
 
 MAX_DEADWOOD = 98
 """The most deadwood ten cards can hold (K K Q Q J J T T 9 9 of two suits each)."""
@@ -170,7 +163,7 @@ def _crazy(params: Mapping[str, Any]) -> GameSpec:
     game = find_game("crazy")
     pack: Any = cast(Any, game).pack  # two packs with jokers
     kinds = _distinct(pack)  # the 52 cards by index, then the joker: the encoder's kinds
-    worst = sum(c_points(c) for c in pack)  # no seat can hold more penalty points than this
+    worst = sum(_points(c) for c in pack)  # no seat can hold more penalty points than this
     return GameSpec(
         short_name="python_rummykit_crazy",
         params=tuple(sorted(params.items())),
@@ -190,7 +183,7 @@ def _crazy(params: Mapping[str, Any]) -> GameSpec:
     )
 
 
-def c_points(card: AnyCard) -> int:
+def _points(card: AnyCard) -> int:
     """A card's points in Crazy Rummy's count (an upper bound is all the specs need)."""
     points = getattr(card, "points", None)
     return int(points) if isinstance(points, int) else 50
