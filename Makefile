@@ -54,6 +54,7 @@ bench: $(VENV)/.bench
 	$(BIN)/python bench/clone.py
 	$(BIN)/python bench/rl_step.py
 	$(BIN)/python bench/resample.py
+	$(BIN)/python bench/import_time.py
 
 clean:
 	rm -rf $(VENV) site .mypy_cache .pytest_cache .ruff_cache .hypothesis
