@@ -134,13 +134,17 @@ class RummykitState(pyspiel.State):  # type: ignore[misc]
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> RummykitState:
         """A state ``player_id`` cannot tell from this one, the cards it cannot see dealt again
-        by the engine's ``resample`` (seeded from OpenSpiel's sampler: reproducible)."""
+        by the engine's ``resample`` (seeded from OpenSpiel's sampler: reproducible). The other
+        seats' records of the cards they drew are dropped (those cards were dealt again)."""
         hand = self.table.hand
         if hand is None or self.table.drawing:
             raise ValueError("resample a position where a player decides, after the deal")
         rng = random.Random(int(probability_sampler() * (1 << 53)))
         new: RummykitState = self.clone()
         new.table.hand = hand.resample(player_id, rng)
+        for seat, drawn in enumerate(new.table.drawn):
+            if seat != player_id:
+                drawn.clear()  # what the others drew is dealt again too: only their views remain
         return new
 
     def __str__(self) -> str:
