@@ -253,6 +253,12 @@ class HandState(Protocol):
         ...
 
     @property
+    def taken(self) -> AnyCard | None:
+        """The card the seat to act took from the discard pile this turn, if any (it may not
+        throw it back)."""
+        ...
+
+    @property
     def result(self) -> HandResult | None:
         """The result once the hand is over."""
         ...

@@ -51,13 +51,12 @@ class TableUndo:
 
     def _undo_entry(self: TableHost, seat: int) -> dict[str, Any]:
         """The seat's last move as a log entry (see :meth:`view_message`), a ``take`` with the
-        card taken (the seat's view names it: the card it may not throw back this turn)."""
-        data = self.hand.view(seat).to_dict()
+        card taken (the seat knows it: the card it may not throw back this turn)."""
         actor, action = self.hand.history[-1]
-        entry: dict[str, Any] = {"seat": actor, "action": data["history"][-1][1]}
-        taken = data["taken_from_discard"]
-        if isinstance(action, Take) and taken:
-            entry["card"] = taken
+        entry: dict[str, Any] = {"seat": actor, "action": str(action)}
+        taken = self.hand.taken
+        if isinstance(action, Take) and taken is not None:
+            entry["card"] = str(taken)
         return entry
 
     def undo(self: TableHost, seat: int, seq: int) -> dict[int, dict[str, Any]]:
