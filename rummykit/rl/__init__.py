@@ -3,6 +3,11 @@
 Importing this package registers the Gymnasium environments ``rummykit/GinRummy-v0``,
 ``rummykit/BasicRummy-v0`` and ``rummykit/CrazyRummy-v0`` (Gymnasium 1.x has no plugin hook, so
 ``gymnasium.make("rummykit.rl:rummykit/GinRummy-v0")`` imports it for you). See ``docs/rl.md``.
+
+PettingZoo AEC environments, one module per game, each with ``env(**kwargs)`` (wrapped the
+PettingZoo way) and ``raw_env``: :mod:`rummykit.rl.gin_rummy_v0`,
+:mod:`rummykit.rl.basic_rummy_v0` and :mod:`rummykit.rl.crazy_rummy_v0` (their shared code is
+:mod:`rummykit.rl.aec`); see ``docs/pettingzoo.md``.
 """
 
 from __future__ import annotations
