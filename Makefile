@@ -23,8 +23,8 @@ run: $(STAMP)
 	$(BIN)/rummykit $(or $(ARGS),serve)
 
 lint: $(STAMP)
-	$(BIN)/ruff check rummykit tests bench docs/*.py
-	$(BIN)/ruff format --check rummykit tests bench docs/*.py
+	$(BIN)/ruff check rummykit tests bench examples docs/*.py
+	$(BIN)/ruff format --check rummykit tests bench examples docs/*.py
 	$(BIN)/mypy
 
 test: lint
