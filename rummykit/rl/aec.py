@@ -134,7 +134,7 @@ class RummyAEC(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hints
             self._hand = None
         else:
             self._match = None
-            self._hand = self.game.new_hand(players=players, seed=deal_seed, dealer=dealer)
+            self._hand = self._new_hand(deal_seed, dealer)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -153,7 +153,7 @@ class RummyAEC(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hints
         seat = self.possible_agents.index(agent)
         seen = self._seen.get(seat)
         if seen is None:
-            view: Any = self._match.view(seat) if self._match is not None else self.state.view(seat)
+            view = self._view(seat)
             seen = {
                 "observation": np.asarray(self.encoder.observation(view), dtype=np.float32),
                 "action_mask": np.asarray(self.encoder.legal_mask(view), dtype=np.int8),
@@ -171,10 +171,11 @@ class RummyAEC(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hints
             raise TypeError(f"an action number is a whole number, not {action!r}")
         number = operator.index(action)
         seat = self.possible_agents.index(agent)
-        mask = self.observe(agent)["action_mask"]
-        chosen = self.encoder.action(number)
-        if not mask[number]:
-            raise IllegalActionError(f"action {number} ({chosen}) is not legal for {agent} now")
+        if not 0 <= number < self.encoder.num_actions:
+            self.encoder.action(number)  # the encoder's ValueError, naming the range
+        if not self.observe(agent)["action_mask"][number]:
+            raise IllegalActionError(f"action number {number} is not legal for {agent} now")
+        chosen = self.encoder.action(number, self._view(seat))  # (a lay-down needs the view)
         if self._match is not None:
             self._match.apply(chosen, seat)
         else:
@@ -221,6 +222,13 @@ class RummyAEC(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hints
         return self._hand
 
     # ------------------------------------------------------------------------ the work
+
+    def _new_hand(self, seed: int, dealer: int) -> HandState:
+        """The hand of a hand episode (a game module may choose more, e.g. Crazy Rummy's round)."""
+        return self.game.new_hand(players=self.num_players, seed=seed, dealer=dealer)
+
+    def _view(self, seat: int) -> Any:
+        return self._match.view(seat) if self._match is not None else self.state.view(seat)
 
     def _over(self) -> bool:
         """True once the episode is over; in a match, a finished hand is followed by the next."""
