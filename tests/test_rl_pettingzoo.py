@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from rummykit.encoding import encoder_for
 from rummykit.games.base import IllegalActionError
+from rummykit.games.crazy import CrazyState
 from rummykit.rl import basic_rummy_v0, crazy_rummy_v0, gin_rummy_v0
 from rummykit.rl.aec import RummyAEC
 
@@ -25,25 +25,15 @@ pytestmark = [
 ]
 
 
-def _has_encoder(game: str) -> bool:
-    try:
-        encoder_for(game, 2)
-    except ValueError:
-        return False
-    return True
-
-
-CRAZY = pytest.mark.skipif(not _has_encoder("crazy"), reason="no Crazy Rummy encoder yet")
-
 # (module, table size): every game, the smallest and largest tables and one between
 TABLES = [
     pytest.param(gin_rummy_v0, 2, id="gin-2"),
     pytest.param(basic_rummy_v0, 2, id="rummy-2"),
     pytest.param(basic_rummy_v0, 4, id="rummy-4"),
     pytest.param(basic_rummy_v0, 6, id="rummy-6"),
-    pytest.param(crazy_rummy_v0, 2, id="crazy-2", marks=CRAZY),
-    pytest.param(crazy_rummy_v0, 4, id="crazy-4", marks=CRAZY),
-    pytest.param(crazy_rummy_v0, 6, id="crazy-6", marks=CRAZY),
+    pytest.param(crazy_rummy_v0, 2, id="crazy-2"),
+    pytest.param(crazy_rummy_v0, 4, id="crazy-4"),
+    pytest.param(crazy_rummy_v0, 6, id="crazy-6"),
 ]
 
 
@@ -238,6 +228,8 @@ def test_render_shows_the_table_as_text(capsys: pytest.CaptureFixture[str]) -> N
         (lambda: basic_rummy_v0.env(max_cycles=0), ValueError),
         (lambda: basic_rummy_v0.env(render_mode="rgb_array"), ValueError),
         (lambda: basic_rummy_v0.env(options={"no_such_rule": 1}), ValueError),
+        (lambda: crazy_rummy_v0.env(crazy_round=8), ValueError),
+        (lambda: crazy_rummy_v0.env(crazy_round=0), ValueError),
     ],
 )
 def test_bad_arguments_are_refused(make: Callable[[], Any], error: type[Exception]) -> None:
@@ -251,3 +243,20 @@ def test_rules_options_reach_the_game() -> None:
     _play(env, random.Random(1))
     match = _raw(env)._match
     assert match is not None and match.is_over and len(match.hands) == 2
+
+
+def test_a_crazy_rummy_hand_episode_plays_the_round_asked_or_one_drawn_from_the_seed() -> None:
+    def rounds(seed: int, **kwargs: Any) -> list[int]:
+        raw = crazy_rummy_v0.raw_env(num_players=3, **kwargs)
+        raw.reset(seed=seed)
+        played = []
+        for _ in range(6):
+            state = raw.state
+            assert isinstance(state, CrazyState)
+            played.append(state.round)
+            raw.reset()
+        return played
+
+    assert rounds(1, crazy_round=5) == [5] * 6
+    drawn = rounds(1)
+    assert drawn == rounds(1) and len(set(drawn)) > 1
