@@ -108,7 +108,7 @@ class RummyAEC(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hints
         self._match: Match | None = None
         self._moves = [0] * num_players
         self._paid = [0.0] * num_players  # the points standings paid out so far
-        self._seen: dict[int, Observation] = {}  # this step's observations, by seat
+        self._seen: dict[int, tuple[Any, Observation]] = {}  # this step's views and observations
 
     def __repr__(self) -> str:
         return f"{self.metadata['name']}(num_players={self.num_players})"
@@ -151,15 +151,16 @@ class RummyAEC(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hints
     def observe(self, agent: str) -> Observation:
         """``agent``'s observation vector and action mask, from its own view only."""
         seat = self.possible_agents.index(agent)
-        seen = self._seen.get(seat)
-        if seen is None:
+        if seat not in self._seen:
             view = self._view(seat)
-            seen = {
-                "observation": np.asarray(self.encoder.observation(view), dtype=np.float32),
-                "action_mask": np.asarray(self.encoder.legal_mask(view), dtype=np.int8),
-            }
-            self._seen[seat] = seen
-        return {key: value.copy() for key, value in seen.items()}
+            self._seen[seat] = (
+                view,
+                {
+                    "observation": np.asarray(self.encoder.observation(view), dtype=np.float32),
+                    "action_mask": np.asarray(self.encoder.legal_mask(view), dtype=np.int8),
+                },
+            )
+        return {key: value.copy() for key, value in self._seen[seat][1].items()}
 
     def step(self, action: int | None) -> None:
         """Play ``action`` (a number) for ``agent_selection``; None for an agent that is done."""
@@ -175,7 +176,7 @@ class RummyAEC(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hints
             self.encoder.action(number)  # the encoder's ValueError, naming the range
         if not self.observe(agent)["action_mask"][number]:
             raise IllegalActionError(f"action number {number} is not legal for {agent} now")
-        chosen = self.encoder.action(number, self._view(seat))  # (a lay-down needs the view)
+        chosen = self.encoder.action(number, self._seen[seat][0])  # (a lay-down needs the view)
         if self._match is not None:
             self._match.apply(chosen, seat)
         else:
