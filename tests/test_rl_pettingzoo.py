@@ -3,6 +3,7 @@ play to the end, truncation by ``max_cycles``, and observations that hide other 
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 from types import ModuleType
@@ -10,7 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
 
 from rummykit.games.base import IllegalActionError
 from rummykit.games.crazy import CrazyState
@@ -205,6 +206,14 @@ def test_the_same_seed_deals_the_same_and_another_seed_another() -> None:
 
     assert np.array_equal(first(4), first(4))
     assert not np.array_equal(first(4), first(5))
+
+
+@pytest.mark.parametrize(("module", "players"), [TABLES[0], TABLES[3], TABLES[5]])
+def test_pettingzoo_render_test(
+    module: ModuleType, players: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    render_test(functools.partial(module.env, num_players=players))
+    assert capsys.readouterr().out.count("player_0 (") >= 5  # "human" printed every render
 
 
 def test_render_shows_the_table_as_text(capsys: pytest.CaptureFixture[str]) -> None:
