@@ -269,3 +269,14 @@ def test_a_crazy_rummy_hand_episode_plays_the_round_asked_or_one_drawn_from_the_
     assert rounds(1, crazy_round=5) == [5] * 6
     drawn = rounds(1)
     assert drawn == rounds(1) and len(set(drawn)) > 1
+
+
+def test_render_shows_the_melds_on_the_table() -> None:
+    raw = basic_rummy_v0.raw_env(num_players=3, render_mode="ansi")
+    raw.reset(seed=2)
+    rng = random.Random(2)
+    while not raw.state.is_over and "table: " not in (raw.render() or ""):
+        legal = np.flatnonzero(raw.observe(raw.agent_selection)["action_mask"])
+        melds = [n for n in legal if 54 <= n < 383]  # Basic Rummy's meld numbers: meld at once
+        raw.step(int(melds[0]) if melds else int(rng.choice(legal)))
+    assert "table: " in (raw.render() or "")

@@ -270,6 +270,9 @@ class RummyAEC(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hints
             + (f"player_{hand.to_act} to act" if hand.to_act is not None else "hand over"),
             f"discard pile top: {top if top is not None else '(empty)'}",
         ]
+        table = getattr(hand, "table", None)  # Basic and Crazy Rummy's melds on the table
+        if table:
+            lines.append("table: " + " | ".join(str(meld) for meld in table))
         for seat, cards in enumerate(hand.hands):
             shown = " ".join(str(card) for card in cards)
             lines.append(f"player_{seat} ({len(cards)}): {shown}")
