@@ -4,6 +4,7 @@ play to the end, truncation by ``max_cycles``, and observations that hide other 
 from __future__ import annotations
 
 import functools
+import pickle
 import random
 from collections.abc import Callable
 from types import ModuleType
@@ -280,3 +281,27 @@ def test_render_shows_the_melds_on_the_table() -> None:
         melds = [n for n in legal if 54 <= n < 383]  # Basic Rummy's meld numbers: meld at once
         raw.step(int(melds[0]) if melds else int(rng.choice(legal)))
     assert "table: " in (raw.render() or "")
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: basic_rummy_v0.raw_env(4, options={"melds_per_turn": None}, reward="points"),
+        lambda: crazy_rummy_v0.raw_env(3, crazy_round=6, episode="hand", max_cycles=9),
+    ],
+)
+def test_a_pickled_environment_is_made_again_from_the_same_arguments(
+    make: Callable[[], RummyAEC],
+) -> None:
+    raw = make()
+    copy = pickle.loads(pickle.dumps(raw))
+    assert type(copy) is type(raw)
+    for name in ("num_players", "reward", "episode", "max_cycles"):
+        assert getattr(copy, name) == getattr(raw, name)
+    assert copy.game.options == raw.game.options
+    assert getattr(copy, "crazy_round", None) == getattr(raw, "crazy_round", None)
+    raw.reset(seed=3)
+    copy.reset(seed=3)
+    assert np.array_equal(
+        raw.observe("player_1")["observation"], copy.observe("player_1")["observation"]
+    )

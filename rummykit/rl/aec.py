@@ -24,6 +24,7 @@ from typing import Any, ClassVar, Literal
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
@@ -40,14 +41,15 @@ RenderMode = Literal["ansi", "human"]
 Observation = dict[str, np.ndarray[Any, Any]]
 
 
-class RummyAEC(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hints
+class RummyAEC(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo has no type hints
     """One episode of ``game`` for ``num_players`` agents under ``options`` (the game's rules,
     as :func:`rummykit.games.find_game` takes them).
 
     ``episode`` is ``"hand"`` or ``"match"``; ``reward`` is ``"win"`` or ``"points"`` (see the
     module); ``max_cycles`` truncates the episode for every agent once one agent has taken that
     many actions; ``render_mode`` ``"ansi"`` makes :meth:`render` return the table as text,
-    ``"human"`` prints it after every step. An illegal action number raises
+    ``"human"`` prints it after every step. It pickles as PettingZoo's games do (EzPickle): the
+    copy is made again from the same arguments, before its first ``reset``. An illegal action number raises
     :class:`~rummykit.games.base.IllegalActionError` here; the wrapped ``env()`` of each game
     module ends the episode instead, as PettingZoo's classic games do.
     """
@@ -70,6 +72,15 @@ class RummyAEC(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hints
         max_cycles: int | None = None,
         render_mode: RenderMode | None = None,
     ) -> None:
+        EzPickle.__init__(
+            self,
+            num_players,
+            options=options,
+            episode=episode,
+            reward=reward,
+            max_cycles=max_cycles,
+            render_mode=render_mode,
+        )
         super().__init__()
         self.game: Game = find_game(self.game_name, options)
         check_player_count(

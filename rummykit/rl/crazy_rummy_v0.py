@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from gymnasium.utils import EzPickle
+
 from rummykit.games.base import HandState
 from rummykit.games.crazy import ROUNDS, Crazy
 from rummykit.rl.aec import RummyAEC, wrap
@@ -35,6 +37,7 @@ class raw_env(RummyAEC):
             raise ValueError(f"crazy_round is a round from 1 to {ROUNDS}, or None")
         super().__init__(num_players, **kwargs)
         self.crazy_round = crazy_round
+        EzPickle.__init__(self, num_players, crazy_round=crazy_round, **kwargs)
 
     def _new_hand(self, seed: int, dealer: int) -> HandState:
         assert isinstance(self.game, Crazy)
