@@ -2,14 +2,15 @@
 // server, or a sentence saying why not; hints, phrases, the sort order, the guided game's tips,
 // the thrown cards and the score screen's buttons. (intents.js reads what a view allows.)
 import { actionCards, cardName, spokenCards } from "./cards.js";
+import { focusHandCard, handEntries, selectedCards, sortModes } from "./hand.js";
 import { t } from "./i18n.js";
 import { has, meldFor, targetsFor, verbs } from "./intents.js";
 import { renderPileDialog } from "./pile.js";
 import { announce, ctx, notYourTurn, scheduleRender, showAlert, showPromptAlert } from "./rendering.js";
 import { renderResult, renderReview, reviewedHand } from "./results.js";
+import { contractText } from "./scorebar.js";
 import { setSound, soundOn } from "./sound.js";
 import { S, SETTINGS, timedOut } from "./state.js";
-import { contractText, focusHandCard, handEntries, selectedCards, sortModes } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
 

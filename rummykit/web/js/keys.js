@@ -1,11 +1,11 @@
 // Keys and drags: the hand's arrow keys, the page's one-letter keys (and their help, the ?
 // key), and a card dragged onto the discard pile or to another place in the hand.
 import { act, askHint, cannotTake, discardSelected, entryOf, focusMelds, knock, layDown, meld, nextHand, openPile, openResult, selectionChanged, send, tapCard, tapStock, toggleSort, toggleSound, undo, whyNoDiscard } from "./actions.js";
+import { focusHandCard, handEntries } from "./hand.js";
 import { t } from "./i18n.js";
 import { has } from "./intents.js";
 import { notYourTurn, scheduleRender, showAlert, showPromptAlert } from "./rendering.js";
 import { S } from "./state.js";
-import { focusHandCard, handEntries } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
 

@@ -3,19 +3,22 @@
 // taken in messages.js, what the person does in actions.js and keys.js, the way to a table in
 // joining.js and sessions.js, and each redraw is asked of rendering.js.
 import { act, askHint, askReview, discardSelected, introStep, knock, layDown, meld, meldKeys, nextHand, openPile, openResult, pickDown, renderIntro, send, tapMeld, tapPile, tapStock, tellReading, toggleSay, toggleSort, undo } from "./actions.js";
+import { el } from "./dom.js";
+import { selectedCards } from "./hand.js";
 import { currentLanguage, onLanguage, preferredLanguage, setLanguage, t, translateStatic } from "./i18n.js";
 import { JOIN, askLeave, cancelJoin, dealAgain, giveToComputer, joinTable, onHistory, openInvitation, rematch, shareLink, startGame } from "./joining.js";
 import { cardFocused, dragCancel, dragEnd, dragMove, dragStart, globalKeys, handKeys, keyPressed, openKeys, pointerPressed, renderKeys, tapHand } from "./keys.js";
 import { connect, leaveTable } from "./messages.js";
 import { renderPileDialog } from "./pile.js";
+import { fitLog, fitMeldBars } from "./prompt.js";
 import { ctx, focusMoved, notYourTurn, roundBanner, scheduleRender, scoreCtx, showScreen, updateScrollCue } from "./rendering.js";
 import { renderResult, renderReview } from "./results.js";
+import { contractText } from "./scorebar.js";
 import { CURRENT, TABLE_STATE, dropSession, refreshContinue, saveSession, sessions } from "./sessions.js";
 import { setSound, soundOn } from "./sound.js";
 import { countHouse, readStart, renderChoice, renderFields, renderFriends, renderHouse, renderStart, showFriendFields } from "./start.js";
 import { S, SETTINGS } from "./state.js";
 import { clearStats, renderStats } from "./stats.js";
-import { contractText, el, fitLog, fitMeldBars, selectedCards } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
 

@@ -4,9 +4,12 @@
 import { PHRASES, act, askHint, maybeCheckDown, openResult, savedSort, selectCards, tellReading } from "./actions.js";
 import { actionCards, cardName, shownText, spokenCards } from "./cards.js";
 import { stopClock } from "./clock.js";
+import { handEntries } from "./hand.js";
 import { currentLanguage, t } from "./i18n.js";
 import { celebrate } from "./motion.js";
+import { seatName } from "./opponents.js";
 import { renderPileDialog } from "./pile.js";
+import { describe, mustPass, promptText } from "./prompt.js";
 import { announce, clearAlert, clearError, ctx, noteGone, roundBanner, scheduleRender, scoreCtx, showAlert, showPromptAlert, showScreen, updateClock } from "./rendering.js";
 import { decidedByStandIn, renderReview, resultTitle, reviewedHand } from "./results.js";
 import { keptSelection } from "./selection.js";
@@ -16,7 +19,6 @@ import { play } from "./sound.js";
 import { PACES, renderStart } from "./start.js";
 import { S, newUi, timedOut } from "./state.js";
 import { recordResult } from "./stats.js";
-import { describe, handEntries, mustPass, promptText, seatName } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
 

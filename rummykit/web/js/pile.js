@@ -2,8 +2,9 @@
 // threw this hand, those picked up again marked. All of it is public: the page works it out from
 // this seat's own view (the pile and the moves as the seat saw them), nothing more.
 import { miniRow } from "./cards.js";
+import { el } from "./dom.js";
 import { t } from "./i18n.js";
-import { el, seatName } from "./table.js";
+import { seatName } from "./opponents.js";
 
 /** Every card thrown this hand, in order: [{seat, card, takenBy}] (takenBy: a seat, or null). */
 export function throws(history) {

@@ -2,10 +2,15 @@
 // ctx()), the focus kept in place, the board's scroll cue, the alert over the hand, the live
 // region, the Crazy Rummy round banner, the turn's clock and which screen shows.
 import { showClock, stopClock } from "./clock.js";
+import { setSpoken } from "./dom.js";
+import { focusHandCard } from "./hand.js";
 import { t } from "./i18n.js";
+import { seatName } from "./opponents.js";
+import { fitLog, fitMeldBars, promptText } from "./prompt.js";
+import { contractText } from "./scorebar.js";
 import { play } from "./sound.js";
 import { S, timedOut } from "./state.js";
-import { contractText, fitLog, fitMeldBars, focusHandCard, promptText, render, seatName, setSpoken } from "./table.js";
+import { render } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -45,7 +50,7 @@ export function scheduleRender(newMoves = []) {
     render(ctx(), m);
     fitLog(); // (once the rest of the board is drawn: it takes what room is left)
     fitMeldBars();
-    // (after the render's own focus keeping, which waits for a microtask too: see table.js)
+    // (after the render's own focus keeping, which waits for a microtask too: see melds.js)
     queueMicrotask(placeLostFocus);
     if (S.ui.showPiles) {
       // The piles (and the prompt beside them) are what a person needs at the start of their

@@ -1,7 +1,8 @@
 // The end-of-hand and end-of-match screens: every number comes from the server's results.
 import { actionCards, miniRow, shortCard, shownText } from "./cards.js";
+import { el } from "./dom.js";
 import { currentLanguage, t } from "./i18n.js";
-import { el, objectName, seatName } from "./table.js";
+import { objectName, seatName } from "./opponents.js";
 
 const RANKS = "A23456789TJQK";
 
