@@ -48,7 +48,6 @@ from rummykit.players.reasons import (
     Suggestion,
     action_phrase,
     because,
-    define,
 )
 from rummykit.record import hand_record, load_record
 
@@ -58,29 +57,6 @@ Verdict: TypeAlias = Literal["same", "as_good", "different"]
 
 REVIEW_LEVEL: Final = "hard"
 """The level whose advice a review shows unless told otherwise: the strongest."""
-
-define(
-    {
-        "review.head": (
-            "Seat {seat}'s decisions beside the {level} computer's:"
-            " {agreed} of {count} the same or as good",
-            "Các nước đi của ghế {seat} so với máy mức {level}:"
-            " {agreed}/{count} nước giống máy hoặc tốt ngang nhau",
-        ),
-        "review.level.random": ("random", "ngẫu nhiên"),
-        "review.level.easy": ("easy", "dễ"),
-        "review.level.medium": ("medium", "vừa"),
-        "review.level.hard": ("hard", "khó"),
-        "review.none": ("no decision to review", "không có nước đi nào để xem lại"),
-        "review.you": ("you", "bạn"),
-        "review.same": ("the computer agrees", "máy cũng đi như vậy"),
-        "review.as_good": (
-            "the computer: {move}, just as good{why}",
-            "máy: {move}, tốt ngang nhau{why}",
-        ),
-        "review.different": ("the computer: {move}{why}", "máy: {move}{why}"),
-    }
-)
 
 
 def _text(key: str, lang: Language, **params: Param) -> str:

@@ -1,56 +1,51 @@
-"""The page's message catalogues: the same keys and placeholders in Vietnamese and English, every
-key the page uses present, and the rules of every game in both languages."""
+"""The page's words (the ``page`` section of ``rummykit/texts``, served at ``/i18n/<lang>.json``):
+every key the page uses present, and nothing but that section sent; the rules of every game in
+both languages. The catalogues' keys and placeholders: ``test_texts.py``."""
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
 
 from rummykit.games import find_game
 from rummykit.server.catalogue import MAIN_OPTIONS
-from rummykit.server.page import WEB_DIR
+from rummykit.server.page import WEB_DIR, serve_page
 from rummykit.server.protocol import PHRASES
+from rummykit.texts import section
 
 pytestmark = pytest.mark.server
 
 LANGUAGES = ("vi", "en")
-PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
 def catalogue(lang: str) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((WEB_DIR / "i18n" / f"{lang}.json").read_text("utf-8"))
-    return data
+    return dict(section(lang, "page"))  # type: ignore[arg-type]
 
 
-def forms(value: Any) -> list[str]:
-    return list(value.values()) if isinstance(value, dict) else [value]
-
-
-def test_both_languages_have_the_same_keys() -> None:
-    vi, en = catalogue("vi"), catalogue("en")
-    assert sorted(set(vi) - set(en)) == []
-    assert sorted(set(en) - set(vi)) == []
-
-
-@pytest.mark.parametrize("lang", LANGUAGES)
-def test_messages_are_text_or_plural_forms(lang: str) -> None:
-    for key, value in catalogue(lang).items():
-        for form in forms(value):
-            assert isinstance(form, str) and form.strip(), key
-        if isinstance(value, dict):
-            assert "other" in value and set(value) <= {"zero", "one", "two", "few", "many", "other"}
-
-
-def test_placeholders_match_across_languages() -> None:
-    vi, en = catalogue("vi"), catalogue("en")
-    for key in en:
-        want = {p for f in forms(en[key]) for p in PLACEHOLDER.findall(f)}
-        got = {p for f in forms(vi[key]) for p in PLACEHOLDER.findall(f)}
-        assert got == want, key
+def test_the_page_gets_its_section_alone_revalidated_with_an_etag() -> None:
+    app = FastAPI()
+    serve_page(app)
+    with TestClient(app) as client:
+        for lang in LANGUAGES:
+            answer = client.get(f"/i18n/{lang}.json", headers={"Accept-Encoding": "gzip"})
+            assert answer.status_code == 200 and answer.json() == catalogue(lang)
+            assert answer.headers["content-type"].startswith("application/json")
+            assert answer.headers["content-encoding"] == "gzip"  # as the page's files are
+            words = answer.json()  # not the terminal's lines, nor the hints (the server words them)
+            assert "hint.prefix" in words and "serve_in_clear" not in words
+            assert "highest_loose" not in words and "act.discard" not in words
+            etag = answer.headers["etag"]
+            again = client.get(f"/i18n/{lang}.json", headers={"If-None-Match": etag})
+            assert again.status_code == 304 and again.content == b""
+        en, vi = (client.get(f"/i18n/{lang}.json").headers["etag"] for lang in ("en", "vi"))
+        assert en != vi
+        assert client.get("/i18n/fr.json").status_code == 404
+        assert client.get("/i18n/en.json", headers={"If-None-Match": vi}).status_code == 200
 
 
 def _used_keys() -> set[str]:
@@ -139,37 +134,6 @@ def test_rules_of_every_game_in_both_languages(game: str, lang: str) -> None:
     text = path.read_text("utf-8")
     assert text.count("<h3>") >= 4
     assert "<script" not in text and "http" not in text
-
-
-# -------------------------------------------------------------- hint reasons (Python catalogue)
-
-
-def test_every_hint_phrase_has_both_languages_with_the_same_placeholders() -> None:
-    import rummykit.players  # noqa: F401  (every player module defines its phrases on import)
-    from rummykit.players.reasons import CATALOGUE
-
-    assert len(CATALOGUE) > 30
-    for key, wording in CATALOGUE.items():
-        assert set(wording) == {"en", "vi"}, key
-        en, vi = wording["en"], wording["vi"]
-        assert en.strip() and vi.strip() and en != vi, key
-        assert sorted(PLACEHOLDER.findall(en)) == sorted(PLACEHOLDER.findall(vi)), key
-
-
-def test_a_hint_reads_in_both_languages_and_a_missing_phrase_is_named() -> None:
-    from rummykit.actions import Knock
-    from rummykit.cards import Card
-    from rummykit.players.reasons import Suggestion, because
-
-    hint = Suggestion(Knock(Card.parse("TD")), because("gin.knock_risk", count=6, risk=12))
-    assert hint.text("en") == "knock, throwing 10♦: 6 deadwood, undercut risk about 12%"
-    assert hint.text("vi") == "gõ, bỏ 10♦: 6 điểm bài rác, nguy cơ bị bắt ngược khoảng 12%"
-    data = hint.to_dict()
-    assert data["action"] == "knock TD" and data["reason"][0]["params"] == {"count": 6, "risk": 12}
-    with pytest.raises(KeyError, match=r"no\.such"):
-        because("no.such").text("vi")
-    with pytest.raises(ValueError, match="'en' and 'vi', not 'fr'"):
-        hint.text("fr")  # type: ignore[arg-type]
 
 
 def test_every_phrase_a_person_may_say_is_worded_and_the_page_offers_exactly_those() -> None:

@@ -20,8 +20,9 @@ from rummykit.games.base import HandState, View
 from rummykit.games.deal import Deal
 from rummykit.games.gin import Gin, GinState
 from rummykit.players import Player, UnknownPlayerError, find_player
-from rummykit.players.reasons import CATALOGUE, Suggestion
+from rummykit.players.reasons import Suggestion
 from rummykit.review import HandReview, _verdict, review_hand
+from rummykit.texts import section
 
 TABLES = [("gin", 2), ("rummy", 2), ("rummy", 3), ("rummy", 4), ("crazy", 3), ("crazy", 4)]
 """Every game at the table sizes the review is tested at."""
@@ -415,10 +416,11 @@ def _english_fragments() -> set[str]:
     """The literal words of every English catalogue phrase that differs from its Vietnamese
     wording (placeholders cut out), at least two words long."""
     fragments: set[str] = set()
-    for entry in CATALOGUE.values():
-        if entry["en"] == entry["vi"]:
+    hints = {lang: section(lang, "hints") for lang in ("en", "vi")}
+    for key, en in hints["en"].items():
+        if en == hints["vi"][key] or not isinstance(en, str):
             continue
-        for part in re.split(r"\{[^}]*\}", entry["en"]):
+        for part in re.split(r"\{[^}]*\}", en):
             part = part.strip(" ,.;:()·")
             if re.search(r"[a-z]{2,} [a-z]{2,}", part):
                 fragments.add(part)

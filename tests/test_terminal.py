@@ -23,19 +23,19 @@ from rummykit.players import find_player
 from rummykit.players.reasons import Suggestion
 from rummykit.record import load_record
 from rummykit.review import review_hand
-from rummykit.server.page import WEB_DIR
 from rummykit.terminal import TerminalGame, _ordered
 from rummykit.terminal_text import (
     LANGUAGES,
     MESSAGES,
-    WEB_KEYS,
+    PAGE_KEYS,
     Language,
     default_language,
+    page_text,
     parse_language,
     say,
     template,
-    web_text,
 )
+from rummykit.texts import section
 
 runner = CliRunner(env={"FORCE_COLOR": None, "TTY_COMPATIBLE": None, "COLUMNS": "100"})
 
@@ -240,7 +240,7 @@ def test_every_message_is_worded_in_both_languages_with_the_same_placeholders() 
         assert _placeholders(en) == _placeholders(vi), message
         # No markup of its own: the terminal prints catalogue text as console markup.
         assert "[" not in en + vi and "]" not in en + vi, message
-        assert "{web:" not in en + vi, message  # every quoted web text was found
+        assert "{page:" not in en + vi, message  # every quoted page text was found
         if message.endswith("_many"):  # a plural twin counts
             assert "count" in _placeholders(en) and message.removesuffix("_many") in MESSAGES
 
@@ -257,18 +257,16 @@ ENGLISH_WORDS = re.compile(
 """English words of the table that the Vietnamese game never shows (not even in a hint)."""
 
 
-def test_the_web_texts_quoted_are_the_web_apps_own() -> None:
-    web = {
-        lang: json.loads((WEB_DIR / "i18n" / f"{lang}.json").read_text("utf-8"))
-        for lang in LANGUAGES
-    }
-    for key in WEB_KEYS:
+def test_the_page_texts_quoted_are_the_page_s_own() -> None:
+    page = {lang: section(lang, "page") for lang in LANGUAGES}
+    assert len(PAGE_KEYS) > 5 and "hint.prefix" in PAGE_KEYS
+    for key in PAGE_KEYS:
         for lang in LANGUAGES:
-            assert web_text(lang, key) == web[lang][key]
-    assert say("vi", "illegal", detail="x").startswith(web["vi"]["error.illegal"])
+            assert page_text(lang, key) == page[lang][key]
+    assert say("vi", "illegal", detail="x").startswith(str(page["vi"]["error.illegal"]))
     assert say("vi", "computer", n=2) == "Máy 2" and say("vi", "you") == "Bạn"
     with pytest.raises(KeyError):
-        web_text("vi", "error.stale")  # not one the terminal uses
+        page_text("vi", "error.stale")  # not one the terminal uses
 
 
 def test_every_outcome_level_and_game_has_words() -> None:

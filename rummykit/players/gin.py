@@ -52,7 +52,7 @@ from rummykit.games.base import Phase, View
 from rummykit.games.gin import GinOptions, GinView
 from rummykit.melds import Meld, MeldKind
 from rummykit.players.base import SeededPlayer, checked_view, decision_rng
-from rummykit.players.reasons import Reason, Suggestion, because, define
+from rummykit.players.reasons import Reason, Suggestion, because
 from rummykit.players.tracking import (
     ALL_CARDS,
     CardMemory,
@@ -73,47 +73,6 @@ from rummykit.solver.deadwood import (
 )
 
 __all__ = ["EasyGinPlayer", "HardGinPlayer", "MediumGinPlayer", "gin_memory"]
-
-define(
-    {
-        "gin.layoff": (
-            "{card} goes on {meld} and no longer counts against you",
-            "{card} gửi vào {meld}, không còn bị tính điểm",
-        ),
-        "gin.keep": ("you keep {count} deadwood", "bạn giữ {count} điểm bài rác"),
-        "gin.safe": (
-            "safe: the opponent threw {card}",
-            "an toàn: đối thủ đã bỏ {card}",
-        ),
-        "gin.reveal": (
-            "{card} makes no meld, and taking it would show your plan",
-            "{card} không tạo được bộ, lấy nó chỉ lộ ý đồ",
-        ),
-        "gin.gives_gin": ("{card} gives you gin", "{card} giúp bạn ù Gin"),
-        "gin.lets_knock": ("then you can knock", "sau đó bạn gõ được"),
-        "gin.lowers": (
-            "{card} lowers your deadwood to {count}",
-            "{card} hạ bài rác của bạn xuống {count}",
-        ),
-        "gin.gin": ("gin, no deadwood at all", "ù Gin, không còn lá rác nào"),
-        "gin.knock_early": (
-            "{count} deadwood: knock before the opponent improves",
-            "{count} điểm bài rác: gõ ngay trước khi đối thủ kịp lên bài",
-        ),
-        "gin.knock_risk": (
-            "{count} deadwood, undercut risk about {risk}%",
-            "{count} điểm bài rác, nguy cơ bị bắt ngược khoảng {risk}%",
-        ),
-        "gin.wait": (
-            "wait rather than knock with {count} deadwood: gin or more points are likely",
-            "khoan gõ với {count} điểm bài rác: nhiều khả năng ù Gin hoặc được nhiều điểm hơn",
-        ),
-        "gin.enough": ("stop laying off", "thôi gửi bài"),
-        "gin.a_meld": ("it makes a meld", "nó tạo thành một bộ"),
-        "gin.try_stock": ("try the stock", "thử rút nọc"),
-        "gin.no_fit": ("it does not fit", "lá này không vào bộ nào"),
-    }
-)
 
 WALL: Final = 2
 """An ordinary discard that leaves this many cards in the stock cancels the hand."""

@@ -8,18 +8,9 @@ from rummykit.actions import Action, Discard, Draw, LayOff, NewMeld, Take
 from rummykit.cards import Card
 from rummykit.games.base import Phase, View
 from rummykit.games.rummy import RummyView, melds_in
-from rummykit.players.reasons import Suggestion, because, define
+from rummykit.players.reasons import Suggestion, because
 
 __all__ = ["GreedyRummy"]
-
-define(
-    {
-        "demo.greedy": (
-            "melds, lays off and throws high cards whenever it can",
-            "hạ bộ, gửi bài và bỏ lá cao mỗi khi có thể",
-        )
-    }
-)
 
 
 class GreedyRummy:

@@ -4,10 +4,10 @@ A player's :meth:`~rummykit.players.base.Player.suggest` returns a :class:`Sugge
 and a :class:`Reason`, a short list of phrases. Each phrase is a catalogue key with parameters,
 never finished text, so the same hint reads well in either language; ``str()`` gives English.
 
-Every phrase lives in :data:`CATALOGUE` with its English and Vietnamese wording. A player module
-adds its own phrases with :func:`define` (keys are namespaced by game, e.g. ``gin.highest``), and
-the tests check that both languages use the same placeholders. Cards given as parameters are shown
-the way the page shows them (``10♥``, ``K♦``, ``🃏``); a list of cards joins with spaces.
+Every phrase is worded in the ``hints`` section of rummykit's catalogues (:mod:`rummykit.texts`),
+keys namespaced by game (``gin.highest``); the tests check that both languages use the same
+placeholders. Cards given as parameters are shown the way the page shows them (``10♥``, ``K♦``,
+``🃏``); a list of cards joins with spaces.
 
 >>> from rummykit.actions import Discard
 >>> from rummykit.cards import Card
@@ -23,9 +23,9 @@ the way the page shows them (``10♥``, ``K♦``, ``🃏``); a list of cards joi
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Literal, NamedTuple, TypeAlias, cast
+from typing import Any, Final, NamedTuple, TypeAlias, cast
 
 from rummykit.actions import (
     Action,
@@ -43,9 +43,9 @@ from rummykit.actions import (
     Take,
 )
 from rummykit.cards import AnyCard, Card, Joker
+from rummykit.texts import LANGUAGES, Language, section
 
 __all__ = [
-    "CATALOGUE",
     "LANGUAGES",
     "Language",
     "Param",
@@ -55,30 +55,10 @@ __all__ = [
     "action_phrase",
     "because",
     "card_text",
-    "define",
 ]
-
-Language: TypeAlias = Literal["en", "vi"]
-LANGUAGES: Final[tuple[Language, ...]] = ("en", "vi")
 
 Param: TypeAlias = "str | int | AnyCard | Sequence[AnyCard] | Sequence[Sequence[AnyCard]]"
 """A phrase parameter: a number, a word, a card or a list of cards."""
-
-CATALOGUE: Final[dict[str, dict[Language, str]]] = {}
-"""Every phrase key, with its wording per language (``{name}`` marks a parameter)."""
-
-
-def define(phrases: Mapping[str, tuple[str, str]]) -> None:
-    """Add phrases to the catalogue: ``{"key": ("English {x}", "Tiếng Việt {x}")}``.
-
-    Raises ValueError when a key is already defined with other wording (two modules clashing).
-    """
-    for key, (en, vi) in phrases.items():
-        entry: dict[Language, str] = {"en": en, "vi": vi}
-        old = CATALOGUE.get(key)
-        if old is not None and old != entry:
-            raise ValueError(f"reason phrase {key!r} is defined twice with different wording")
-        CATALOGUE[key] = entry
 
 
 def card_text(card: AnyCard, *, typed: bool = False) -> str:
@@ -126,10 +106,9 @@ class Phrase:
         KeyError for a key missing from the catalogue."""
         if lang not in LANGUAGES:
             raise ValueError(f"hints are worded in 'en' and 'vi', not {lang!r}")
-        try:
-            template = CATALOGUE[self.key][lang]
-        except KeyError:
-            raise KeyError(f"reason phrase {self.key!r} has no {lang} wording") from None
+        template = section(lang, "hints").get(self.key)
+        if not isinstance(template, str):
+            raise KeyError(f"reason phrase {self.key!r} has no {lang} wording")
         return template.format(**{n: _param_text(v, typed) for n, v in self.params})
 
     def to_dict(self) -> dict[str, Any]:
@@ -240,41 +219,3 @@ class Suggestion(NamedTuple):
             "reason": self.reason.to_list(),
             "text": {lang: self.text(lang) for lang in LANGUAGES},
         }
-
-
-define(
-    {
-        "act.draw": ("draw from the stock", "rút từ nọc"),
-        "act.take": ("take the discard", "lấy lá trên chồng bài bỏ"),
-        "act.pass": ("pass", "bỏ qua"),
-        "act.buy": ("buy the card", "mua lá này"),
-        "act.discard": ("discard {cards}", "bỏ {cards}"),
-        "act.knock": ("knock, throwing {cards}", "gõ, bỏ {cards}"),
-        "act.biggin": ("go big gin", "ù Gin lớn"),
-        "act.layoff": ("lay off {cards} on meld {meld}", "gửi {cards} vào bộ {meld}"),
-        "act.meld": ("meld {cards}", "hạ bộ {cards}"),
-        "act.down": ("lay down {cards}", "hạ bài {cards}"),
-        "act.swap": (
-            "swap {cards} for the wild in meld {meld}",
-            "đổi {cards} lấy lá đại diện ở bộ {meld}",
-        ),
-        "act.done": ("finish", "xong"),
-        # Shared by every game.
-        "random": ("picked at random among the legal moves", "chọn ngẫu nhiên một nước hợp lệ"),
-        "only_choice": ("the only legal move", "nước đi hợp lệ duy nhất"),
-        "highest_loose": ("highest card, no meld nearby", "lá cao nhất, không gần bộ nào"),
-        "highest": ("highest unmatched card", "lá lẻ cao nhất"),
-        "loose": ("no meld nearby", "không gần bộ nào"),
-        "spare": ("spare card: the meld holds without it", "lá thừa: bỏ đi bộ vẫn đủ"),
-        "weakest": ("the weakest draw in your hand", "lá ít triển vọng nhất trên tay"),
-        "safe": ("safe, {card} was thrown before", "an toàn, {card} đã bị bỏ trước đó"),
-        "deadwood_left": ("{count} deadwood left", "còn {count} điểm bài rác"),
-        "points_left": ("{count} points left in hand", "còn {count} điểm trên tay"),
-        "makes_meld": ("it makes {cards}", "ghép thành {cards}"),
-        "completes_nothing": ("{card} completes nothing", "{card} không ghép được bộ nào"),
-        "stock_only": ("the stock is the only choice", "chỉ còn cách rút nọc"),
-        "goes_out": ("you can go out this turn", "bạn có thể hết bài ngay lượt này"),
-        "fits_meld": ("{card} fits a meld on the table", "{card} gửi được vào bộ trên bàn"),
-        "nothing_fits": ("nothing more fits", "không còn lá nào gửi được"),
-    }
-)

@@ -1,19 +1,25 @@
-"""The page: its static files (``rummykit/web``), served from ``/``, gzip-compressed by
+"""The page: its static files (``rummykit/web``), served from ``/``, and its words, the ``page``
+section of rummykit's catalogues (``/i18n/<lang>.json``), gzip-compressed by
 :class:`PageCompression` (the API's answers never are)."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+from functools import cache
 from pathlib import Path
 
-from fastapi import FastAPI
+from fastapi import FastAPI, HTTPException, Request, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-__all__ = ["COMPRESS_FROM", "WEB_DIR", "PageCompression", "serve_page"]
+from rummykit.texts import LANGUAGES, section
+
+__all__ = ["COMPRESS_FROM", "WEB_DIR", "PageCompression", "page_words", "serve_page"]
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
-"""The page's static files (HTML, CSS, JavaScript modules, catalogues, rules)."""
+"""The page's static files (HTML, CSS, JavaScript modules, rules)."""
 
 COMPRESS_FROM = 1024
 """Bytes from which the page's files are sent gzip-compressed (to browsers that accept it)."""
@@ -39,9 +45,37 @@ class PageCompression:
             await self.app(scope, receive, send)
 
 
+@cache
+def page_words(lang: str) -> tuple[bytes, str]:
+    """The ``page`` section of the ``lang`` catalogue as the page fetches it (JSON), and its ETag;
+    KeyError for a language rummykit does not speak."""
+    if lang not in LANGUAGES:
+        raise KeyError(lang)
+    body = json.dumps(dict(section(lang, "page")), ensure_ascii=False, separators=(",", ":"))
+    data = body.encode("utf-8")
+    return data, '"' + hashlib.sha256(data).hexdigest()[:32] + '"'
+
+
 def serve_page(app: FastAPI, web_dir: Path | None = None) -> None:
-    """Serve the page's files from ``/`` (from ``web_dir``, default :data:`WEB_DIR`), compressed;
-    call after every other route (the page's mount takes whatever path is left)."""
+    """Serve the page's words at ``/i18n/<lang>.json`` (:func:`page_words`: the page section alone,
+    not the terminal's lines nor the hints, which the server words itself) and its files from
+    ``/`` (from ``web_dir``, default :data:`WEB_DIR`), compressed; call after every other route
+    (the page's mount takes whatever path is left).
+
+    The words are revalidated as the files are (``Cache-Control: no-cache``, set by the app): an
+    ETag answers a browser that has them already with a 304.
+    """
+
+    @app.get("/i18n/{lang}.json", include_in_schema=False)
+    def words(lang: str, request: Request) -> Response:
+        try:
+            data, etag = page_words(lang)
+        except KeyError:
+            raise HTTPException(status_code=404) from None
+        if etag in request.headers.get("if-none-match", ""):
+            return Response(status_code=304, headers={"ETag": etag})
+        return Response(data, media_type="application/json", headers={"ETag": etag})
+
     static = web_dir if web_dir is not None else WEB_DIR
     app.mount("/", StaticFiles(directory=static, html=True), name="web")
     app.add_middleware(PageCompression)

@@ -16,113 +16,12 @@ from rummykit.players.base import SeededPlayer, checked_view, decision_rng
 from rummykit.players.crazy.evaluation import _DIST_W, _Ctx, _ctx, _potential
 from rummykit.players.crazy.knowledge import _KEYS, _key
 from rummykit.players.crazy.planning import _KeepScore, _Plan, _plan_turn
-from rummykit.players.reasons import Reason, Suggestion, because, define
+from rummykit.players.reasons import Reason, Suggestion, because
 from rummykit.wild_melds import (
     Run,
     crazy_points,
     is_wild,
     position_card,
-)
-
-define(
-    {
-        "crazy.contract_met": ("the contract is met", "đã đủ bài để hạ theo yêu cầu của vòng"),
-        "crazy.down_out": (
-            "you lay down every card and go out",
-            "bạn hạ hết bài và hết bài luôn",
-        ),
-        "crazy.hold": (
-            "hold the contract: laid down now, your other cards would fit nowhere",
-            "chưa hạ bài vội: hạ bây giờ thì các lá còn lại không gửi được vào đâu",
-        ),
-        "crazy.wait_down": (
-            "wait a turn before laying down",
-            "chờ thêm một lượt rồi mới hạ bài",
-        ),
-        "crazy.completes": ("{card} completes the contract", "{card} giúp bạn đủ bài để hạ"),
-        "crazy.closer": (
-            "{card} brings the contract closer",
-            "{card} giúp bạn gần đủ bài để hạ hơn",
-        ),
-        "crazy.penalty_one": ("1 penalty card", "chịu phạt 1 lá"),
-        "crazy.penalty_many": ("{count} penalty cards", "chịu phạt {count} lá"),
-        "crazy.not_worth": (
-            "{card} is not worth a penalty card",
-            "{card} không đáng để chịu phạt thêm lá",
-        ),
-        "crazy.down_no_buy": (
-            "you are down: buying only adds cards",
-            "bạn đã hạ bài: mua chỉ thêm bài trên tay",
-        ),
-        "crazy.risk": (
-            "an opponent may go out soon, and every card in hand costs points",
-            "đối thủ sắp hết bài, lá nào còn trên tay cũng bị tính điểm",
-        ),
-        "crazy.buys_used": (
-            "you have bought {count} times this round",
-            "bạn đã mua {count} lần trong vòng này",
-        ),
-        "crazy.layable": ("{card} can be laid off at once", "{card} gửi được ngay"),
-        "crazy.no_help": (
-            "{card} does not help your contract",
-            "{card} không giúp bạn gần đủ yêu cầu hơn",
-        ),
-        "crazy.no_fit": ("{card} fits no meld on the table", "{card} không gửi được vào bộ nào"),
-        "crazy.need_one": (
-            "you still need 1 card for the contract",
-            "bạn còn thiếu 1 lá để hạ bài",
-        ),
-        "crazy.need_many": (
-            "you still need {count} cards for the contract",
-            "bạn còn thiếu {count} lá để hạ bài",
-        ),
-        "crazy.spare": (
-            "{card} is not needed for the contract",
-            "{card} không cần cho yêu cầu của vòng",
-        ),
-        "crazy.replaced": (
-            "{card} is no longer needed: {other} does its job",
-            "{card} không còn cần nữa: đã có {other} thay cho nó",
-        ),
-        "crazy.spare_copy": (
-            "you hold two {card}: one is enough for the contract",
-            "bạn có hai lá {card}: một lá là đủ cho yêu cầu của vòng",
-        ),
-        "crazy.high": ("{card} counts {count} points", "{card} bị tính {count} điểm"),
-        "crazy.unsafe_next": (
-            "your other cards could help the next player",
-            "các lá khác của bạn có thể giúp người chơi kế tiếp",
-        ),
-        "crazy.shed": (
-            "shed high cards: an opponent may go out soon",
-            "bỏ bớt lá điểm cao: đối thủ sắp hết bài",
-        ),
-        "crazy.layoff": ("{card} goes on {meld}", "{card} gửi vào {meld}"),
-        "crazy.swap": (
-            "{card} frees the wild {wild} from {meld}",
-            "{card} đổi lấy lá đại diện {wild} trong {meld}",
-        ),
-        "crazy.swap_play": (
-            "the wild can then be laid off",
-            "sau đó lá đại diện gửi được",
-        ),
-        "crazy.left_one": ("1 card left after this turn", "còn 1 lá sau lượt này"),
-        "crazy.left_many": (
-            "{count} cards left after this turn",
-            "còn {count} lá sau lượt này",
-        ),
-        "crazy.last_card": ("your last card: you go out", "lá cuối cùng: bạn hết bài"),
-        "crazy.keep_wild": (
-            "keep wild cards: they fit almost anywhere",
-            "giữ lá đại diện: gần như bộ nào cũng gửi được",
-        ),
-        "crazy.dealer_take": (
-            "{card} brings the contract closer, and you need not discard",
-            "{card} giúp bạn gần đủ bài để hạ hơn, và bạn không phải bỏ bài",
-        ),
-        "crazy.stock": ("draw from the stock instead", "rút nọc thì hơn"),
-        "crazy.pass_on": ("let the next player have it", "nhường cho người kế tiếp"),
-    }
 )
 
 _KEEP_TAKEN: Final = 12.0

@@ -15,7 +15,7 @@ from rummykit.games.base import Phase, View
 from rummykit.games.rummy import RummyOptions, RummyView, melds_in
 from rummykit.melds import Meld, MeldKind
 from rummykit.players.base import SeededPlayer, checked_view, decision_rng
-from rummykit.players.reasons import Reason, Suggestion, because, define
+from rummykit.players.reasons import Reason, Suggestion, because
 from rummykit.players.rummy.evaluation import (
     EASY_WEIGHTS,
     MEDIUM_WEIGHTS,
@@ -41,68 +41,6 @@ from rummykit.players.tracking import (
     CardMemory,
 )
 from rummykit.solver.deadwood import best_arrangement
-
-define(
-    {
-        "rummy.set3": (
-            "three of a kind, {count} points off your hand",
-            "bộ ba lá cùng số, bớt {count} điểm trên tay",
-        ),
-        "rummy.set4": (
-            "four of a kind, {count} points off your hand",
-            "bộ tứ cùng số, bớt {count} điểm trên tay",
-        ),
-        "rummy.run": (
-            "a run of {size}, {count} points off your hand",
-            "sảnh {size} lá cùng chất, bớt {count} điểm trên tay",
-        ),
-        "rummy.layoff": ("{card} goes on {meld}", "{card} gửi vào bộ {meld}"),
-        "rummy.out_this_turn": (
-            "then you go out this turn",
-            "sau đó bạn hết bài ngay lượt này",
-        ),
-        "rummy.take_out": ("{card} lets you go out", "lấy {card} là hết bài"),
-        "rummy.take_layoff": (
-            "{card} can be laid off at once",
-            "{card} gửi bài được ngay",
-        ),
-        "rummy.take_better": (
-            "{card} helps more than a stock card is likely to",
-            "{card} có lợi hơn một lá rút từ nọc",
-        ),
-        "rummy.take_shape": (
-            "{card} goes with {partner} toward a meld, and leaving the stock makes it last longer",
-            "{card} đi với {partner} gần thành bộ, và không rút nọc thì nọc lâu hết hơn",
-        ),
-        "rummy.take_swap": (
-            "{card} is as good to keep as {thrown}, which you can throw instead, and leaving the"
-            " stock makes it last longer",
-            "{card} giữ cũng tốt như {thrown} (có thể bỏ lá đó thay vào), và không rút nọc thì nọc"
-            " lâu hết hơn",
-        ),
-        "rummy.stock_better": (
-            "a stock card is likely to help more than {card}",
-            "một lá từ nọc nhiều khả năng có lợi hơn {card}",
-        ),
-        "rummy.hold": (
-            "you keep {cards} in hand: laid down, it would give others lay-offs",
-            "giữ {cards} trên tay: hạ xuống sẽ cho người khác gửi bài",
-        ),
-        "rummy.feeds_not": (
-            "the next player is unlikely to use it",
-            "người chơi kế tiếp khó dùng được lá này",
-        ),
-        "rummy.keep_away": (
-            "{card} would help the next player, keep it",
-            "{card} có thể giúp người chơi kế tiếp, nên giữ lại",
-        ),
-        "rummy.risk": (
-            "an opponent has only {count} cards left",
-            "một đối thủ chỉ còn {count} lá",
-        ),
-        "rummy.seen_meld": ("it makes a meld", "lá này ghép được bộ"),
-    }
-)
 
 # ------------------------------------------------------------------------------ the players
 

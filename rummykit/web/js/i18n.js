@@ -1,4 +1,5 @@
-// Message catalogues: every visible string comes from i18n/<lang>.json. Named placeholders
+// Message catalogues: every visible string comes from /i18n/<lang>.json, which the server
+// makes from the page section of rummykit/texts/<lang>.json. Named placeholders
 // ({name}), plural forms chosen with Intl.PluralRules, <html lang> switched with the language.
 export const LANGUAGES = ["vi", "en"];
 let lang = "en";

@@ -488,7 +488,7 @@ function onHint(m) {
   else S.ui.coachAsked = false;
   const action = m.action;
   const cards = actionCards(action);
-  // The server words the hint in every language (rummykit/players/reasons.py is its catalogue).
+  // The server words the hint in every language (the hints section of rummykit/texts/).
   const text = (m.text && (m.text[currentLanguage()] || m.text.en)) || action;
   $("hint-text").textContent = t("hint.prefix", { text: shownText(text) });
   announce(t("hint.prefix", { text: spokenCards(text) })); // (its cards named in words)
