@@ -1,6 +1,6 @@
 """rummykit's catalogues (``rummykit/texts``): in both languages the same sections, the same keys
-and the same placeholders; every key the Python code names is there, and every key of the hints
-and the terminal is used (the page's keys: ``test_i18n.py``)."""
+and the same placeholders; every key the Python code names is there, and every key of the hints,
+the terminal and the CLI is used (the page's keys: ``test_i18n.py``)."""
 
 from __future__ import annotations
 
@@ -103,45 +103,46 @@ def test_a_hint_reads_in_both_languages_and_a_missing_phrase_is_named() -> None:
 
 # ---------------------------------------------------------------- keys named in the code
 
-HINT_CALL = re.compile(r"""\b(?:because|also|_text)\(\s*["']([\w.]+)["']\s*[,)]""")
-SAY_CALL = re.compile(r"""\b_?say\(\s*(?:"(?:en|vi)",\s*|[\w.]+,\s*)?["']([\w.]+)["']\s*[,)]""")
+CALLS = {
+    "hints": re.compile(r"""\b(?:because|also|_text)\(\s*["']([\w.]+)["']\s*[,)]"""),
+    "terminal": re.compile(
+        r"""\b_?say\(\s*(?:["'](?:en|vi)["'],\s*|[\w.]+,\s*)?["'](?!(?:en|vi)["'])([\w.]+)["']\s*[,)]"""
+    ),
+    "cli": re.compile(r"""\b_line\(\s*["']([\w.]+)["']\s*[,)]"""),
+}
+"""Per section, the calls that name a key of it in the code: ``because("gin.highest")``,
+``say("vi", "stopped")``, ``_line("result.table")``."""
 
-HINT_FAMILIES = re.compile(
-    r"crazy\.(?:need|left)_(?:one|many)|review\.level\.\w+|review\.(?:as_good|different)"
-)
-"""Hint keys the code builds at run time (``f"{key}_one"``, ``f"review.level.{level}"``, a
-review's verdict)."""
-TERMINAL_FAMILIES = re.compile(r"\w+_many|(?:contract|game|outcome|level)\.\w+")
-"""Terminal keys built at run time: a count's plural twin, a contract's meld kind, a game's,
-an outcome's and a level's words."""
+FAMILIES = {
+    "hints": re.compile(
+        r"crazy\.(?:need|left)_(?:one|many)|review\.level\.\w+|review\.(?:as_good|different)"
+    ),
+    "terminal": re.compile(r"\w+_many|(?:contract|game|outcome|level)\.\w+"),
+    "cli": re.compile(r"result\.out_many"),
+}
+"""Per section, the keys the code builds at run time: hints' ``f"{key}_one"``,
+``f"review.level.{level}"`` and a review's verdict; the terminal's plural twins of a count, a
+contract's meld kinds, the games', the outcomes' and the levels' words."""
 
 
-def _named(pattern: re.Pattern[str]) -> set[str]:
-    return {key for source in PYTHON.values() for key in pattern.findall(source)}
-
-
-def test_every_hint_key_the_code_names_exists() -> None:
-    named = _named(HINT_CALL) | set(_ACTION_KEYS.values())
-    assert len(named) > 50
-    missing = sorted(k for k in named if k not in section("en", "hints"))
+@pytest.mark.parametrize("name", ["hints", "terminal", "cli"])
+def test_every_key_the_code_names_exists(name: str) -> None:
+    named = {key for source in PYTHON.values() for key in CALLS[name].findall(source)}
+    if name == "hints":
+        named |= set(_ACTION_KEYS.values())
+    assert len(named) > 10
+    missing = sorted(k for k in named if k not in section("en", name))
     assert missing == []
 
 
-def test_every_terminal_key_the_code_names_exists() -> None:
-    named = _named(SAY_CALL)
-    assert len(named) > 30
-    missing = sorted(k for k in named if k not in section("en", "terminal"))
-    assert missing == []
-
-
-@pytest.mark.parametrize(
-    ("name", "families"), [("hints", HINT_FAMILIES), ("terminal", TERMINAL_FAMILIES)]
-)
-def test_every_key_is_used(name: str, families: re.Pattern[str]) -> None:
+@pytest.mark.parametrize("name", ["hints", "terminal", "cli"])
+def test_every_key_is_used(name: str) -> None:
     sources = "\n".join(PYTHON.values())
     unused = [
         key
         for key in section("en", name)
-        if f'"{key}"' not in sources and f"'{key}'" not in sources and not families.fullmatch(key)
+        if f'"{key}"' not in sources
+        and f"'{key}'" not in sources
+        and not FAMILIES[name].fullmatch(key)
     ]
     assert unused == []

@@ -7,7 +7,12 @@ Each file has the same sections, each a map from key to wording (``{name}`` mark
 - ``hints``: the phrases of a hint, namespaced by game (``gin.highest``), see
   :mod:`rummykit.players.reasons`.
 - ``terminal``: what ``rummykit play``, ``review`` and ``serve`` print, see
-  :mod:`rummykit.terminal_text`; the CLI's result lines take their outcome words from it.
+  :mod:`rummykit.terminal_text`.
+- ``cli``: the result lines ``rummykit replay`` and ``demo`` print (:mod:`rummykit.cli.results`),
+  in English so far; their outcome words are the terminal's (``outcome.big_gin``).
+
+The CLI's help texts and the reports of ``replay``, ``demo`` and ``sim`` (tables, narration) stay
+in its code, in English: tables of figures for developers, read with the code that fills them.
 
 Read with the standard library only: the engine's hints use it. The tests check that both
 languages have the same keys in every section, with the same placeholders.
@@ -29,7 +34,7 @@ __all__ = ["LANGUAGES", "SECTIONS", "Language", "Wording", "section", "text"]
 Language: TypeAlias = Literal["en", "vi"]
 LANGUAGES: Final[tuple[Language, ...]] = ("en", "vi")
 
-SECTIONS: Final[tuple[str, ...]] = ("page", "hints", "terminal")
+SECTIONS: Final[tuple[str, ...]] = ("page", "hints", "terminal", "cli")
 """The sections of every catalogue, in file order."""
 
 Wording: TypeAlias = "str | dict[str, str]"
