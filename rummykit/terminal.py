@@ -7,8 +7,8 @@ advice and why, ``undo`` to take back a move of this turn that showed no hidden 
 (:func:`~rummykit.games.undo.undoable_move`), ``help``, or ``quit``. A wrong answer is explained
 and asked again; nothing changes. The match's record can be saved for ``rummykit replay``.
 
-Everything shown is worded in English or Vietnamese (``lang``); the wording lives in
-:mod:`rummykit.terminal_text`.
+Everything shown is worded in English or Vietnamese (``lang``): the ``terminal`` section of
+rummykit's catalogues (``rummykit/texts``), read through :mod:`rummykit.terminal_text`.
 """
 
 from __future__ import annotations
