@@ -67,6 +67,24 @@ def test_every_key_the_page_uses_exists() -> None:
     assert missing == []
 
 
+def test_every_key_of_the_page_is_used() -> None:
+    """Each key is named whole in the page's HTML or JavaScript, or starts like a key the page
+    builds (`` `opt.${name}` ``): a key no code asks for is gone from the catalogues."""
+    code = "\n".join(
+        path.read_text("utf-8") for path in [WEB_DIR / "index.html", *(WEB_DIR / "js").glob("*.js")]
+    )
+    built = {p for p in re.findall(r"`([a-z_.]+)\$\{", code) if p.endswith((".", "_"))}
+    assert {"opt.", "rank.", "say."} <= built
+    unused = [
+        key
+        for key in catalogue("en")
+        if f'"{key}"' not in code
+        and f"'{key}'" not in code
+        and not any(key.startswith(prefix) for prefix in built)
+    ]
+    assert unused == []
+
+
 def test_keys_built_at_run_time_exist() -> None:
     en = catalogue("en")
     families = {

@@ -12,13 +12,15 @@ from typing import Any
 
 import pytest
 
-from rummykit.players.reasons import _ACTION_KEYS
+from rummykit.actions import Knock
+from rummykit.cards import Card
+from rummykit.players.reasons import _ACTION_KEYS, Suggestion, because
 from rummykit.texts import LANGUAGES, SECTIONS, section, text
 
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 PACKAGE = Path(__file__).resolve().parents[1] / "rummykit"
 PYTHON = {path: path.read_text("utf-8") for path in PACKAGE.rglob("*.py")}
-"""rummykit's Python sources, where the hints' and the terminal's keys are named."""
+"""rummykit's Python sources, where the keys of the hints, the terminal and the CLI are named."""
 
 
 def raw(lang: str) -> dict[str, Any]:
@@ -86,10 +88,6 @@ def test_the_loader_names_what_is_missing() -> None:
 
 
 def test_a_hint_reads_in_both_languages_and_a_missing_phrase_is_named() -> None:
-    from rummykit.actions import Knock
-    from rummykit.cards import Card
-    from rummykit.players.reasons import Suggestion, because
-
     hint = Suggestion(Knock(Card.parse("TD")), because("gin.knock_risk", count=6, risk=12))
     assert hint.text("en") == "knock, throwing 10♦: 6 deadwood, undercut risk about 12%"
     assert hint.text("vi") == "gõ, bỏ 10♦: 6 điểm bài rác, nguy cơ bị bắt ngược khoảng 12%"
