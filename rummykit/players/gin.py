@@ -52,7 +52,7 @@ from rummykit.games.base import Phase, View
 from rummykit.games.gin import GinOptions, GinView
 from rummykit.melds import Meld, MeldKind
 from rummykit.players.base import SeededPlayer, checked_view, decision_rng
-from rummykit.players.reasons import Reason, Suggestion, because
+from rummykit.players.reasons import Reason, Suggestion, because, discard_reason
 from rummykit.players.tracking import (
     ALL_CARDS,
     CardMemory,
@@ -473,19 +473,7 @@ def _discard_reason(card: Card, hand: Sequence[Card], an: _Analysis, deadwood: i
     loose = not _near_in_hand(card, mask)
     arrangement = best_arrangement(list(hand))
     unmatched = arrangement.unmatched
-    highest = (
-        bool(unmatched) and card in unmatched and card.points >= max(c.points for c in unmatched)
-    )
-    if highest and loose:
-        reason = because("highest_loose")
-    elif highest:
-        reason = because("highest")
-    elif loose:
-        reason = because("loose")
-    elif card not in unmatched:
-        reason = because("spare")
-    else:
-        reason = because("weakest")
+    reason = discard_reason(card, unmatched, loose)
     if safe_from:
         reason = reason.also("gin.safe", card=safe_from[-1])
     return reason.also("deadwood_left", count=deadwood)

@@ -55,6 +55,7 @@ __all__ = [
     "action_phrase",
     "because",
     "card_text",
+    "discard_reason",
 ]
 
 Param: TypeAlias = "str | int | AnyCard | Sequence[AnyCard] | Sequence[Sequence[AnyCard]]"
@@ -219,3 +220,19 @@ class Suggestion(NamedTuple):
             "reason": self.reason.to_list(),
             "text": {lang: self.text(lang) for lang in LANGUAGES},
         }
+
+
+def discard_reason(card: Card, unmatched: Sequence[Card], loose: bool) -> Reason:
+    """Why ``card`` is the one to throw, by where it stands in the hand's best arrangement
+    (``unmatched``: its cards in no meld): the highest of those, with no meld nearby
+    (``loose``) or not, a loose card, a card the melds can spare, or the weakest left."""
+    highest = card in unmatched and card.points >= max(c.points for c in unmatched)
+    if highest and loose:
+        return because("highest_loose")
+    if highest:
+        return because("highest")
+    if loose:
+        return because("loose")
+    if card not in unmatched:
+        return because("spare")
+    return because("weakest")

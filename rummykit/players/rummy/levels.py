@@ -15,7 +15,7 @@ from rummykit.games.base import Phase, View
 from rummykit.games.rummy import RummyOptions, RummyView, melds_in
 from rummykit.melds import Meld, MeldKind
 from rummykit.players.base import SeededPlayer, checked_view, decision_rng
-from rummykit.players.reasons import Reason, Suggestion, because
+from rummykit.players.reasons import Reason, Suggestion, because, discard_reason
 from rummykit.players.rummy.evaluation import (
     EASY_WEIGHTS,
     MEDIUM_WEIGHTS,
@@ -78,17 +78,7 @@ def _discard_reason(card: Card, hand: Sequence[Card], final: int, danger: float)
     unmatched = arrangement.unmatched
     # "no meld nearby" only with no card of its rank and none of its suit within two ranks
     loose = not _NEAR[card.index] & rest
-    highest = card in unmatched and card.points >= max(c.points for c in unmatched)
-    if highest and loose:
-        reason = because("highest_loose")
-    elif highest:
-        reason = because("highest")
-    elif loose:
-        reason = because("loose")
-    elif card not in unmatched:
-        reason = because("spare")
-    else:
-        reason = because("weakest")
+    reason = discard_reason(card, unmatched, loose)
     if danger < 0.1 and _CLOSE[card.index] & rest:
         reason = reason.also("rummy.feeds_not")
     return reason.also("points_left", count=_points(final))
