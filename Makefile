@@ -1,6 +1,7 @@
 # Two commands do all the set-up on a fresh machine:
-#   make run    start the web app on http://127.0.0.1:8000/ (creates .venv and installs on first use)
-#   make test   lint, type-check and run every test
+#   make run    start the web app on http://127.0.0.1:8000/ (creates .venv and installs the web
+#               extra on first use)
+#   make test   lint, type-check and run every test (installs the dev extra: everything)
 # and for a quick loop while working:
 #   make test-fast     the engine, solver, players, records and CLI tests on every core (no
 #                      browser, server, soak or slow test)
@@ -10,16 +11,24 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+WEB_STAMP := $(VENV)/.web
 
 .PHONY: run test test-fast test-explore lint bench docs docs-serve clean
 
-$(STAMP): pyproject.toml
+$(BIN)/pip:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev]'
-	touch $(STAMP)
 
-run: $(STAMP)
+# make run needs only the web app's packages; make test everything (dev includes web)
+$(WEB_STAMP): pyproject.toml | $(BIN)/pip
+	$(BIN)/pip install -q -e '.[web]'
+	touch $(WEB_STAMP)
+
+$(STAMP): pyproject.toml | $(BIN)/pip
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $(STAMP) $(WEB_STAMP)
+
+run: $(WEB_STAMP)
 	$(BIN)/rummykit $(or $(ARGS),serve)
 
 lint: $(STAMP)

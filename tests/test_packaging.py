@@ -6,7 +6,10 @@ import importlib.metadata
 import subprocess
 import sys
 import tomllib
+import venv
 from pathlib import Path
+
+import pytest
 
 import rummykit
 
@@ -63,3 +66,60 @@ def test_an_error_of_rummykit_s_own_is_not_taken_for_a_missing_extra() -> None:
     )
     assert done.returncode != 0 and "rummykit.server.app" in done.stderr
     assert "pip install" not in done.stderr
+
+
+PIP_WHEEL = [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation"]
+GIN_HAND = """
+import random
+from rummykit.games.gin import Gin
+state, rng = Gin().new_hand(seed=7), random.Random(7)
+while not state.is_over:
+    state.apply(rng.choice(state.legal_actions()))
+print(state.result.outcome.value)
+"""
+
+
+@pytest.mark.slow
+def test_the_package_installs_alone_in_a_fresh_environment_and_plays_a_hand(
+    tmp_path: Path,
+) -> None:
+    """The issue's "pip install . installs only rummykit": the wheel built from this tree, put
+    in a new virtual environment (offline: it needs nothing), brings no other package, and a
+    Gin hand plays to its end from Python."""
+    built = subprocess.run(
+        [*PIP_WHEEL, "-w", str(tmp_path / "wheel"), str(ROOT)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert built.returncode == 0, built.stderr
+    (wheel,) = (tmp_path / "wheel").glob("rummykit-*.whl")
+    venv.create(tmp_path / "env", with_pip=True)
+    python = str(tmp_path / "env" / "bin" / "python")
+    before = _packages(python)
+    installed = subprocess.run(
+        [python, "-m", "pip", "install", "-q", "--no-index", str(wheel)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert installed.returncode == 0, installed.stderr
+    assert _packages(python) - before == {"rummykit"}
+    played = subprocess.run(
+        [python, "-c", GIN_HAND], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert played.returncode == 0, played.stderr
+    assert played.stdout.strip() in {"knock", "undercut", "gin", "big_gin", "cancelled"}
+
+
+def _packages(python: str) -> set[str]:
+    listed = subprocess.run(
+        [python, "-m", "pip", "list", "--format=freeze"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    return {line.split("==")[0].lower() for line in listed.stdout.split()}
