@@ -68,7 +68,7 @@ from rummykit.solver.deadwood import (
     best_layoffs,
     discard_deadwoods,
     hand_mask,
-    min_deadwood_after_discard,
+    min_deadwood_after_discard_mask,
     min_deadwood_mask,
 )
 
@@ -269,8 +269,8 @@ class _Analysis:
     """Per live card, the chance it is the next stock card (it is not in the opponent's hand)."""
     known_mask: int
     """The cards the opponent surely holds (taken from the discard pile)."""
-    after_discard: dict[int, int] = field(default_factory=dict)
-    """Memo of one decision: an 11-card hand's mask to its least deadwood after a discard."""
+    prospects: dict[tuple[int, int, int], tuple[float, float, float]] = field(default_factory=dict)
+    """Memo of one decision: ``_prospects`` by (10-card mask, its deadwood, knock limit)."""
 
 
 def _analyse(view: GinView) -> _Analysis:
@@ -286,39 +286,75 @@ def _analyse(view: GinView) -> _Analysis:
     return _Analysis(view, memory, opponent, weights, chances, live, draw_odds, known)
 
 
+def _build_meld_near_masks() -> tuple[int, ...]:
+    out = []
+    for card in STANDARD_PACK:
+        mask = _NEAR_MASKS[card.index]
+        base = 13 * card.suit_index
+        for n in (card.number - 2, card.number + 2):
+            if 1 <= n <= 13:
+                mask &= ~(1 << (base + n - 1))
+        out.append(mask)
+    return tuple(out)
+
+
+_MELD_NEAR_MASKS: Final = _build_meld_near_masks()
+"""Per card index: the cards of its rank in other suits and next to it in its suit (a meld holding
+the card holds one of these)."""
+
+_AFTER_DISCARD: Final[dict[int, int]] = {}
+"""The least deadwood after the best discard by 11-card mask, shared by every decision (a pure
+function of the hand: a hard player asks for the same hands turn after turn)."""
+_AFTER_DISCARD_LIMIT: Final = 1 << 18
+"""Hands kept in :data:`_AFTER_DISCARD` before it is emptied (some 25 MB)."""
+
+
 def _prospects(
     rest: list[Card], deadwood: int, an: _Analysis, limit: int
 ) -> tuple[float, float, float]:
     """What the next stock card may do for the 10-card hand ``rest`` (of ``deadwood``).
 
     Returns the expected deadwood saved, the chance it allows a knock and the chance of gin
-    (each over the live cards, weighted by the chance each is the next stock card).
+    (each over the live cards, weighted by the chance each is the next stock card). A card that
+    can join no meld with the hand's cards leaves ``min(deadwood, its points + spare)``, where
+    ``spare`` is the least deadwood of the hand after its best discard (it stays deadwood unless
+    thrown): one solver call for all such cards.
     """
     if deadwood == 0:
         return 0.0, 1.0, 1.0
-    gain = knock = gin = 0.0
     mask = hand_mask(rest)
-    memo = an.after_discard
+    key = (mask, deadwood, limit)
+    found = an.prospects.get(key)
+    if found is not None:
+        return found
+    gain = knock = gin = 0.0
+    cache = _AFTER_DISCARD
+    near = _MELD_NEAR_MASKS
+    spare = -1
     for card, odds in zip(an.live, an.draw_odds, strict=True):
         if not odds or mask & card.bit:
             continue
-        if card.points >= 10 and not _near_in_hand(card, mask):
-            value = deadwood  # a lone ten-point card replaces nothing better
+        if mask & near[card.index]:
+            drawn = mask | card.bit
+            value = cache.get(drawn, -1)
+            if value < 0:
+                if len(cache) >= _AFTER_DISCARD_LIMIT:
+                    cache.clear()
+                value = cache[drawn] = min_deadwood_after_discard_mask(drawn)
         else:
-            key = mask | card.bit
-            found = memo.get(key)
-            if found is None:
-                rest.append(card)
-                found = memo[key] = min_deadwood_after_discard(rest)
-                rest.pop()
-            value = found
+            if spare < 0:
+                spare = min_deadwood_after_discard_mask(mask)
+            value = card.points + spare
+            if value > deadwood:
+                value = deadwood
         if value < deadwood:
             gain += odds * (deadwood - value)
         if value <= limit:
             knock += odds
             if value == 0:
                 gin += odds
-    return gain, knock, gin
+    found = an.prospects[key] = (gain, knock, gin)
+    return found
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,10 @@ How it works (a hand as a 52-bit mask, tables per suit, the choices of sets): ``
 
 from __future__ import annotations
 
-from rummykit.solver.deadwood.after_discard import min_deadwood_after_discard
+from rummykit.solver.deadwood.after_discard import (
+    min_deadwood_after_discard,
+    min_deadwood_after_discard_mask,
+)
 from rummykit.solver.deadwood.arrangement import Arrangement, best_arrangement
 from rummykit.solver.deadwood.core import hand_mask, min_deadwood, min_deadwood_mask
 from rummykit.solver.deadwood.discards import best_discards, discard_deadwoods
@@ -33,5 +36,6 @@ __all__ = [
     "hand_mask",
     "min_deadwood",
     "min_deadwood_after_discard",
+    "min_deadwood_after_discard_mask",
     "min_deadwood_mask",
 ]

@@ -8,6 +8,7 @@ from rummykit.cards import Card
 from rummykit.solver.deadwood.core import _sequence
 from rummykit.solver.deadwood.discards import _discard_values
 from rummykit.solver.deadwood.tables import (
+    _ALL,
     _BIG,
     _COL,
     _DMIN,
@@ -81,6 +82,44 @@ def min_deadwood_after_discard(cards: Iterable[Card]) -> int:
         if ed < low:
             low = ed
         return t[c] + t[d] + t[h] + t[s] + low
+    return _after_discard_sets(mask, tri, c, d, h, s)
+
+
+def min_deadwood_after_discard_mask(mask: int) -> int:
+    """:func:`min_deadwood_after_discard` of the hand given as a 52-bit mask of 1 to 11 cards.
+
+    The mask of a hand is :func:`~rummykit.solver.deadwood.hand_mask`'s. Raises ValueError for an
+    empty mask, a mask of more than 11 cards or one outside 0 to 2**52 - 1.
+    """
+    if mask <= 0 or mask > _ALL or mask.bit_count() > 11:
+        raise ValueError(f"not a mask of 1 to 11 cards: {mask!r}")
+    t = _RUN_DW
+    c = mask & 0x1FFF
+    d = (mask >> 13) & 0x1FFF
+    h = (mask >> 26) & 0x1FFF
+    s = mask >> 39
+    tri = (c & d & (h | s)) | (h & s & (c | d))
+    if not tri:
+        e = _DMIN
+        low = e[c]
+        ed = e[d]
+        if ed < low:
+            low = ed
+        ed = e[h]
+        if ed < low:
+            low = ed
+        ed = e[s]
+        if ed < low:
+            low = ed
+        return t[c] + t[d] + t[h] + t[s] + low
+    return _after_discard_sets(mask, tri, c, d, h, s)
+
+
+def _after_discard_sets(mask: int, tri: int, c: int, d: int, h: int, s: int) -> int:
+    """``min_deadwood_after_discard`` of a hand of at most 11 cards with sets possible at ``tri``
+    (``c``, ``d``, ``h``, ``s``: its suit masks)."""
+    t = _RUN_DW
+    e = _DMIN
     four = c & d & h & s
     best = _BIG
     # A discard lowers the deadwood of a layout by at most 10 (the most a card counts): a
