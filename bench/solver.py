@@ -1,11 +1,22 @@
 """Benchmark of the Gin Rummy meld solver against OpenSpiel's C++ ``GinRummyUtils.min_deadwood``.
 
-Usage: ``python bench/solver.py [--hands N] [--repeats R] [--seed S]``
+Usage: ``python bench/solver.py [--hands N] [--repeats R] [--seed S]`` (at least 5 repeats)
 
-Both engines get the same seeded hands. Each row times one pass over all hands, repeated; the table
-shows the median calls per second, the ratio rummykit / OpenSpiel, and how many hands the two
-disagree on (OpenSpiel's result is not always the true minimum, see the 4-card-set hands in
-tests/test_deadwood.py). Rows:
+Both engines get the same hands. Each repeat times one pass of each engine over a row's hands,
+back to back, the order alternating from one repeat to the next (rummykit first in even repeats,
+OpenSpiel first in odd ones), so that a slow patch of the machine hits both and neither always
+runs warm. OpenSpiel's inputs (lists of its card numbers, and for (d) the eleven 10-card lists of
+each hand) are made before any timing. The table shows the median calls per second of each, the
+median of the per-repeat ratios rummykit / OpenSpiel with their lowest and highest, how the hands
+were drawn, and how many hands the two disagree on (OpenSpiel's result is not always the true
+minimum, see the 4-card-set hands in tests/test_deadwood.py). The machine's load average is
+printed before and after. Rows:
+
+(r10), (r11) the headline: hands from real games, ``bench/gin_hands.json`` (every distinct hand
+    a hard player held at a decision in 30 seeded hard-vs-hard hands, made by
+    ``bench/gin_hands.py``), 10-card hands with ``min_deadwood``, 11-card hands with
+    ``min_deadwood_after_discard``, both against OpenSpiel's ``min_deadwood``; the recorded hands
+    are repeated in order to make up ``--hands`` calls a pass;
 
 (a) random 10-card hands, least deadwood: ``min_deadwood`` vs ``min_deadwood``;
 (b) random 11-card hands, least deadwood after the best discard, value only:
@@ -31,17 +42,21 @@ OpenSpiel solving them. No solver that reads the cards can beat that ratio.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rummykit.cards import STANDARD_PACK, Card
+from gin_hands import load_hands
+
+from rummykit.cards import STANDARD_PACK, Card, parse_natural_cards
 from rummykit.solver.deadwood import (
     best_discards,
     discard_deadwoods,
@@ -106,32 +121,48 @@ def time_pass(func: Callable[[Any], object], inputs: Sequence[Any]) -> float:
     return len(inputs) / (time.perf_counter() - start)
 
 
+class Timing:
+    """One row's timings: per-repeat calls per second of both engines, and their ratios."""
+
+    def __init__(self) -> None:
+        self.mine: list[float] = []
+        self.theirs: list[float] = []
+
+    @property
+    def ratios(self) -> list[float]:
+        return [a / b for a, b in zip(self.mine, self.theirs, strict=True)]
+
+
 def time_pair(
     mine: Callable[[Any], object],
     my_inputs: Sequence[Any],
     theirs: Callable[[Any], object] | None,
     their_inputs: Sequence[Any],
     repeats: int,
-) -> tuple[float, float | None, float | None]:
-    """Median calls per second of both engines and the median of the per-repeat speed ratios.
+) -> Timing:
+    """Both engines' calls per second, one pass each per repeat, who goes first alternating."""
+    timing = Timing()
+    for repeat in range(repeats):
+        if theirs is None:
+            timing.mine.append(time_pass(mine, my_inputs))
+        elif repeat % 2 == 0:
+            timing.mine.append(time_pass(mine, my_inputs))
+            timing.theirs.append(time_pass(theirs, their_inputs))
+        else:
+            timing.theirs.append(time_pass(theirs, their_inputs))
+            timing.mine.append(time_pass(mine, my_inputs))
+    return timing
 
-    The two engines alternate pass by pass, so that a slow patch of the machine hits both.
-    """
-    mine_rates: list[float] = []
-    their_rates: list[float] = []
-    ratios: list[float] = []
-    for _ in range(repeats):
-        mine_rates.append(time_pass(mine, my_inputs))
-        if theirs is not None:
-            their_rates.append(time_pass(theirs, their_inputs))
-            ratios.append(mine_rates[-1] / their_rates[-1])
-    if theirs is None:
-        return statistics.median(mine_rates), None, None
-    return (
-        statistics.median(mine_rates),
-        statistics.median(their_rates),
-        statistics.median(ratios),
-    )
+
+def real_hands(size: int, calls: int) -> list[Hand]:
+    """The recorded hands of ``size`` cards, repeated in order to make ``calls`` of them."""
+    recorded = [tuple(parse_natural_cards(text)) for text in load_hands()[size]]
+    return [recorded[i % len(recorded)] for i in range(max(calls, len(recorded)))]
+
+
+def load_text() -> str:
+    """The machine's load averages over 1, 5 and 15 minutes."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def dense_hands_of_width(rng: random.Random, n: int, size: int, width: int) -> list[Hand]:
@@ -144,15 +175,34 @@ def dense_hands_of_width(rng: random.Random, n: int, size: int, width: int) -> l
     return hands
 
 
+@dataclass(frozen=True)
+class Row:
+    """One benchmark row: both engines' calls and inputs, and how the hands were drawn."""
+
+    name: str
+    drawn: str
+    mine: Callable[[Any], object]
+    my_inputs: Sequence[Any]
+    theirs: Callable[[Any], object] | None
+    their_inputs: Sequence[Any]
+    answer: Callable[[Any], object] | None
+    """rummykit's answer per input, compared with OpenSpiel's (None: not comparable)."""
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Run the benchmark and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=2000, help="hands per row (default 2000)")
-    parser.add_argument("--repeats", type=int, default=9, help="timed passes (default 9)")
+    parser.add_argument("--repeats", type=int, default=9, help="timed passes (default 9, min 5)")
     parser.add_argument("--seed", type=int, default=2024, help="random seed (default 2024)")
+    parser.add_argument("--real-only", action="store_true", help="only the real-hands rows")
     args = parser.parse_args(argv)
+    if args.repeats < 5:
+        parser.error("at least 5 repeats: the table reports medians and spreads")
 
     rng = random.Random(args.seed)
+    real10 = real_hands(10, args.hands)
+    real11 = real_hands(11, args.hands)
     hands10 = random_hands(rng, args.hands, 10)
     hands11 = random_hands(rng, args.hands, 11)
     dense11 = dense_hands(rng, args.hands, 11)
@@ -167,77 +217,166 @@ def main(argv: Sequence[str] | None = None) -> None:
         values = discard_deadwoods(hand)
         return [values[c] for c in hand]
 
-    def os_every_discard(hand: list[int]) -> list[int]:
-        assert utils is not None
-        return [utils.min_deadwood(hand[:i] + hand[i + 1 :]) for i in range(len(hand))]
+    def os_cards(hands: Sequence[Hand]) -> list[list[int]]:
+        return [[openspiel_index(c) for c in hand] for hand in hands]
+
+    def os_tens(hands: Sequence[Hand]) -> list[list[list[int]]]:
+        """Per 11-card hand, its eleven 10-card hands (one card left out), made before timing."""
+        return [[h[:i] + h[i + 1 :] for i in range(len(h))] for h in os_cards(hands)]
 
     os_min = utils.min_deadwood if utils is not None else None
-    os_every = os_every_discard if utils is not None else None
-    # name, rummykit call and its inputs, OpenSpiel call, the hands, rummykit's answer per hand
-    rows: list[tuple[str, Callable[[Any], object], Sequence[Any], Any, list[Hand], Any]] = [
-        ("(a) random 10: min deadwood", min_deadwood, hands10, os_min, hands10, min_deadwood),
-        (
-            "(b) random 11: value only",
-            min_deadwood_after_discard,
+
+    def os_every(tens: list[list[int]]) -> list[int]:
+        assert os_min is not None
+        return [os_min(ten) for ten in tens]
+
+    after = min_deadwood_after_discard
+    real = "real games"
+    rows = [
+        Row(
+            "(r10) real 10: min deadwood",
+            real,
+            min_deadwood,
+            real10,
+            os_min,
+            os_cards(real10),
+            min_deadwood,
+        ),
+        Row("(r11) real 11: value only", real, after, real11, os_min, os_cards(real11), after),
+        Row(
+            "(r11) real 11: value + every best",
+            real,
+            best_discards,
+            real11,
+            os_min,
+            os_cards(real11),
+            best_value,
+        ),
+        Row(
+            "(a) random 10: min deadwood",
+            "random",
+            min_deadwood,
+            hands10,
+            os_min,
+            os_cards(hands10),
+            min_deadwood,
+        ),
+        Row(
+            "(b) random 11: value only", "random", after, hands11, os_min, os_cards(hands11), after
+        ),
+        Row(
+            "(b) random 11: value + every best",
+            "random",
+            best_discards,
             hands11,
             os_min,
-            hands11,
-            min_deadwood_after_discard,
+            os_cards(hands11),
+            best_value,
         ),
-        ("(b) random 11: value + every best", best_discards, hands11, os_min, hands11, best_value),
-        (
+        Row(
             "(c) dense 11: value only",
-            min_deadwood_after_discard,
+            "dense w4-5",
+            after,
             dense11,
             os_min,
-            dense11,
-            min_deadwood_after_discard,
+            os_cards(dense11),
+            after,
         ),
-        ("(c) dense 11: value + every best", best_discards, dense11, os_min, dense11, best_value),
-        (
+        Row(
+            "(c) dense 11: value + every best",
+            "dense w4-5",
+            best_discards,
+            dense11,
+            os_min,
+            os_cards(dense11),
+            best_value,
+        ),
+        Row(
             "(d) random 11: every discard",
+            "random",
             discard_deadwoods,
             hands11,
-            os_every,
-            hands11,
+            os_every if utils else None,
+            os_tens(hands11),
             every_discard,
         ),
-        ("extra: (a) from masks", min_deadwood_mask, masks10, os_min, hands10, min_deadwood),
-        (
+        Row(
+            "extra: (a) from masks",
+            "random",
+            min_deadwood_mask,
+            masks10,
+            os_min,
+            os_cards(hands10),
+            None,
+        ),
+        Row(
             "extra: (c) 3 ranks: value only",
-            min_deadwood_after_discard,
+            "dense w3",
+            after,
             dense3,
             os_min,
-            dense3,
-            min_deadwood_after_discard,
+            os_cards(dense3),
+            after,
         ),
-        ("extra: (c) 3 ranks: value + every", best_discards, dense3, os_min, dense3, best_value),
-        ("floor: read the (c) cards only", hand_mask, dense11, os_min, dense11, None),
+        Row(
+            "extra: (c) 3 ranks: value + every",
+            "dense w3",
+            best_discards,
+            dense3,
+            os_min,
+            os_cards(dense3),
+            best_value,
+        ),
+        Row(
+            "floor: read the (c) cards only",
+            "dense w4-5",
+            hand_mask,
+            dense11,
+            os_min,
+            os_cards(dense11),
+            None,
+        ),
     ]
+    if args.real_only:
+        rows = rows[:3]
 
-    print(f"hands per row: {args.hands}, repeats: {args.repeats}, seed: {args.seed}")
-    header = f"{'benchmark':34} {'rummykit/s':>12} {'OpenSpiel/s':>12} {'ratio':>8} {'disagree':>9}"
+    print(f"calls per row and pass: {args.hands}, repeats: {args.repeats}, seed: {args.seed}")
+    print(f"load average (1, 5, 15 min) before: {load_text()}")
+    header = (
+        f"{'benchmark':34} {'hands':>10} {'rummykit/s':>11} {'OpenSpiel/s':>11}"
+        f" {'ratio':>7} {'low-high':>11} {'disagree':>8}"
+    )
     print(header)
     print("-" * len(header))
-    for name, func, inputs, os_func, hands, answer in rows:
-        os_hands = [[openspiel_index(c) for c in hand] for hand in hands]
-        rk_rate, os_rate, ratio = time_pair(func, inputs, os_func, os_hands, args.repeats)
-        if os_func is None or os_rate is None or ratio is None:
-            print(f"{name:34} {rk_rate:12,.0f} {'n/a':>12} {'n/a':>8} {'n/a':>9}")
+    for row in rows:
+        timing = time_pair(row.mine, row.my_inputs, row.theirs, row.their_inputs, args.repeats)
+        mine = statistics.median(timing.mine)
+        line = f"{row.name:34} {row.drawn:>10} {mine:11,.0f}"
+        if row.theirs is None:
+            print(f"{line} {'n/a':>11}")
             continue
-        if answer is None:
-            print(f"{name:34} {rk_rate:12,.0f} {os_rate:12,.0f} {ratio:7.2f}x {'n/a':>9}")
+        theirs = statistics.median(timing.theirs)
+        ratios = timing.ratios
+        spread = f"{min(ratios):.2f}-{max(ratios):.2f}"
+        line += f" {theirs:11,.0f} {statistics.median(ratios):6.2f}x {spread:>11}"
+        if row.answer is None:
+            print(f"{line} {'n/a':>8}")
             continue
         disagree = sum(
-            answer(hand) != os_func(os_hand) for hand, os_hand in zip(hands, os_hands, strict=True)
+            row.answer(mine_in) != row.theirs(their_in)
+            for mine_in, their_in in zip(row.my_inputs, row.their_inputs, strict=True)
         )
-        print(f"{name:34} {rk_rate:12,.0f} {os_rate:12,.0f} {ratio:7.2f}x {disagree:9d}")
+        print(f"{line} {disagree:8d}")
+    print(f"load average (1, 5, 15 min) after: {load_text()}")
     print(
-        "(c): 11 distinct cards drawn uniformly from all 4 suits of w adjacent ranks, w = 4 or 5"
-        " (even chances), lowest rank uniform; the 3-rank row uses w = 3. Floor row: reading the"
-        ' cards into a mask, nothing solved. "value only": min_deadwood_after_discard (the'
-        ' same quantity as OpenSpiel\'s 11-card call); "value + every best": best_discards, which'
-        " also lists every discard achieving the value."
+        "hands: 'real games' = bench/gin_hands.json (hands held at hard players' decisions in"
+        " seeded hard-vs-hard games), repeated in order; 'random' = uniform from the pack;"
+        " 'dense w4-5' = 11 distinct cards drawn uniformly from all 4 suits of w adjacent ranks,"
+        " w = 4 or 5 (even chances), lowest rank uniform; 'dense w3' the same with w = 3. Ratio:"
+        " median of the per-repeat ratios rummykit / OpenSpiel, low-high their range. Floor row:"
+        ' reading the cards into a mask, nothing solved. "value only": min_deadwood_after_discard'
+        ' (the same quantity as OpenSpiel\'s 11-card call); "value + every best": best_discards,'
+        " which also lists every discard achieving the value."
     )
     if utils is None:
         print("(OpenSpiel not installed: pip install -e '.[bench]')")

@@ -271,6 +271,8 @@ class _Analysis:
     """The cards the opponent surely holds (taken from the discard pile)."""
     prospects: dict[tuple[int, int, int], tuple[float, float, float]] = field(default_factory=dict)
     """Memo of one decision: ``_prospects`` by (10-card mask, its deadwood, knock limit)."""
+    draws: list[tuple[int, int, int, float]] = field(default_factory=list)
+    """Per live card that may be drawn: its bit, its meld neighbours' mask, its points, its odds."""
 
 
 def _analyse(view: GinView) -> _Analysis:
@@ -329,13 +331,20 @@ def _prospects(
         return found
     gain = knock = gin = 0.0
     cache = _AFTER_DISCARD
-    near = _MELD_NEAR_MASKS
     spare = -1
-    for card, odds in zip(an.live, an.draw_odds, strict=True):
-        if not odds or mask & card.bit:
+    draws = an.draws
+    if not draws:
+        near = _MELD_NEAR_MASKS
+        draws = an.draws = [
+            (card.bit, near[card.index], card.points, odds)
+            for card, odds in zip(an.live, an.draw_odds, strict=True)
+            if odds
+        ]
+    for bit, next_to, points, odds in draws:
+        if mask & bit:
             continue
-        if mask & near[card.index]:
-            drawn = mask | card.bit
+        if mask & next_to:
+            drawn = mask | bit
             value = cache.get(drawn, -1)
             if value < 0:
                 if len(cache) >= _AFTER_DISCARD_LIMIT:
@@ -344,7 +353,7 @@ def _prospects(
         else:
             if spare < 0:
                 spare = min_deadwood_after_discard_mask(mask)
-            value = card.points + spare
+            value = points + spare
             if value > deadwood:
                 value = deadwood
         if value < deadwood:
