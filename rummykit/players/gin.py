@@ -68,6 +68,7 @@ from rummykit.solver.deadwood import (
     best_layoffs,
     discard_deadwoods,
     hand_mask,
+    mask_cards,
     min_deadwood_after_discard_mask,
     min_deadwood_mask,
 )
@@ -913,9 +914,11 @@ def _sample_deals(
     refused = notes.refused[-1] if "draw" in turn and notes.refused else None
     took = list(notes.holds)
 
+    judged: dict[int, int] = {}  # the deadwood of each hand accept has seen
+
     def accept(seat: int, hidden: int) -> bool:
         mask = hidden | known
-        deadwood = min_deadwood_mask(mask)
+        deadwood = judged[mask] = min_deadwood_mask(mask)
         odds = 1.0
         if discarded is not None:
             if deadwood <= limit:
@@ -936,13 +939,15 @@ def _sample_deals(
     hands = sample_hands(memory, opp, rng, an.weights, count * pool, accept=accept)
     if pool > 1:
         turns = min(len(notes.discarded), len(OPPONENT_DEADWOOD) - 1)
-        weights = _tilt([min_deadwood_mask(h | known) for h in hands], OPPONENT_DEADWOOD[turns])
+        values = [judged.get(h | known) for h in hands]
+        deadwoods = [
+            min_deadwood_mask(h | known) if v is None else v
+            for h, v in zip(hands, values, strict=True)
+        ]
+        weights = _tilt(deadwoods, OPPONENT_DEADWOOD[turns])
         hands = rng.choices(hands, weights, k=count)
     known_cards = list(view.known_cards[opp])
-    return [
-        _Deal(known_cards + [STANDARD_PACK[i] for i in range(52) if hidden >> i & 1], hidden)
-        for hidden in hands
-    ]
+    return [_Deal([*known_cards, *mask_cards(hidden)], hidden) for hidden in hands]
 
 
 def _stock_of(an: _Analysis, deal: _Deal, rng: random.Random) -> list[Card]:

@@ -22,7 +22,12 @@ from rummykit.solver.deadwood.after_discard import (
     min_deadwood_after_discard_mask,
 )
 from rummykit.solver.deadwood.arrangement import Arrangement, best_arrangement
-from rummykit.solver.deadwood.core import hand_mask, min_deadwood, min_deadwood_mask
+from rummykit.solver.deadwood.core import (
+    hand_mask,
+    mask_cards,
+    min_deadwood,
+    min_deadwood_mask,
+)
 from rummykit.solver.deadwood.discards import best_discards, discard_deadwoods
 from rummykit.solver.deadwood.layoffs import LayoffPlan, best_layoffs
 
@@ -34,6 +39,7 @@ __all__ = [
     "best_layoffs",
     "discard_deadwoods",
     "hand_mask",
+    "mask_cards",
     "min_deadwood",
     "min_deadwood_after_discard",
     "min_deadwood_after_discard_mask",

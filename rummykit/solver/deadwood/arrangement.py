@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from rummykit.cards import Card
 from rummykit.melds import Meld, MeldKind
-from rummykit.solver.deadwood.core import _cards_of, _choices, _rank_dp, hand_mask
+from rummykit.solver.deadwood.core import _choices, _rank_dp, hand_mask, mask_cards
 from rummykit.solver.deadwood.tables import _CARDS, _COL, _RUN_CHOICE, _RUN_DW, _SUIT_OFFSETS
 
 
@@ -80,7 +80,7 @@ def _arrangement_from_dp(mask: int) -> Arrangement:
             melds.append(Meld(MeldKind.RUN, tuple(_CARDS[off + b + i] for i in range(k))))
             m ^= ((1 << k) - 1) << b
     rest = mask & ~(u | run_mask)
-    unmatched = _cards_of(rest)
+    unmatched = mask_cards(rest)
     return Arrangement(deadwood, tuple(melds), unmatched)
 
 

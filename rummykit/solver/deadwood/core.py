@@ -14,14 +14,14 @@ from rummykit.solver.deadwood.tables import (
     _DP_NEXT,
     _DP_PENDING,
     _DP_ROLES,
-    _KEEPS,
-    _KEEPS_FOUR,
     _MAX_SET_CHOICES,
     _POINTS,
     _RUN_DW,
     _RUNNABLE,
     _SEQUENCES,
     _SET_EVERY,
+    _SET_KEEPS,
+    _SET_KEEPS_FOUR,
     _SET_PRUNED,
     _SUIT_CARDS,
     _Options,
@@ -60,8 +60,8 @@ def hand_mask(cards: Iterable[Card]) -> int:
     return mask
 
 
-def _cards_of(mask: int) -> tuple[Card, ...]:
-    """The cards of a mask, by index."""
+def mask_cards(mask: int) -> tuple[Card, ...]:
+    """The cards of a 52-bit mask, by index (the inverse of :func:`hand_mask`)."""
     sc = _SUIT_CARDS
     return (
         sc[0][mask & 0x1FFF]
@@ -130,8 +130,8 @@ def _min_with_sets(mask: int, tri: int, best: int) -> int:
     Up to three such ranks with at most one of them held in all four suits (every hand of 10
     cards, nearly every one of 11): the choices of ``_KEEPS`` (one mask of ranks kept for every
     suit), plus, for a rank held in all four suits, its sets of three leaving out a card that can
-    run (leaving out one that cannot run is never better than the set of four). Otherwise the
-    pruned choices of each rank combined (``_choices``), or the rank-by-rank dynamic programme.
+    run (leaving out one that cannot run is never better than the set of four); no set at all
+    is ``best`` already, so not tried again. Otherwise the pruned choices of each rank combined (``_choices``), or the rank-by-rank dynamic programme.
     """
     t = _RUN_DW
     c = mask & 0x1FFF
@@ -140,8 +140,8 @@ def _min_with_sets(mask: int, tri: int, best: int) -> int:
     s = mask >> 39
     four = c & d & h & s
     if not four:
-        keeps = _KEEPS.get(tri)
-    elif not four & (four - 1) and (split := _KEEPS_FOUR.get(tri | four << 13)) is not None:
+        keeps = _SET_KEEPS.get(tri)
+    elif not four & (four - 1) and (split := _SET_KEEPS_FOUR.get(tri | four << 13)) is not None:
         in_set, keeps = split
         rn = _RUNNABLE
         run_c = rn[c] & four

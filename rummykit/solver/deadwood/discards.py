@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from itertools import repeat
 
 from rummykit.cards import Card
-from rummykit.solver.deadwood.core import _cards_of, _choices, _sequence, min_deadwood_mask
+from rummykit.solver.deadwood.core import _choices, _sequence, mask_cards, min_deadwood_mask
 from rummykit.solver.deadwood.tables import (
     _BIG,
     _CARDS,
@@ -51,7 +51,7 @@ def _discard_values(mask: int) -> dict[Card, int]:
         return result
     choices = _choices(mask, tri, c, d, h, s)
     if choices is None:
-        return {card: min_deadwood_mask(mask ^ card.bit) for card in _cards_of(mask)}
+        return {card: min_deadwood_mask(mask ^ card.bit) for card in mask_cards(mask)}
     us, ex = choices
     for u, extras in zip(us, repeat(()) if ex is None else ex, strict=False):
         x = mask ^ u
@@ -162,7 +162,7 @@ def best_discards(cards: Iterable[Card]) -> tuple[int, tuple[Card, ...]]:
     if n <= 11 and not four & (four - 1):
         # At most three ranks of sets and at most one of them held in all four suits.
         best, arg = _discards_uniform(c, d, h, s, tri, four)
-        return best, _cards_of(arg)
+        return best, mask_cards(arg)
     # Bigger hands, or two ranks held in all four suits: from the layout with no set.
     ec = e[c]
     ed = e[d]
@@ -216,13 +216,13 @@ def best_discards(cards: Iterable[Card]) -> tuple[int, tuple[Card, ...]]:
                 arg = found
             else:
                 arg |= found
-        return best, _cards_of(arg)
+        return best, mask_cards(arg)
     found_sets = _discards_with_sets(mask, tri, best, arg)
     if found_sets is None:
         values = _discard_values(mask)
         best = min(values.values())
         return best, tuple(card for card, v in values.items() if v == best)
-    return found_sets[0], _cards_of(found_sets[1])
+    return found_sets[0], mask_cards(found_sets[1])
 
 
 def _discards_uniform(c: int, d: int, h: int, s: int, tri: int, four: int) -> tuple[int, int]:

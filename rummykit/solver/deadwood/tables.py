@@ -287,5 +287,8 @@ def _build_keeps() -> tuple[dict[int, tuple[int, ...]], dict[int, tuple[tuple[in
 
 _VALUE_ROWS = _build_value_rows(_SET_ROWS)
 _KEEPS, _KEEPS_FOUR = _build_keeps()
+# The same without the last choice (no set at all), for searches that start from its value.
+_SET_KEEPS: Final = {ranks: keeps[:-1] for ranks, keeps in _KEEPS.items()}
+_SET_KEEPS_FOUR: Final = {key: (in_set, rest[:-1]) for key, (in_set, rest) in _KEEPS_FOUR.items()}
 # The points of the highest card of every 13-bit mask of ranks (0 for none).
 _TOP_POINTS: Final = (0, *(_POINTS[m.bit_length() - 1] for m in range(1, 8192)))
