@@ -110,5 +110,14 @@ class Meld:
         return None
 
     def accepts(self, card: Card) -> bool:
-        """True if ``card`` can be laid off onto this meld."""
-        return self.extended_by(card) is not None
+        """True if ``card`` can be laid off onto this meld (as :meth:`extended_by`, without
+        building the longer meld: legal actions ask this of every card and meld)."""
+        cards = self.cards
+        if card in cards:
+            return False
+        if self.kind is MeldKind.SET:
+            return len(cards) < 4 and card.number == cards[0].number
+        if card.suit_index != cards[0].suit_index:
+            return False
+        number = card.number
+        return number == cards[0].number - 1 or number == cards[-1].number + 1

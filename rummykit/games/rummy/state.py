@@ -444,8 +444,27 @@ RummyState.PERFORM = {
 }
 
 
+_RUN_STARTS = sum(((1 << 11) - 1) << (13 * suit) for suit in range(4))
+"""The bits (:attr:`Card.bit`) of the cards that may start a run of three: ace to jack."""
+
+
+def _any_meld(mask: int) -> bool:
+    """Whether the cards of ``mask`` (bits of :attr:`Card.bit`) hold a meld: three in a row of
+    one suit, or three of a rank. Most hands hold none, and this says so in a few operations."""
+    if mask & (mask >> 1) & (mask >> 2) & _RUN_STARTS:
+        return True
+    a, b, c, d = mask & 0x1FFF, (mask >> 13) & 0x1FFF, (mask >> 26) & 0x1FFF, mask >> 39
+    return bool((a & b & (c | d)) | (c & d & (a | b)))
+
+
 def melds_in(cards: Iterable[Card]) -> list[Meld]:
     """Every meld (set of 3-4, run of 3+, ace low) that can be made from ``cards``."""
+    cards = list(cards)
+    mask = 0
+    for card in cards:
+        mask |= card.bit
+    if not _any_meld(mask):
+        return []
     hand = sorted(set(cards), key=lambda c: c.index)
     found: list[Meld] = []
     by_rank: dict[int, list[Card]] = {}
