@@ -109,6 +109,21 @@ class Meld:
             return Meld(MeldKind.RUN, (*self.cards, card))
         return None
 
+    def accepting_bits(self) -> int:
+        """The bits (:attr:`Card.bit`) of every card this meld :meth:`accepts`, together."""
+        cards = self.cards
+        if self.kind is MeldKind.SET:
+            if len(cards) >= 4:
+                return 0
+            shift = cards[0].number - 1
+            bits = (1 << shift) | (1 << (13 + shift)) | (1 << (26 + shift)) | (1 << (39 + shift))
+            for card in cards:
+                bits &= ~card.bit
+            return bits
+        low, high = cards[0], cards[-1]
+        below = low.bit >> 1 if low.number > 1 else 0
+        return below | (high.bit << 1 if high.number < 13 else 0)
+
     def accepts(self, card: Card) -> bool:
         """True if ``card`` can be laid off onto this meld (as :meth:`extended_by`, without
         building the longer meld: legal actions ask this of every card and meld)."""

@@ -158,10 +158,13 @@ class RummyState(DealtHand[Card], ActionDispatch, CloneableHand, ShuffledRestock
             actions.extend(
                 NewMeld(m.cards) for m in melds_in(hand) if self._strands(m.cards) is None
             )
-        for card in hand:
-            for number, table_meld in enumerate(self.table, 1):
-                if table_meld.meld.accepts(card) and self._strands((card,), number) is None:
-                    actions.append(LayOff(card, number))
+        fits = [table_meld.meld.accepting_bits() for table_meld in self.table]
+        if fits:
+            for card in hand:
+                bit = card.bit
+                for number, bits in enumerate(fits, 1):
+                    if bits & bit and self._strands((card,), number) is None:
+                        actions.append(LayOff(card, number))
         actions.extend(Discard(c) for c in hand if c is not taken)
         return actions
 
