@@ -10,6 +10,7 @@ from typing import Final, TypeAlias
 
 from rummykit.cards import JOKER, STANDARD_PACK, AnyCard, Card
 from rummykit.solver.contract.contracts import Contract, ContractSolution
+from rummykit.solver.contract.screen import may_lay_down
 from rummykit.solver.contract.solve_tables import (
     _points,
     _run_interval,
@@ -356,7 +357,7 @@ def solve_contract(
     kept wilds are 2s where there is a choice; extra wilds lengthen a run at its high end first.
     """
     vecs, jokers = _vectors(hand)
-    if len(hand) < contract.min_cards(rules):
+    if len(hand) < contract.min_cards(rules) or not may_lay_down(hand, contract, rules):
         return None
     wilds = jokers + _total_twos(vecs)
     # the runs with every card free: no solution if they cannot be made, and a bound for each
