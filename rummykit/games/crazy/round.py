@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rummykit.actions import Down
-from rummykit.cards import AnyCard
+from rummykit.cards import AnyCard, Card
 from rummykit.games.base import IllegalActionError, Phase
 from rummykit.games.crazy.rules import CrazyOptions, CrazyOutcome, CrazyRoundResult
 from rummykit.games.dealt import DealtHand
@@ -67,6 +67,12 @@ class CrazyRound(DealtHand[AnyCard], ActionDispatch, ShuffledRestocks):
         On a run, a 2 or a joker always names its end, and so does an ace that fits at both ends;
         any other natural card goes to the one end it fits and names none. A book has no ends.
         """
+        if isinstance(card, Card) and card.number != 2:  # natural: off its rank or suit, no fit
+            if isinstance(meld, Book):
+                if card.rank is not meld.rank:
+                    return []
+            elif card.suit is not meld.suit:
+                return []
         if isinstance(meld, Book):
             return [None] if meld.accepts(card, self.rules) else []
         ends = meld.layoff_ends(card, self.rules)
