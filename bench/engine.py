@@ -1,7 +1,10 @@
-"""Engine speed: random-v-random Gin Rummy hands in rummykit, OpenSpiel and RLCard, same run.
+"""Engine speed: random-v-random Gin Rummy hands in rummykit, OpenSpiel and RLCard, same run;
+Basic and Crazy Rummy against an older commit of rummykit.
 
 Run it on purpose (``make bench`` or ``python bench/engine.py --hands 300 --repeats 5``); it needs
-the ``bench`` extra (open-spiel, rlcard). Each engine plays ``--hands`` hands of uniformly random
+the ``bench`` extra (open-spiel, rlcard). ``--games rummy,crazy`` gives the Basic and Crazy
+Rummy rows instead (no peer engine: this tree against ``--old``, see ``bench/house_engines.py``
+for how their hands are drawn and timed); ``--games gin,rummy,crazy`` gives both tables. Each engine plays ``--hands`` hands of uniformly random
 play, ``--repeats`` times; the table shows the median hands per second, the mean actions a hand
 (random play lengths differ between engines, so per-action speed is shown too) and the ratios of
 rummykit to each peer. ``--profile`` adds a cProfile of the rummykit loop.
@@ -28,6 +31,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+from house_engines import BASELINE, compare
 
 from rummykit.games import Gin
 
@@ -157,9 +162,23 @@ def main(argv: list[str] | None = None) -> int:
         "--engines", default=",".join(ENGINES), help=f"comma-separated subset of {list(ENGINES)}"
     )
     parser.add_argument("--profile", action="store_true", help="cProfile the rummykit loop")
+    parser.add_argument(
+        "--games", default="gin", help="comma-separated: gin (the peer table), rummy, crazy"
+    )
+    parser.add_argument(
+        "--old", default=BASELINE, help=f"the older commit for rummy and crazy (default {BASELINE})"
+    )
     args = parser.parse_args(argv)
     if args.hands < 1 or args.repeats < 1:
         parser.error("--hands and --repeats must be at least 1")
+    games = [g.strip() for g in args.games.split(",") if g.strip()]
+    house = [g for g in games if g in ("rummy", "crazy")]
+    if set(games) - {"gin", *house}:
+        parser.error("--games takes gin, rummy and crazy")
+    if house:
+        compare(house, args.old, args.repeats, args.seed, scale=1.0)
+    if "gin" not in games:
+        return 0
 
     results: dict[str, Measure] = {}
     for name in args.engines.split(","):
