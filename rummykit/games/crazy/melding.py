@@ -347,12 +347,22 @@ class CrazyMelding(CrazyRound):
             elif card in public:
                 public.remove(card)
         self.known[seat] = known
-        held = Counter(self.hands[seat]) - Counter(known) - Counter(public)
         tags: list[Tagged] = [(PUBLIC, card) for card in public]
+        if all(tag == PUBLIC for tag, _ in self._tags[seat]):
+            self._tags[seat] = tags  # no restock's card to follow: no counting needed
+            return
+        # A restock's card stays tagged while the hand holds more copies than are known.
+        hand = self.hands[seat]
+        held: dict[AnyCard, int] = {}
         for tag, card in self._tags[seat]:
-            if tag != PUBLIC and held[card] > 0:
-                held[card] -= 1
-                tags.append((tag, card))
+            if tag != PUBLIC:
+                count = held.get(card)
+                if count is None:
+                    count = hand.count(card) - known.count(card) - public.count(card)
+                if count > 0:
+                    tags.append((tag, card))
+                    count -= 1
+                held[card] = count
         self._tags[seat] = tags
 
     def _check_out(self, seat: int) -> None:

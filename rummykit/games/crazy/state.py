@@ -127,7 +127,10 @@ class CrazyState(CrazyOffer, CrazyMelding, CloneableHand):
                     ):
                         actions.append(Swap(card, number))
         # The card taken from the pile stays (and its twin, unless the table allows throwing it).
-        actions.extend(Discard(c) for c in dict.fromkeys(hand) if self._may_throw(c, hand))
+        if self.taken is None:
+            actions.extend(Discard(c) for c in dict.fromkeys(hand))
+        else:
+            actions.extend(Discard(c) for c in dict.fromkeys(hand) if self._may_throw(c, hand))
         return actions
 
     def _may_throw(self, card: AnyCard, hand: Sequence[AnyCard]) -> bool:

@@ -45,6 +45,22 @@ def _cheapest(costs: list[tuple[int, int]], melds: int) -> int | None:
     return None if melds else total
 
 
+_BEST_WINDOWS: dict[int, int] = {}
+
+
+def _best_window(places: int, span: int) -> int:
+    """The most places of ``places`` (bits 1 to 14) in any ``span`` places in a row."""
+    key = places | span << 15
+    best = _BEST_WINDOWS.get(key)
+    if best is None:
+        window = (1 << span) - 1
+        best = max((places >> low & window).bit_count() for low in range(1, 16 - span))
+        if len(_BEST_WINDOWS) >= 1 << 16:  # every suit pattern of two run lengths, at most
+            _BEST_WINDOWS.clear()
+        _BEST_WINDOWS[key] = best
+    return best
+
+
 def may_lay_down(hand: Sequence[AnyCard], contract: Contract, rules: WildRules) -> bool:
     """False only if ``hand`` surely cannot lay down ``contract`` (see the module's notes)."""
     wilds = 0
@@ -76,14 +92,13 @@ def may_lay_down(hand: Sequence[AnyCard], contract: Contract, rules: WildRules) 
         need += cost
     if contract.runs:
         span = rules.min_run
-        window = (1 << span) - 1
         fewest = span - rules.max_wilds_run  # naturals in any run
         offers = []
         for suit in range(4):
             bits = places[suit]
             if not bits or suit_cards[suit] < fewest:
                 continue
-            best = max((bits >> low & window).bit_count() for low in range(1, 16 - span))
+            best = _best_window(bits, span)
             if best >= fewest:
                 offers.append((span - best, suit_cards[suit] // fewest))
         cost = _cheapest(offers, contract.runs)
