@@ -47,6 +47,9 @@ if TYPE_CHECKING:
 
 __all__ = ["RummyState", "melds_in"]
 
+_DISCARDS = {card: Discard(card) for card in STANDARD_PACK}
+"""Each card's discard (actions are values: one of each serves every list)."""
+
 
 class RummyState(DealtHand[Card], ActionDispatch, CloneableHand, ShuffledRestocks):
     """One hand of Basic Rummy: draw, meld, lay off, discard, until someone goes out.
@@ -165,7 +168,7 @@ class RummyState(DealtHand[Card], ActionDispatch, CloneableHand, ShuffledRestock
                 for number, bits in enumerate(fits, 1):
                     if bits & bit and self._strands((card,), number) is None:
                         actions.append(LayOff(card, number))
-        actions.extend(Discard(c) for c in hand if c is not taken)
+        actions += [_DISCARDS[c] for c in hand if c is not taken]
         return actions
 
     # ------------------------------------------------------------------------ named actions
@@ -450,43 +453,49 @@ RummyState.PERFORM = {
 _RUN_STARTS = sum(((1 << 11) - 1) << (13 * suit) for suit in range(4))
 """The bits (:attr:`Card.bit`) of the cards that may start a run of three: ace to jack."""
 
+_RANKS = 0x1FFF
+"""One suit's 13 bits of a hand's mask (ace first)."""
 
-def _any_meld(mask: int) -> bool:
-    """Whether the cards of ``mask`` (bits of :attr:`Card.bit`) hold a meld: three in a row of
-    one suit, or three of a rank. Most hands hold none, and this says so in a few operations."""
-    if mask & (mask >> 1) & (mask >> 2) & _RUN_STARTS:
-        return True
-    a, b, c, d = mask & 0x1FFF, (mask >> 13) & 0x1FFF, (mask >> 26) & 0x1FFF, mask >> 39
-    return bool((a & b & (c | d)) | (c & d & (a | b)))
+
+def _triples(mask: int) -> int:
+    """The ranks (bit ``number - 1``) held in three suits or four, of a hand's bit mask."""
+    a, b, c, d = mask & _RANKS, (mask >> 13) & _RANKS, (mask >> 26) & _RANKS, mask >> 39
+    return (a & b & (c | d)) | (c & d & (a | b))
 
 
 def melds_in(cards: Iterable[Card]) -> list[Meld]:
-    """Every meld (set of 3-4, run of 3+, ace low) that can be made from ``cards``."""
-    cards = list(cards)
+    """Every meld (set of 3-4, run of 3+, ace low) that can be made from ``cards``: the sets
+    by rank (ace first; of three, then of four), then the runs by suit, lowest card, length.
+
+    Read from the hand's bit mask (:attr:`Card.bit`); most hands hold no meld at all."""
     mask = 0
     for card in cards:
         mask |= card.bit
-    if not _any_meld(mask):
-        return []
-    hand = sorted(set(cards), key=lambda c: c.index)
+    starts = mask & (mask >> 1) & (mask >> 2) & _RUN_STARTS
+    ranks = _triples(mask)
     found: list[Meld] = []
-    by_rank: dict[int, list[Card]] = {}
-    by_suit: dict[int, dict[int, Card]] = {}
-    for card in hand:
-        by_rank.setdefault(card.number, []).append(card)
-        by_suit.setdefault(card.suit_index, {})[card.number] = card
-    for number in sorted(by_rank):
-        same = by_rank[number]
-        for size in (3, 4):
-            found.extend(Meld(MeldKind.SET, combo) for combo in combinations(same, size))
-    for suit in sorted(by_suit):
-        ranks = by_suit[suit]
-        for low in sorted(ranks):
-            run = [ranks[low]]
-            high = low + 1
-            while high in ranks:
-                run.append(ranks[high])
-                if len(run) >= 3:
-                    found.append(Meld(MeldKind.RUN, tuple(run)))
-                high += 1
+    while ranks:
+        low = ranks & -ranks
+        shift = low.bit_length() - 1
+        same = [STANDARD_PACK[13 * s + shift] for s in range(4) if mask >> (13 * s + shift) & 1]
+        found += [Meld(MeldKind.SET, combo) for combo in combinations(same, 3)]
+        if len(same) == 4:
+            found.append(Meld(MeldKind.SET, tuple(same)))
+        ranks ^= low
+    while starts:
+        low = starts & -starts
+        index = low.bit_length() - 1
+        top = 13 * (index // 13) + 12  # the suit's king
+        run: tuple[Card, ...] = (
+            STANDARD_PACK[index],
+            STANDARD_PACK[index + 1],
+            STANDARD_PACK[index + 2],
+        )
+        found.append(Meld(MeldKind.RUN, run))
+        high = index + 3
+        while high <= top and mask >> high & 1:
+            run = (*run, STANDARD_PACK[high])
+            found.append(Meld(MeldKind.RUN, run))
+            high += 1
+        starts ^= low
     return found

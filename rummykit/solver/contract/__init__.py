@@ -26,7 +26,7 @@ from __future__ import annotations
 from rummykit.solver.contract.contracts import CONTRACTS, HAND_SIZES, Contract, ContractSolution
 from rummykit.solver.contract.distance import contract_distance, missing_cards
 from rummykit.solver.contract.distance_tables import _DIST_SHAPES, _DIST_TABLES, _SUIT_DIST_TABLES
-from rummykit.solver.contract.solve import solve_contract
+from rummykit.solver.contract.solve import _SOLVED, solve_contract
 from rummykit.solver.contract.solve_tables import _SOLVE_REST, _SOLVE_SHAPES
 
 __all__ = [
@@ -42,7 +42,8 @@ __all__ = [
 
 
 def cache_clear() -> None:
-    """Forget the cached suit tables (they only make repeated calls faster)."""
+    """Forget the cached suit tables and solutions (they only make repeated calls faster)."""
+    _SOLVED.clear()
     _SOLVE_REST.clear()
     _SOLVE_SHAPES.clear()
     _DIST_TABLES.clear()

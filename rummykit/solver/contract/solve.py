@@ -9,6 +9,7 @@ from itertools import combinations_with_replacement, groupby, product
 from typing import Final, TypeAlias
 
 from rummykit.cards import JOKER, STANDARD_PACK, AnyCard, Card
+from rummykit.solver.contract.caches import _remember
 from rummykit.solver.contract.contracts import Contract, ContractSolution
 from rummykit.solver.contract.screen import may_lay_down
 from rummykit.solver.contract.solve_tables import (
@@ -359,6 +360,24 @@ def solve_contract(
     vecs, jokers = _vectors(hand)
     if len(hand) < contract.min_cards(rules) or not may_lay_down(hand, contract, rules):
         return None
+    key = (vecs, jokers, contract, rules)  # the hand as a multiset: its order changes nothing
+    if key in _SOLVED:
+        return _SOLVED[key]
+    return _remember(_SOLVED, key, _solve(hand, vecs, jokers, contract, rules))
+
+
+_SOLVED: dict[tuple[tuple[int, ...], int, Contract, WildRules], ContractSolution | None] = {}
+"""Solutions of hands already solved (search asks again of hands it has seen)."""
+
+
+def _solve(
+    hand: Sequence[AnyCard],
+    vecs: tuple[int, ...],
+    jokers: int,
+    contract: Contract,
+    rules: WildRules,
+) -> ContractSolution | None:
+    """:func:`solve_contract` of a hand that passed the screen."""
     wilds = jokers + _total_twos(vecs)
     # the runs with every card free: no solution if they cannot be made, and a bound for each
     # choice of books (they take cards from the runs, never give any)

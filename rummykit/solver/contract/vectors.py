@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from typing import Final
 
@@ -34,15 +33,14 @@ def _count(vec: int, nibble: int) -> int:
 def _vectors(hand: Sequence[AnyCard]) -> tuple[tuple[int, ...], int]:
     vecs = [0, 0, 0, 0]
     jokers = 0
-    seen: Counter[Card] = Counter()
     for card in hand:
         if isinstance(card, Joker):
             jokers += 1
             continue
-        seen[card] += 1
-        if seen[card] > 2:
+        suit, shift = card.suit_index, 4 * (card.number - 1)
+        if vecs[suit] >> shift & 15 >= 2:
             raise ValueError(f"three or more {card}: two packs hold two of each card")
-        vecs[card.suit_index] += 1 << (4 * (card.number - 1))
+        vecs[suit] += 1 << shift
     return tuple(vecs), jokers
 
 
