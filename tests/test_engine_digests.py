@@ -16,7 +16,7 @@ import pytest
 
 from rummykit.cards import STANDARD_PACK, Card
 from rummykit.games import Crazy, Rummy
-from rummykit.games.base import Game
+from rummykit.games.base import Game, HandState
 from rummykit.games.rummy.state import melds_in
 from rummykit.melds import Meld, MeldKind, is_run, is_set
 
@@ -41,6 +41,7 @@ def digest(game: Game, players: int, hands: int, seed: int, crazy: bool) -> str:
     for index in range(hands):
         dealer = index % players
         deal_seed = rng.randrange(1 << 62)
+        state: HandState
         if crazy:
             assert isinstance(game, Crazy)
             state = game.new_hand(
