@@ -20,17 +20,9 @@ from rummykit.games.base import Phase
 from rummykit.games.gin import GinState, GinView, gin_hand_from_cards
 from rummykit.games.seeding import derive_seed
 from rummykit.players import PLAYERS, REGISTRY, Player, RandomPlayer, find_player
-from rummykit.players.gin import (
-    OPPONENT_DEADWOOD,
-    EasyGinPlayer,
-    HardGinPlayer,
-    MediumGinPlayer,
-    _analyse,
-    _Deal,
-    _layoff_deadwood,
-    _sample_deals,
-    gin_memory,
-)
+from rummykit.players.gin import EasyGinPlayer, HardGinPlayer, MediumGinPlayer, gin_memory
+from rummykit.players.gin.evaluation import _analyse
+from rummykit.players.gin.playouts import OPPONENT_DEADWOOD, _Deal, _layoff_deadwood, _sample_deals
 from rummykit.players.tracking import (
     CardMemory,
     holding_chances,

@@ -6,14 +6,9 @@ from __future__ import annotations
 from rummykit.cards import Card
 from rummykit.games import Gin
 from rummykit.games.base import Phase
-from rummykit.players.gin import (
-    _MELD_NEAR_MASKS,
-    HardGinPlayer,
-    _analyse,
-    _Analysis,
-    _gin_view,
-    _prospects,
-)
+from rummykit.players.gin import HardGinPlayer
+from rummykit.players.gin.common import _gin_view
+from rummykit.players.gin.evaluation import _MELD_NEAR_MASKS, _analyse, _Analysis, _prospects
 from rummykit.solver.deadwood import hand_mask, min_deadwood, min_deadwood_after_discard
 
 
