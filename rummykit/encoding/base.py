@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Final, TypeAlias
+from typing import ClassVar, Final, TypeAlias
 
 from rummykit.actions import Action, LayOff
 from rummykit.cards import Card
@@ -44,6 +44,10 @@ class Encoder:
     ``observation_size`` floats from 0 to 1, laid out as ``planes``.
     """
 
+    TITLE: ClassVar[str]
+    """The game's name in messages ("a Gin encoder reads a GinView")."""
+    VIEW: ClassVar[type]
+    """The hand view it reads."""
     game: str
     players: int
     num_actions: int
@@ -121,7 +125,18 @@ class Encoder:
 
     def _check(self, view: Readable) -> View:
         """The hand view to read; TypeError or ValueError for one of another game or table."""
-        raise NotImplementedError
+        hand = view.hand if isinstance(view, MatchView) else view
+        if not isinstance(hand, self.VIEW):
+            raise TypeError(
+                f"a {self.TITLE} encoder reads a {self.VIEW.__name__}, not {type(hand).__name__}"
+            )
+        assert isinstance(hand, GinView | RummyView | CrazyView)
+        if len(hand.hand_sizes) != self.players:
+            raise ValueError(
+                f"this encoder is for {self.players} players; the view is of a table of"
+                f" {len(hand.hand_sizes)}"
+            )
+        return hand
 
     def _resolve(self, number: int, view: Readable | None) -> Action:
         """The action of a checked ``number`` (in ``view`` where that matters)."""

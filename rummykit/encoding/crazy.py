@@ -19,7 +19,6 @@ from rummykit.cards import JOKER, STANDARD_PACK, AnyCard, Card
 from rummykit.encoding.base import CARDS, Encoder, Readable, View
 from rummykit.games.base import Phase
 from rummykit.games.crazy import MAX_PLAYERS, MIN_PLAYERS, ROUNDS, CrazyView
-from rummykit.games.match import MatchView
 from rummykit.games.table_meld import TableMeld
 from rummykit.solver.contract import CONTRACTS
 from rummykit.wild_melds import (
@@ -80,6 +79,9 @@ class CrazyEncoder(Encoder):
     58-2919 ``layoff`` by table meld (1-18), then end (none, low, high), then card kind;
     2920-3855 ``swap`` by table meld (1-18) then card index.
     """
+
+    TITLE = "Crazy Rummy"
+    VIEW = CrazyView
 
     def __init__(self, players: int, rules: WildRules = DEFAULT_RULES) -> None:
         self.game = "crazy"
@@ -154,17 +156,6 @@ class CrazyEncoder(Encoder):
                 return -1
             return SWAP_FIRST + (action.meld - 1) * CARDS + card.index
         return _SIMPLE.get(kind, -1)
-
-    def _check(self, view: Readable) -> View:
-        hand = view.hand if isinstance(view, MatchView) else view
-        if not isinstance(hand, CrazyView):
-            raise TypeError(f"a Crazy Rummy encoder reads a CrazyView, not {type(hand).__name__}")
-        if len(hand.hand_sizes) != self.players:
-            raise ValueError(
-                f"this encoder is for {self.players} players; the view is of a table of"
-                f" {len(hand.hand_sizes)}"
-            )
-        return hand
 
     def _fill(self, view: View, out: list[float]) -> None:
         assert isinstance(view, CrazyView)

@@ -6,10 +6,9 @@ from typing import Final
 
 from rummykit.actions import Action, BigGin, Discard, Done, Draw, Knock, LayOff, Pass, Take
 from rummykit.cards import STANDARD_PACK, Card
-from rummykit.encoding.base import CARDS, Encoder, Readable, View, layoff_number
+from rummykit.encoding.base import CARDS, Encoder, View, layoff_number
 from rummykit.games.base import Phase
 from rummykit.games.gin import GinView
-from rummykit.games.match import MatchView
 
 __all__ = ["GinEncoder"]
 
@@ -28,6 +27,9 @@ class GinEncoder(Encoder):
     57-108 ``knock`` by card index (a knock lays down the engine's best arrangement, as in the
     views' legal actions); 109-264 ``layoff`` by meld number (1-3) then card index.
     """
+
+    TITLE = "Gin"
+    VIEW = GinView
 
     def __init__(self) -> None:
         self.game = "gin"
@@ -66,12 +68,6 @@ class GinEncoder(Encoder):
             assert isinstance(action, LayOff)
             return layoff_number(action, 109, GIN_MAX_KNOCK_MELDS)
         return _GIN_SIMPLE.get(kind, -1)
-
-    def _check(self, view: Readable) -> View:
-        hand = view.hand if isinstance(view, MatchView) else view
-        if not isinstance(hand, GinView):
-            raise TypeError(f"a Gin encoder reads a GinView, not {type(hand).__name__}")
-        return hand
 
     def _fill(self, view: View, out: list[float]) -> None:
         assert isinstance(view, GinView)

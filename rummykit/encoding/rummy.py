@@ -8,9 +8,8 @@ from typing import Final
 
 from rummykit.actions import Action, Discard, Draw, LayOff, NewMeld, Take
 from rummykit.cards import STANDARD_PACK, Card
-from rummykit.encoding.base import CARDS, Encoder, Readable, View, layoff_number
+from rummykit.encoding.base import CARDS, Encoder, View, layoff_number
 from rummykit.games.base import Phase
-from rummykit.games.match import MatchView
 from rummykit.games.rummy import RummyView
 from rummykit.games.table_meld import TableMeld
 from rummykit.melds import Meld, MeldKind
@@ -52,6 +51,9 @@ class RummyEncoder(Encoder):
     :data:`MELD_SHAPES`; 383-1266 ``layoff`` by table meld number (1-17) then card index.
     Other seats come in playing order from the viewer's left.
     """
+
+    TITLE = "Basic Rummy"
+    VIEW = RummyView
 
     def __init__(self, game: str, players: int) -> None:
         self.game = game
@@ -103,17 +105,6 @@ class RummyEncoder(Encoder):
             assert isinstance(action, LayOff)
             return layoff_number(action, 383, RUMMY_MAX_TABLE_MELDS)
         return 0 if kind is Draw else 1 if kind is Take else -1
-
-    def _check(self, view: Readable) -> View:
-        hand = view.hand if isinstance(view, MatchView) else view
-        if not isinstance(hand, RummyView):
-            raise TypeError(f"a Basic Rummy encoder reads a RummyView, not {type(hand).__name__}")
-        if len(hand.hand_sizes) != self.players:
-            raise ValueError(
-                f"this encoder is for {self.players} players; the view is of a table of"
-                f" {len(hand.hand_sizes)}"
-            )
-        return hand
 
     def _fill(self, view: View, out: list[float]) -> None:
         assert isinstance(view, RummyView)
