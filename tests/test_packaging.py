@@ -69,6 +69,20 @@ def test_an_error_of_rummykit_s_own_is_not_taken_for_a_missing_extra() -> None:
 
 
 PIP_WHEEL = [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation"]
+def test_a_new_gin_hand_needs_no_solver_table() -> None:
+    """Gin is ready fast (issue 29: in about OpenSpiel's time, bench/import_time.py): importing
+    it and dealing a hand builds none of the solver's tables; its first discard does."""
+    done = _run(
+        "import sys\nfrom rummykit.games.gin import Gin\nstate = Gin().new_hand(seed=7)\n"
+        "print('rummykit.solver.deadwood.tables' in sys.modules)\n"
+        "state.apply(state.legal_actions()[-1]); state.apply(state.legal_actions()[-1])\n"
+        "state.apply(state.legal_actions()[0]); state.legal_actions()\n"
+        "print('rummykit.solver.deadwood.tables' in sys.modules)"
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "True"]
+
+
 GIN_HAND = """
 import random
 from rummykit.games.gin import Gin

@@ -24,16 +24,14 @@ from rummykit.games.gin.rules import (
 from rummykit.games.gin.view import GinView
 from rummykit.games.mechanics import ActionDispatch, CloneableHand, redeal_unseen
 from rummykit.melds import Meld, MeldError
-from rummykit.solver.deadwood import (
-    Arrangement,
-    best_arrangement,
-    best_layoffs,
-    discard_deadwoods,
-    min_deadwood,
-)
 
 if TYPE_CHECKING:
     from rummykit.games.gin.game import Gin
+    from rummykit.solver.deadwood import Arrangement
+
+# The Gin solver is imported where a move first needs it, not with this module: building its
+# tables is most of the time ``import rummykit.games.gin`` would take, and a new hand's first
+# moves (the up-card's offer) need none of it.
 
 __all__ = ["GinState"]
 
@@ -86,10 +84,18 @@ class GinState(DealtHand[Card], ActionDispatch, CloneableHand):
     # ----------------------------------------------------------------------------- queries
 
     def _discard_deadwoods(self) -> dict[Card, int]:
+        from rummykit.solver.deadwood import discard_deadwoods
+
         if self._deadwoods is None:
             assert self.to_act is not None
             self._deadwoods = discard_deadwoods(self.hands[self.to_act])
         return self._deadwoods
+
+    @staticmethod
+    def _deadwood_now(hand: list[Card]) -> int:
+        from rummykit.solver.deadwood import min_deadwood
+
+        return min_deadwood(hand)
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """Every legal action for the seat to act (empty once the hand is over); with ``seat``,
@@ -105,7 +111,7 @@ class GinState(DealtHand[Card], ActionDispatch, CloneableHand):
             limit = self.options.knock_limit
             deadwoods = self._discard_deadwoods()
             actions.extend(_KNOCK[c] for c in hand if c is not taken and deadwoods[c] <= limit)
-            if self.options.big_gin and min_deadwood(hand) == 0:
+            if self.options.big_gin and self._deadwood_now(hand) == 0:
                 actions.append(BigGin())
             return actions
         if phase is Phase.DRAW:
@@ -217,6 +223,8 @@ class GinState(DealtHand[Card], ActionDispatch, CloneableHand):
                 )
 
     def _verify_big_gin(self, action: BigGin) -> None:
+        from rummykit.solver.deadwood import min_deadwood
+
         if not self.options.big_gin:
             raise IllegalActionError("big gin is not played at this table (option big_gin)")
         if self.phase is not Phase.DISCARD:
@@ -298,6 +306,8 @@ class GinState(DealtHand[Card], ActionDispatch, CloneableHand):
             self._start_turn(1 - seat)
 
     def _perform_knock(self, action: Knock) -> None:
+        from rummykit.solver.deadwood import Arrangement, best_arrangement
+
         seat = self.to_act
         assert seat is not None
         self._remove(seat, action.card)
@@ -321,6 +331,8 @@ class GinState(DealtHand[Card], ActionDispatch, CloneableHand):
             self.phase = Phase.LAYOFF
 
     def _perform_big_gin(self, action: BigGin) -> None:
+        from rummykit.solver.deadwood import best_arrangement
+
         seat = self.to_act
         assert seat is not None
         self.knocker = seat
@@ -340,6 +352,8 @@ class GinState(DealtHand[Card], ActionDispatch, CloneableHand):
         self.layoffs.append((card, action.meld))
 
     def _perform_done(self, action: Done) -> None:
+        from rummykit.solver.deadwood import best_arrangement
+
         knocker = self.knocker
         arrangement = self.knock_arrangement
         assert knocker is not None and arrangement is not None
@@ -357,6 +371,8 @@ class GinState(DealtHand[Card], ActionDispatch, CloneableHand):
     # --------------------------------------------------------------------------- finish
 
     def _finish_gin(self, outcome: Outcome, bonus: int) -> None:
+        from rummykit.solver.deadwood import best_arrangement
+
         knocker = self.knocker
         arrangement = self.knock_arrangement
         assert knocker is not None and arrangement is not None
@@ -445,6 +461,8 @@ class GinState(DealtHand[Card], ActionDispatch, CloneableHand):
 
     def best_layoffs(self) -> list[Action]:
         """The defender's best lay-offs now (the page's one-tap choice), ending with ``done``."""
+        from rummykit.solver.deadwood import best_layoffs
+
         if self.phase is not Phase.LAYOFF:
             raise IllegalActionError("there is nothing to lay off now")
         assert self.to_act is not None
