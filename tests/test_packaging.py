@@ -69,6 +69,8 @@ def test_an_error_of_rummykit_s_own_is_not_taken_for_a_missing_extra() -> None:
 
 
 PIP_WHEEL = [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation"]
+
+
 def test_a_new_gin_hand_needs_no_solver_table() -> None:
     """Gin is ready fast (issue 29: in about OpenSpiel's time, bench/import_time.py): importing
     it and dealing a hand builds none of the solver's tables; its first discard does."""
