@@ -10,6 +10,7 @@ from rummykit.games.base import Phase, View
 from rummykit.games.gin import GinOptions, GinView
 from rummykit.players.base import SeededPlayer
 from rummykit.players.gin.common import (
+    WALL,
     _best_without,
     _decision_rng,
     _gin_view,
@@ -180,8 +181,22 @@ class HardGinPlayer(SeededPlayer):
             waiting.append(_playout(hands, stock, best, 1, True, self.options))
         gain, error = _paired_gain(waiting, knocking)
         risk = round(100 * sum(v < 0 for v in knocking) / len(deals))
-        if gain <= self.confidence * error:
+        knock_reason = because("gin.knock_risk", count=knock_dw, risk=risk)
+        if view.stock_size <= WALL:
+            # The discard would cancel the hand (0 for both): knock if the knock pays on average.
+            if gain < 0:
+                return Suggestion(
+                    Knock(knock_card),
+                    because("gin.wall_knock").also("gin.knock_risk", count=knock_dw, risk=risk),
+                )
             return Suggestion(
-                Knock(knock_card), because("gin.knock_risk", count=knock_dw, risk=risk)
+                Discard(best), reason.also("gin.wall_cancel", count=knock_dw, risk=risk)
+            )
+        if gain <= self.confidence * error:
+            return Suggestion(Knock(knock_card), knock_reason)
+        if view.stock_size <= WALL + 1:
+            # The opponent's next discard cancels the hand unless it takes this one: no gin to wait for.
+            return Suggestion(
+                Discard(best), reason.also("gin.wait_risk", count=knock_dw, risk=risk)
             )
         return Suggestion(Discard(best), reason.also("gin.wait", count=knock_dw))

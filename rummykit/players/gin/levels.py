@@ -12,6 +12,7 @@ from rummykit.games.base import Phase, View
 from rummykit.games.gin import GinOptions, GinView
 from rummykit.players.base import SeededPlayer
 from rummykit.players.gin.common import (
+    WALL,
     _best_without,
     _decision_rng,
     _gin_view,
@@ -170,6 +171,10 @@ def _medium_decision(
         card, deadwood = _best_knock(knocks)
         if deadwood == 0:
             return Suggestion(Knock(card), because("gin.gin"))
+        if view.stock_size <= WALL:
+            return Suggestion(
+                Knock(card), because("gin.wall_knock").also("gin.keep", count=deadwood)
+            )
         rest = [c for c in hand if c is not card]
         wait = wait_for_gin and deadwood <= 3 and view.stock_size >= 14 and _gin_outs(rest, an) >= 2
         if not wait:
@@ -215,6 +220,10 @@ class EasyGinPlayer(SeededPlayer):
         knocks = _knocks(v)
         if knocks:
             card, deadwood = _best_knock(knocks)
+            if v.stock_size <= WALL:
+                return Suggestion(Knock(card), because("gin.wall_knock"))
+            if v.stock_size == WALL + 1:  # no draw of its own is left unless this discard is taken
+                return Suggestion(Knock(card), because("deadwood_left", count=deadwood))
             if deadwood <= 4 or rng.random() < 0.4:
                 return Suggestion(Knock(card), because("deadwood_left", count=deadwood))
         taken = v.taken_from_discard

@@ -98,6 +98,8 @@ def _playout(
     would, but a seat's own draws do not shift when the other seat takes a discard instead, so
     playouts of different moves on the same deal stay comparable.
     """
+    if len(stock) <= WALL:
+        return 0  # the discard before this turn cancelled the hand
     limit = options.knock_limit
     masks = [hand_mask(hands[0]), hand_mask(hands[1])]
     low = 0
