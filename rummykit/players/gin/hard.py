@@ -67,7 +67,8 @@ class HardGinPlayer(SeededPlayer):
     ``confidence`` standard errors (``search_knock``; 0: whichever pays more on average). Those
     deals are drawn from ``knock_pool`` times as many, favouring hands of the low deadwood a real
     opponent has by then (:func:`_sample_deals`): hands dealt at random are far worse than what an
-    opponent keeps, which made knocking look safer than it is.
+    opponent keeps, which made knocking look safer than it is. At the wall, where a discard
+    cancels the hand (0 for both), it knocks exactly when the knock pays on average.
     """
 
     name: str
