@@ -3,6 +3,7 @@
 Run it on purpose (it needs the ``bench`` extra for OpenSpiel and RLCard)::
 
     python bench/gin_strength.py --level hard --matches 1000 --jobs 2
+    python bench/gin_strength.py --level hard --opponent openspiel-no-layoffs --matches 1000
     python bench/gin_strength.py --level hard --opponent rlcard-novice --matches 1000 --jobs 2
     python bench/gin_strength.py --level hard --opponent medium --matches 400
     python bench/gin_strength.py --round-robin easy,medium,hard --matches 300
@@ -20,8 +21,12 @@ up-card first in both engines), every draw, take, pass and discard of either sid
 it, and a stock draw is followed by the chance outcome of the card rummykit dealt. The bot
 decides from that mirror (it reads only its own observation tensor), and its move is translated
 back; its knock is OpenSpiel's two steps (knock, then the card thrown face down) made one
-rummykit ``knock CARD``. As the defender the bot never lays off (its documented behaviour), so
-it answers ``done``. Why this way round: the match must be scored by RULES.md (OpenSpiel scores a
+rummykit ``knock CARD``. As the defender the published bot never lays off (its documented
+behaviour), which throws away points a careful player keeps, so by default (``--opponent
+openspiel``) the wrapped bot lays off the best way, with rummykit's exact
+:meth:`GinState.best_layoffs` (the lay-offs that leave the least deadwood), one card at a time,
+then ``done``; everything else is the bot's own. ``--opponent openspiel-no-layoffs`` plays the
+published bot as it is: it answers ``done`` at once. Why this way round: the match must be scored by RULES.md (OpenSpiel scores a
 tied undercut as nothing and plays on at the wall; rummykit does not), and our players must see
 the exact view they see in the app, which only rummykit's engine gives; the bot, a fixed C++
 policy over its own observation, loses nothing by being mirrored. Any move of the bot that
@@ -119,11 +124,13 @@ def from_os(index: int) -> Card:
 class MirroredBot:
     """OpenSpiel's simple gin rummy bot playing one seat of a rummykit hand through a mirror."""
 
-    def __init__(self, hand: GinState, seat: int) -> None:
+    def __init__(self, hand: GinState, seat: int, lays_off: bool = True) -> None:
         import pyspiel
 
         game = pyspiel.load_game("gin_rummy")
         self.seat = seat
+        self.lays_off = lays_off
+        """Lay off the best way as the defender (else ``done`` at once, as the published bot)."""
         self.non_dealer = 1 - hand.dealer
         self.os_player = 0 if seat == self.non_dealer else 1
         self.bot = pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), self.os_player)
@@ -149,13 +156,14 @@ class MirroredBot:
             self.state.apply_action(os_card(hand.hands[seat][-1]))  # the card dealt
         elif isinstance(action, Discard) and isinstance(action.card, Card):
             self.state.apply_action(os_card(action.card))
-        else:  # a knock: the bot no longer needs the mirror (it never lays off)
+        else:  # a knock: the bot no longer needs the mirror (lay-offs come from rummykit)
             self.live = False
 
     def choose(self, hand: GinState) -> Action:
         """The bot's move in rummykit terms."""
         if hand.phase is Phase.LAYOFF:
-            return Done()  # the simple bot never lays off
+            # The published bot never lays off; the default one lays off the best way.
+            return hand.best_layoffs()[0] if self.lays_off else Done()
         legal = hand.legal_actions()
         move = self.bot.step(self.state)
         if move == _OS_DRAW_UPCARD:
@@ -180,8 +188,12 @@ class MirroredBot:
 
 
 OPENSPIEL = "openspiel"
+"""OpenSpiel's simple bot, laying off the best way as the defender (the default opponent)."""
+OPENSPIEL_NO_LAYOFFS = "openspiel-no-layoffs"
+"""OpenSpiel's simple bot as published: as the defender it never lays off."""
+OPENSPIEL_BOTS = (OPENSPIEL, OPENSPIEL_NO_LAYOFFS)
 RLCARD_NOVICE = "rlcard-novice"
-PUBLIC_BOTS = (OPENSPIEL, RLCARD_NOVICE)
+PUBLIC_BOTS = (*OPENSPIEL_BOTS, RLCARD_NOVICE)
 """The public opponents (any other ``--opponent`` is one of our levels)."""
 
 # RLCard's gin rummy action ids (rlcard/games/gin_rummy/utils/action_event.py).
@@ -306,6 +318,14 @@ class RLCardNovice:
         return action
 
 
+OPPONENT_NAMES = {
+    OPENSPIEL: "OpenSpiel simple gin rummy bot, laying off the best way (rummykit's best_layoffs)",
+    OPENSPIEL_NO_LAYOFFS: "OpenSpiel simple gin rummy bot as published (never lays off)",
+    RLCARD_NOVICE: "RLCard GinRummyNoviceRuleAgent (never lays off)",
+}
+"""The report's name of each public opponent."""
+
+
 def _closest_legal(hand: GinState, legal: list[Action]) -> Action:
     """A public bot's policy within rummykit's rules, for a move rummykit refuses.
 
@@ -364,8 +384,9 @@ class Tally:
 
 
 def play_match_vs_bot(level: str, index: int, seed: int, opponent: str = OPENSPIEL) -> Tally:
-    """Match ``index``: our ``level`` against ``opponent`` (OpenSpiel's simple bot, RLCard's
-    novice rule agent or another of our levels), to 100 under RULES.md.
+    """Match ``index``: our ``level`` against ``opponent`` (OpenSpiel's simple bot laying off
+    the best way, the published one that never lays off, RLCard's novice rule agent or another of
+    our levels), to 100 under RULES.md.
 
     Match ``index`` puts our player in seat ``index % 2`` with dealer ``(index // 2) % 2``, so
     every four matches cover both seats and both first dealers. RLCard's agent draws its random
@@ -390,7 +411,11 @@ def play_match_vs_bot(level: str, index: int, seed: int, opponent: str = OPENSPI
     tally = Tally(matches=1)
     for _ in range(MAX_HANDS):
         hand = match.hand
-        bot = MirroredBot(hand, 1 - ours) if opponent == OPENSPIEL else None
+        bot = (
+            MirroredBot(hand, 1 - ours, lays_off=opponent == OPENSPIEL)
+            if opponent in OPENSPIEL_BOTS
+            else None
+        )
         for _ in range(MAX_ACTIONS):
             seat = hand.to_act
             if seat is None:
@@ -443,7 +468,7 @@ def _run_chunk(args: tuple[str, str, int, int, int]) -> Tally:
 
 
 def run_vs_bot(level: str, matches: int, seed: int, jobs: int, opponent: str = OPENSPIEL) -> Tally:
-    """Play ``matches`` matches against ``opponent`` (OpenSpiel's simple bot by default) over
+    """Play ``matches`` matches against ``opponent`` (OpenSpiel's laying-off bot by default) over
     ``jobs`` processes, printing a progress line (matches, wins, win rate) every 50 matches."""
     per = max(1, min(10, matches // (jobs * 4) or 1))
     chunks = [(level, opponent, seed, s, min(matches, s + per)) for s in range(0, matches, per)]
@@ -500,8 +525,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--opponent",
         default=OPENSPIEL,
-        help="openspiel (OpenSpiel's simple bot, default), rlcard-novice (RLCard's novice rule "
-        "agent) or one of our levels for a head-to-head",
+        help="openspiel (OpenSpiel's simple bot, laying off the best way as the defender; "
+        "default), openspiel-no-layoffs (the published bot, which never lays off), rlcard-novice "
+        "(RLCard's novice rule agent) or one of our levels for a head-to-head",
     )
     parser.add_argument("--matches", type=int, default=200, help="matches to play (default 200)")
     parser.add_argument("--seed", type=int, default=2024, help="seed of the run")
@@ -532,6 +558,7 @@ def main(argv: list[str] | None = None) -> int:
     summary = {
         "level": args.level,
         "opponent": args.opponent,
+        "opponent_name": OPPONENT_NAMES.get(args.opponent, f"rummykit {args.opponent}"),
         "matches": n,
         "wins": wins,
         "win_rate": wins / n,
